@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
+
+/** `config/database` after loading, in Strapi's shape: `{ connection: { client, connection, pool } }`. */
+export interface DatabaseConfig {
+  connection: {
+    client: DialectName | 'better-sqlite3' | 'mysql2' | 'pg';
+    connection: Record<string, unknown>;
+    pool?: { min?: number; max?: number };
+    useNullAsDefault?: boolean;
+    debug?: boolean;
+  };
+  settings?: Record<string, unknown>;
+}
+
+export interface ExecuteResult {
+  /** Rows changed by INSERT/UPDATE/DELETE. */
+  affectedRows: number;
+  /** Auto-increment id of the row an INSERT made (SQLite, MySQL; on PostgreSQL use `RETURNING id` with query()). */
+  insertId?: number;
+}
+
+/**
+ * A connection (or a transaction) to one database. SQL text uses `?` placeholders on every dialect; the
+ * implementation rewrites them for PostgreSQL ($1, $2...). Identifiers are quoted by the caller with `quote()`.
+ */
+export interface Database {
+  readonly dialect: DialectName;
+  /** The underlying Kysely instance (schema builder, typed queries where convenient). */
+  readonly kysely: Kysely<any>;
+  /** Quote an identifier for this dialect: "name" or `name`. */
+  quote(identifier: string): string;
+  /** Run a statement that returns rows. */
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Run a statement that changes rows. */
+  execute(sql: string, params?: readonly unknown[]): Promise<ExecuteResult>;
+  /** Run `fn` in one transaction; nested calls reuse the outer transaction. */
+  transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T>;
+  /** True inside `transaction()`. */
+  readonly inTransaction: boolean;
+  /** Listen to every statement sent to the server (tests count them). Returns an unsubscribe function. */
+  onQuery(listener: (sql: string, params: readonly unknown[]) => void): () => void;
+  close(): Promise<void>;
+}

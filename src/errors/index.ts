@@ -1,0 +1,111 @@
+/**
+ * Every error the API answers with, in one registry: Strapi's error names and statuses, so clients written for
+ * Strapi v5 read them unchanged. Responses use `{ data: null, error: { status, name, message, details } }`.
+ */
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class CairnError extends Error {
+  readonly status: number;
+  readonly details: ErrorDetails;
+
+  constructor(name: string, status: number, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = name;
+    this.status = status;
+    this.details = details;
+  }
+
+  toResponse(): { data: null; error: { status: number; name: string; message: string; details: ErrorDetails } } {
+    return { data: null, error: { status: this.status, name: this.name, message: this.message, details: this.details } };
+  }
+}
+
+/** One failed check of a request body: `path` is the attribute path, e.g. `['address', 'city']`. */
+export interface FieldError {
+  path: (string | number)[];
+  message: string;
+  name: 'ValidationError';
+  value?: unknown;
+}
+
+/** 400: bad query parameter or body. Query errors carry `{ key, path, source: 'query', param }`. */
+export class ValidationError extends CairnError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('ValidationError', 400, message, details);
+  }
+
+  /** A body that failed validation: the message is the first error's, as the reference answers. */
+  static fromFieldErrors(errors: FieldError[]): ValidationError {
+    const message = errors.length === 1 ? errors[0].message : `${errors.length} errors occurred`;
+    return new ValidationError(message, { errors });
+  }
+
+  /** `Invalid key <key>` for a query parameter, with the reference's details. */
+  static invalidKey(param: string, key: string, path?: string): ValidationError {
+    const at = path ? ` at ${path}` : '';
+    return new ValidationError(`Invalid key ${key}${at}`, { key, path: path ?? key, source: 'query', param });
+  }
+}
+
+export class PaginationError extends CairnError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('PaginationError', 400, message, details);
+  }
+}
+
+export class ApplicationError extends CairnError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('ApplicationError', 400, message, details);
+  }
+}
+
+export class UnauthorizedError extends CairnError {
+  constructor(message = 'Missing or invalid credentials', details: ErrorDetails = {}) {
+    super('UnauthorizedError', 401, message, details);
+  }
+}
+
+export class ForbiddenError extends CairnError {
+  constructor(message = 'Forbidden', details: ErrorDetails = {}) {
+    super('ForbiddenError', 403, message, details);
+  }
+}
+
+export class NotFoundError extends CairnError {
+  constructor(message = 'Not Found', details: ErrorDetails = {}) {
+    super('NotFoundError', 404, message, details);
+  }
+}
+
+export class PayloadTooLargeError extends CairnError {
+  constructor(message = 'Payload too large', details: ErrorDetails = {}) {
+    super('PayloadTooLargeError', 413, message, details);
+  }
+}
+
+export class RateLimitError extends CairnError {
+  constructor(message = 'Too many requests, please try again later.', details: ErrorDetails = {}) {
+    super('RateLimitError', 429, message, details);
+  }
+}
+
+/** A model (schema.json) that cannot load: names the file and the attribute. Stops start-up. */
+export class ModelError extends Error {
+  constructor(
+    readonly file: string,
+    readonly attribute: string | undefined,
+    readonly reason: string,
+  ) {
+    super(`${file}${attribute ? ` (attribute "${attribute}")` : ''}: ${reason}`);
+    this.name = 'ModelError';
+  }
+}
+
+/** A configuration file that cannot load or holds an invalid value. Stops start-up. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * QuerySpec: one validated, typed description of a read. Built at the edge (REST query string, GraphQL arguments),
+ * checked against the model there, and trusted below (documents, SQL compiler). Every identifier in it names a
+ * real, non-private attribute of the model; every value is already cast to the attribute's type.
+ */
+
+export type Status = 'published' | 'draft';
+
+export const COMPARISON_OPERATORS = [
+  '$eq',
+  '$eqi',
+  '$ne',
+  '$nei',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$in',
+  '$notIn',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$null',
+  '$notNull',
+  '$between',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
+] as const;
+export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
+export const LOGICAL_OPERATORS = ['$and', '$or', '$not'] as const;
+
+/**
+ * Type of a filterable/sortable column. Attributes use their schema type; system fields map to:
+ * id -> 'id', documentId -> 'string', createdAt/updatedAt/publishedAt -> 'datetime', locale -> 'string'.
+ */
+export type ColumnType =
+  | 'id'
+  | 'string'
+  | 'text'
+  | 'richtext'
+  | 'blocks'
+  | 'enumeration'
+  | 'email'
+  | 'uid'
+  | 'date'
+  | 'time'
+  | 'datetime'
+  | 'timestamp'
+  | 'integer'
+  | 'biginteger'
+  | 'float'
+  | 'decimal'
+  | 'boolean'
+  | 'json';
+
+/** A column of the current table: an attribute or a system field. */
+export interface FieldRef {
+  /** API name: `name`, `documentId`, `createdAt`... */
+  name: string;
+  /** SQL column: `name`, `document_id`, `created_at`... */
+  column: string;
+  type: ColumnType;
+}
+
+/**
+ * Filter values after casting: strings for text-like types, numbers for integer/float/decimal/id, strings for
+ * biginteger (exact), booleans, ISO strings for date ('YYYY-MM-DD'), time ('HH:MM:SS.mmm') and datetime
+ * ('YYYY-MM-DDTHH:MM:SS.mmmZ'). `$in`/`$notIn` hold an array, `$between` a pair, `$null`/`$notNull` a boolean.
+ */
+export type FilterValue = string | number | boolean | null | FilterValue[];
+
+export type Filter =
+  | { kind: 'and'; items: Filter[] }
+  | { kind: 'or'; items: Filter[] }
+  | { kind: 'not'; item: Filter }
+  | { kind: 'compare'; field: FieldRef; operator: ComparisonOperator; value: FilterValue }
+  /** Matches when some related entry (in the same status/locale rules as populate) matches `filter`. */
+  | { kind: 'relation'; attribute: string; filter: Filter }
+  /** Matches when the component (or one item of a repeatable one) matches `filter`. */
+  | { kind: 'component'; attribute: string; filter: Filter };
+
+export interface SortItem {
+  /** Relation attribute names leading to the field; empty for a field of the current table (to-one only). */
+  relations: string[];
+  field: FieldRef;
+  direction: 'asc' | 'desc';
+}
+
+export type Pagination =
+  | { mode: 'page'; page: number; pageSize: number; withCount: boolean }
+  | { mode: 'offset'; start: number; limit: number; withCount: boolean };
+
+/**
+ * What to populate under one attribute. For relations and media: `fields`, `filters`, `sort`, `populate`
+ * apply to the targets. For components: `fields` and `populate`. For dynamic zones: `on` gives a node per
+ * component uid (components not named there return no populated data: only `id` and `__component`... as the
+ * reference); without `on`, every component uses `populate` of this node.
+ */
+export interface PopulateNode {
+  /** Scalar attributes to return; undefined = all non-private scalars. `id`/`documentId` always come. */
+  fields?: string[];
+  filters?: Filter;
+  sort?: SortItem[];
+  /** `populate[rel][count]=true`: answer `{ count: n }` instead of the entries (to-many relations only). */
+  count?: boolean;
+  populate: PopulateTree;
+  on?: ReadonlyMap<string, PopulateNode>;
+}
+
+/** Attribute name -> what to populate there. `localizations` is a pseudo-attribute of localized types. */
+export type PopulateTree = ReadonlyMap<string, PopulateNode>;
+
+export interface ReadSpec {
+  /** Scalar attributes to return (undefined = all non-private scalars). */
+  fields?: string[];
+  filters?: Filter;
+  sort: SortItem[];
+  pagination: Pagination;
+  populate: PopulateTree;
+  status: Status;
+  /** Locale code, '*' for every locale, undefined for non-localized types. */
+  locale?: string;
+}
