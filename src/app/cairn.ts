@@ -1,0 +1,104 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppConfig } from './types.js';
+import type { Model } from '../model/types.js';
+import type { Database } from '../database/types.js';
+import { loadModel } from '../model/index.js';
+import { createDatabase, syncSchema } from '../database/index.js';
+import { Documents } from '../documents/index.js';
+import { installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
+import { loadConfig } from './config.js';
+import { loadAppHooks } from './lifecycle.js';
+import { resolveLocales, type LocaleInfo } from './locales.js';
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+export interface CreateCairnOptions {
+  /** The app folder (config/, src/). */
+  dir: string;
+  /** Overrides merged over the loaded config (tests use it for the database). */
+  config?: DeepPartial<AppConfig>;
+  /** Skip schema sync (workers of a cluster: the primary synced once). */
+  skipSync?: boolean;
+  /** Log requests (pino). Off by default. */
+  logger?: boolean;
+}
+
+/** A running Cairn app: its config, model, database, document services and HTTP server (not listening yet). */
+export class Cairn {
+  private readonly services = new Map<string, Documents>();
+
+  constructor(
+    readonly config: AppConfig,
+    readonly model: Model,
+    readonly db: Database,
+    readonly locales: LocaleInfo[],
+    readonly fastify: FastifyInstance,
+  ) {}
+
+  /** Strapi v5's document service: `cairn.documents('api::restaurant.restaurant').findMany()`. */
+  documents(uid: string): Documents {
+    let service = this.services.get(uid);
+    if (!service) {
+      const contentType = this.model.contentTypes.get(uid);
+      if (!contentType) throw new Error(`Unknown content-type ${uid}`);
+      service = new Documents(
+        {
+          db: this.db,
+          model: this.model,
+          rest: this.config.api.rest,
+          locales: { codes: this.locales.map((l) => l.code), defaultLocale: this.defaultLocale },
+        },
+        contentType,
+      );
+      this.services.set(uid, service);
+    }
+    return service;
+  }
+
+  get defaultLocale(): string {
+    return this.locales.find((l) => l.isDefault)!.code;
+  }
+
+  /** Stops the HTTP server (in-flight requests finish) and closes the database. */
+  async close(): Promise<void> {
+    await this.fastify.close();
+    await this.db.close();
+  }
+}
+
+export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
+  const config = await loadConfig(options.dir, options.config as never);
+  const model = await loadModel(options.dir);
+  const db = await createDatabase(config.database, { baseDir: options.dir });
+  try {
+    if (!options.skipSync) await syncSchema(db, model, console);
+    const locales = resolveLocales(config.plugins.i18n?.config);
+    const fastify = Fastify({
+      logger: options.logger ?? false,
+      // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
+      querystringParser: () => ({}),
+      bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
+    });
+    const cairn = new Cairn(config, model, db, locales, fastify);
+    const hooks = await loadAppHooks(options.dir);
+    await hooks.register?.({ cairn, strapi: cairn });
+    installErrorHandling(fastify);
+    const rest: RestContext = {
+      model,
+      documents: (uid) => cairn.documents(uid),
+      queryOptions: {
+        ...config.api.rest,
+        locales: locales.map((l) => l.code),
+        defaultLocale: cairn.defaultLocale,
+      },
+      locales,
+    };
+    registerContentApi(fastify, rest);
+    await hooks.bootstrap?.({ cairn, strapi: cairn });
+    await fastify.ready();
+    return cairn;
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,169 @@
+import type { Component, ContentType, DynamicZoneAttribute, ScalarAttribute } from '../../model/types.js';
+import type { ColumnType, PopulateNode, PopulateTree, SortItem } from '../../query/types.js';
+import { compileFilter } from './compile-filter.js';
+import { compileSortTerms } from './compile-sort.js';
+import type { CompileContext } from './context.js';
+import { stringLiteral } from './dialect.js';
+import { frag, sql, type Frag } from './frag.js';
+import { localizationsSource, relationSource, type RelationSource } from './relation-source.js';
+
+type Pair = readonly [string, Frag];
+
+const SYSTEM_COLUMNS: Record<string, { column: string; type: ColumnType }> = {
+  createdAt: { column: 'created_at', type: 'datetime' },
+  updatedAt: { column: 'updated_at', type: 'datetime' },
+  publishedAt: { column: 'published_at', type: 'datetime' },
+  locale: { column: 'locale', type: 'string' },
+};
+
+/**
+ * The JSON object of one row of `schema` (a content-type entry, a component, or a dynamic-zone item), with its
+ * populated relations, media, components and dynamic zones nested inside as correlated subqueries.
+ */
+export function entryObject(
+  ctx: CompileContext,
+  schema: ContentType | Component,
+  alias: string,
+  fields: readonly string[] | undefined,
+  populate: PopulateTree,
+  leading: Pair[] = [],
+): Frag {
+  const pairs: Pair[] = [...leading, ['id', frag(ctx.col(alias, 'id'))]];
+  const isContentType = schema.modelType === 'contentType';
+  if (isContentType) pairs.push(['documentId', frag(ctx.col(alias, 'document_id'))]);
+
+  const wanted = fields ? new Set(fields) : undefined;
+  for (const attribute of schema.attributes.values()) {
+    if (attribute.kind !== 'scalar' || schema.privateAttributes.has(attribute.name)) continue;
+    if (wanted && !wanted.has(attribute.name)) continue;
+    pairs.push([attribute.name, scalarValue(ctx, alias, attribute)]);
+  }
+  if (isContentType) {
+    for (const [name, system] of Object.entries(SYSTEM_COLUMNS)) {
+      if (name === 'locale' && !schema.localized) continue;
+      if (wanted && !wanted.has(name)) continue;
+      pairs.push([name, frag(ctx.dialect.jsonValue(ctx.col(alias, system.column), system.type))]);
+    }
+  }
+  for (const [name, node] of populate) pairs.push([name, populatedValue(ctx, schema, alias, name, node)]);
+  return buildObject(ctx, pairs);
+}
+
+function scalarValue(ctx: CompileContext, alias: string, attribute: ScalarAttribute): Frag {
+  return frag(ctx.dialect.jsonValue(ctx.col(alias, attribute.column), attribute.type as ColumnType));
+}
+
+function buildObject(ctx: CompileContext, pairs: Pair[]): Frag {
+  const text = ctx.dialect.jsonObject(pairs.map(([key, value]) => [key, value.sql] as const));
+  return frag(text, pairs.flatMap(([, value]) => value.params));
+}
+
+function populatedValue(
+  ctx: CompileContext,
+  schema: ContentType | Component,
+  alias: string,
+  name: string,
+  node: PopulateNode,
+): Frag {
+  const parentLocalized = schema.modelType === 'contentType' && schema.localized;
+  if (name === 'localizations' && schema.modelType === 'contentType') {
+    return targetList(ctx, localizationsSource(ctx, schema, alias), node, true);
+  }
+  const attribute = schema.attributes.get(name);
+  if (!attribute) throw new Error(`cannot populate ${name}`);
+  switch (attribute.kind) {
+    case 'relation':
+      return targetList(ctx, relationSource(ctx, attribute, alias, parentLocalized), node, attribute.toMany);
+    case 'media':
+      return targetList(ctx, relationSource(ctx, attribute, alias, parentLocalized), node, attribute.multiple);
+    case 'component':
+      return componentValue(ctx, schema, alias, attribute.name, attribute.component, attribute.repeatable, node);
+    case 'dynamiczone':
+      return dynamicZoneValue(ctx, schema, alias, attribute, node);
+    default:
+      throw new Error(`cannot populate scalar ${name}`);
+  }
+}
+
+/** A populated relation: an object or null (to-one), an array (to-many), or `{ count }`. */
+function targetList(ctx: CompileContext, source: RelationSource, node: PopulateNode, toMany: boolean): Frag {
+  const d = ctx.dialect;
+  const filter = node.filters ? sql` AND ${compileFilter(ctx, node.filters, source.target, source.alias)}` : frag('');
+  if (node.count) {
+    const counted = sql`(SELECT COUNT(*) FROM ${source.from} WHERE ${source.where}${filter})`;
+    return frag(d.jsonObject([['count', counted.sql]]), counted.params);
+  }
+  const object = entryObject(ctx, source.target, source.alias, node.fields, node.populate);
+  const orderBy = orderFor(ctx, node.sort, source);
+  if (!toMany) {
+    return sql`(SELECT ${object} FROM ${source.from} WHERE ${source.where}${filter} ORDER BY ${orderBy} LIMIT 1)`;
+  }
+  const aggregate = sql`SELECT ${aggregateFrag(ctx, object, orderBy)} FROM ${source.from} WHERE ${source.where}${filter}`;
+  return frag(d.emptyArrayDefault(aggregate.sql), aggregate.params);
+}
+
+function aggregateFrag(ctx: CompileContext, object: Frag, orderBy: string): Frag {
+  return frag(ctx.dialect.jsonArrayAgg(object.sql, orderBy), object.params);
+}
+
+function orderFor(ctx: CompileContext, sort: readonly SortItem[] | undefined, source: RelationSource): string {
+  if (!sort || sort.length === 0) return source.orderBy;
+  return `${compileSortTerms(ctx, sort, source.target, source.alias)}, ${source.orderBy}`;
+}
+
+/** A component attribute: an object or null, or an array for repeatable components, in their stored order. */
+function componentValue(
+  ctx: CompileContext,
+  owner: ContentType | Component,
+  alias: string,
+  field: string,
+  componentUid: string,
+  repeatable: boolean,
+  node: PopulateNode,
+): Frag {
+  const component = ctx.model.components.get(componentUid)!;
+  const k = ctx.alias('k');
+  const c = ctx.alias('c');
+  const object = entryObject(ctx, component, c, node.fields, node.populate);
+  const from = `${ctx.table(owner.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}`;
+  const where = `${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(field)} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(componentUid)}`;
+  const orderBy = `${ctx.col(k, 'ord')}, ${ctx.col(k, 'id')}`;
+  if (!repeatable) return sql`(SELECT ${object} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`;
+  const aggregate = sql`SELECT ${aggregateFrag(ctx, object, orderBy)} FROM ${from} WHERE ${where}`;
+  return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
+}
+
+/**
+ * A dynamic zone: its items in order, each `{ __component, id, ...fields }`. One pass over the owner's component
+ * links, LEFT JOINed to each allowed component table, with a CASE choosing the item's object.
+ */
+function dynamicZoneValue(
+  ctx: CompileContext,
+  owner: ContentType | Component,
+  alias: string,
+  attribute: DynamicZoneAttribute,
+  node: PopulateNode,
+): Frag {
+  const k = ctx.alias('k');
+  const joins: string[] = [];
+  const cases: Frag[] = [];
+  for (const uid of attribute.components) {
+    const component = ctx.model.components.get(uid)!;
+    const c = ctx.alias('c');
+    const sub: PopulateNode | undefined = node.on ? node.on.get(uid) : node;
+    const object = entryObject(ctx, component, c, sub?.fields, sub?.populate ?? new Map(), [
+      ['__component', frag(stringLiteral(uid))],
+    ]);
+    joins.push(
+      `LEFT JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(k, 'component_type')} = ${stringLiteral(uid)} AND ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}`,
+    );
+    cases.push(sql`WHEN ${stringLiteral(uid)} THEN ${object}`);
+  }
+  const caseExpr = frag(
+    `CASE ${ctx.col(k, 'component_type')} ${cases.map((c) => c.sql).join(' ')} END`,
+    cases.flatMap((c) => c.params),
+  );
+  const orderBy = `${ctx.col(k, 'ord')}, ${ctx.col(k, 'id')}`;
+  const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, orderBy)} FROM ${ctx.table(owner.componentsTable)} ${k} ${joins.join(' ')} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${ctx.col(k, 'component_type')} IN (${attribute.components.map(stringLiteral).join(', ')})`;
+  return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
+}

@@ -1,0 +1,138 @@
+import type { Component, ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
+import type { ColumnType, Filter, FieldRef, FilterValue } from '../../query/types.js';
+import type { CompileContext } from './context.js';
+import { stringLiteral } from './dialect.js';
+import { frag, join, sql, type Frag } from './frag.js';
+import { relationSource } from './relation-source.js';
+
+/**
+ * Compiles a validated filter tree into a WHERE condition on `alias` (a row of `schema`). Relation and
+ * component filters become EXISTS subqueries, so matching several related rows never duplicates a result.
+ */
+export function compileFilter(ctx: CompileContext, filter: Filter, schema: ContentType | Component, alias: string): Frag {
+  switch (filter.kind) {
+    case 'and':
+    case 'or': {
+      if (filter.items.length === 0) return frag(filter.kind === 'and' ? '1 = 1' : '1 = 0');
+      const parts = filter.items.map((item) => compileFilter(ctx, item, schema, alias));
+      return sql`(${join(parts, filter.kind === 'and' ? ' AND ' : ' OR ')})`;
+    }
+    case 'not':
+      return sql`NOT (${compileFilter(ctx, filter.item, schema, alias)})`;
+    case 'compare':
+      return compileComparison(ctx, filter.field, filter.operator, filter.value, alias);
+    case 'relation': {
+      const attribute = schema.attributes.get(filter.attribute) as RelationAttribute | MediaAttribute;
+      const localized = schema.modelType === 'contentType' && schema.localized;
+      const source = relationSource(ctx, attribute, alias, localized);
+      const inner = compileFilter(ctx, filter.filter, source.target, source.alias);
+      return sql`EXISTS (SELECT 1 FROM ${source.from} WHERE ${source.where} AND ${inner})`;
+    }
+    case 'component': {
+      const attribute = schema.attributes.get(filter.attribute);
+      if (!attribute || attribute.kind !== 'component') throw new Error(`not a component: ${filter.attribute}`);
+      const component = ctx.model.components.get(attribute.component)!;
+      const k = ctx.alias('k');
+      const c = ctx.alias('c');
+      const inner = compileFilter(ctx, filter.filter, component, c);
+      return sql`EXISTS (SELECT 1 FROM ${ctx.table(schema.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(attribute.component)} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${inner})`;
+    }
+  }
+}
+
+const TEXT_TYPES = new Set<ColumnType>(['string', 'text', 'richtext', 'enumeration', 'email', 'uid']);
+
+/** The column as text, for substring operators on any type. */
+function textOf(ctx: CompileContext, column: string, type: ColumnType): string {
+  if (TEXT_TYPES.has(type)) return column;
+  if (type === 'json' || type === 'blocks') return ctx.dialect.jsonText(column);
+  return ctx.dialect.name === 'postgres' ? `${column}::text` : `CAST(${column} AS ${ctx.dialect.name === 'mysql' ? 'CHAR' : 'TEXT'})`;
+}
+
+/** `%`, `_` and the escape character itself are literal in Cairn's LIKE patterns. */
+function escapeLike(value: string): string {
+  return value.replace(/[!%_]/g, (c) => `!${c}`);
+}
+
+function compileComparison(
+  ctx: CompileContext,
+  field: FieldRef,
+  operator: string,
+  value: FilterValue,
+  alias: string,
+): Frag {
+  const d = ctx.dialect;
+  const column = ctx.col(alias, field.column);
+  const bind = (v: unknown) => d.bindValue(v, field.type);
+  const isText = TEXT_TYPES.has(field.type);
+  // Exact comparisons on text are case-sensitive everywhere (MariaDB's collations are not).
+  const exact = isText ? d.likeCaseSensitive(column) : column;
+  const str = (v: FilterValue) => String(v);
+
+  switch (operator) {
+    case '$eq':
+      return value === null ? frag(`${column} IS NULL`) : frag(`${exact} = ?`, [bind(value)]);
+    case '$ne':
+      return value === null ? frag(`${column} IS NOT NULL`) : frag(`NOT (${exact} = ?)`, [bind(value)]);
+    case '$eqi':
+      return frag(`${d.lower(textOf(ctx, column, field.type))} = ${d.lower('?')}`, [str(value)]);
+    case '$nei':
+      return frag(`NOT (${d.lower(textOf(ctx, column, field.type))} = ${d.lower('?')})`, [str(value)]);
+    case '$lt':
+      return frag(`${column} < ?`, [bind(value)]);
+    case '$lte':
+      return frag(`${column} <= ?`, [bind(value)]);
+    case '$gt':
+      return frag(`${column} > ?`, [bind(value)]);
+    case '$gte':
+      return frag(`${column} >= ?`, [bind(value)]);
+    case '$in':
+    case '$notIn': {
+      const values = value as FilterValue[];
+      if (values.length === 0) return frag(operator === '$in' ? '1 = 0' : '1 = 1');
+      const list = `${exact} IN (${values.map(() => '?').join(', ')})`;
+      return frag(operator === '$in' ? list : `NOT (${list})`, values.map(bind));
+    }
+    case '$between': {
+      const [low, high] = value as FilterValue[];
+      return frag(`${column} BETWEEN ? AND ?`, [bind(low), bind(high)]);
+    }
+    case '$null':
+      return frag(`${column} IS ${value ? '' : 'NOT '}NULL`);
+    case '$notNull':
+      return frag(`${column} IS ${value ? 'NOT ' : ''}NULL`);
+    case '$contains':
+    case '$notContains':
+    case '$startsWith':
+    case '$endsWith':
+      return negateFor(operator, substring(ctx, textOf(ctx, column, field.type), operator, str(value), false));
+    case '$containsi':
+    case '$notContainsi':
+    case '$startsWithi':
+    case '$endsWithi':
+      return negateFor(operator, substring(ctx, textOf(ctx, column, field.type), operator, str(value), true));
+    default:
+      throw new Error(`unknown operator ${operator}`);
+  }
+}
+
+function negateFor(operator: string, condition: Frag): Frag {
+  return operator.startsWith('$not') ? sql`NOT (${condition})` : condition;
+}
+
+/** contains / startsWith / endsWith, case-sensitive or not. */
+function substring(ctx: CompileContext, text: string, operator: string, needle: string, insensitive: boolean): Frag {
+  const d = ctx.dialect;
+  const kind = /contains/i.test(operator) ? 'contains' : /startsWith/i.test(operator) ? 'start' : 'end';
+  if (d.name === 'sqlite') {
+    // SQLite's LIKE ignores ASCII case and can't be switched per query: compare substrings instead.
+    const haystack = insensitive ? d.lower(text) : text;
+    const probe = insensitive ? d.lower('?') : '?';
+    if (kind === 'contains') return frag(`instr(${haystack}, ${probe}) > 0`, [needle]);
+    if (kind === 'start') return frag(`substr(${haystack}, 1, length(${probe})) = ${probe}`, [needle, needle]);
+    return frag(`(length(${probe}) = 0 OR substr(${haystack}, -length(${probe})) = ${probe})`, [needle, needle, needle]);
+  }
+  const pattern = kind === 'contains' ? `%${escapeLike(needle)}%` : kind === 'start' ? `${escapeLike(needle)}%` : `%${escapeLike(needle)}`;
+  if (insensitive) return frag(`${d.lower(text)} LIKE ${d.lower('?')} ESCAPE '!'`, [pattern]);
+  return frag(`${d.likeCaseSensitive(text)} LIKE ? ESCAPE '!'`, [pattern]);
+}

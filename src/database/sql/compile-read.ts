@@ -1,0 +1,80 @@
+import type { ContentType, Model } from '../../model/types.js';
+import type { Filter, PopulateTree, ReadSpec, Status } from '../../query/types.js';
+import type { DialectName } from '../types.js';
+import { compileFilter } from './compile-filter.js';
+import { entryObject } from './compile-entry.js';
+import { compileSortTerms } from './compile-sort.js';
+import { CompileContext } from './context.js';
+import { sqlDialect } from './dialect.js';
+import { frag, join, sql, type Frag } from './frag.js';
+import { versionConditions } from './relation-source.js';
+
+/** A compiled read: one statement for the entries (each row: `doc`, the entry's JSON text), one for the total. */
+export interface CompiledRead {
+  data: Frag;
+  count?: Frag;
+  limit: number;
+  offset: number;
+}
+
+/** Which rows of the content-type a request sees: version, locale, filters, and optionally one document. */
+function whereClause(
+  ctx: CompileContext,
+  contentType: ContentType,
+  alias: string,
+  filters: Filter | undefined,
+  locale: string | undefined,
+  documentId?: string,
+): Frag {
+  const conditions: Frag[] = versionConditions(ctx, contentType, alias).map((c) => frag(c));
+  if (contentType.localized && locale && locale !== '*') {
+    conditions.push(frag(`${ctx.col(alias, 'locale')} = ?`, [locale]));
+  }
+  if (documentId !== undefined) conditions.push(frag(`${ctx.col(alias, 'document_id')} = ?`, [documentId]));
+  if (filters) conditions.push(compileFilter(ctx, filters, contentType, alias));
+  return conditions.length ? sql` WHERE ${join(conditions, ' AND ')}` : frag('');
+}
+
+export function compileRead(
+  model: Model,
+  dialect: DialectName,
+  contentType: ContentType,
+  spec: ReadSpec,
+  options: { documentId?: string } = {},
+): CompiledRead {
+  const ctx = new CompileContext(model, sqlDialect(dialect), spec.status);
+  const t = ctx.alias('t');
+  const object = entryObject(ctx, contentType, t, spec.fields, spec.populate);
+  const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
+  const sortTerms = spec.sort.length ? `${compileSortTerms(ctx, spec.sort, contentType, t)}, ` : '';
+  const orderBy = `${sortTerms}${ctx.col(t, 'id')} ASC`;
+  const { limit, offset } = window(spec);
+  const from = `${ctx.table(contentType.table)} ${t}`;
+  const data = sql`SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)}`;
+  const withCount = spec.pagination.withCount && options.documentId === undefined;
+  const count = withCount ? sql`SELECT COUNT(*) AS total FROM ${from}${whereClause(new CompileContext(model, ctx.dialect, spec.status), contentType, t, spec.filters, spec.locale)}` : undefined;
+  return { data, count, limit, offset };
+}
+
+function window(spec: ReadSpec): { limit: number; offset: number } {
+  const p = spec.pagination;
+  if (p.mode === 'offset') return { limit: p.limit, offset: p.start };
+  return { limit: p.pageSize, offset: (p.page - 1) * p.pageSize };
+}
+
+/** A spec that reads one entry with the same shape rules as a list (used by findOne and write responses). */
+export function singleSpec(
+  status: Status,
+  locale: string | undefined,
+  fields: string[] | undefined,
+  populate: PopulateTree,
+): ReadSpec {
+  return {
+    fields,
+    populate,
+    status,
+    locale,
+    sort: [],
+    pagination: { mode: 'offset', start: 0, limit: 1, withCount: false },
+  };
+}

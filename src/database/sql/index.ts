@@ -1,0 +1,3 @@
+export { compileRead, singleSpec, type CompiledRead } from './compile-read.js';
+export { sqlDialect, type SqlDialect } from './dialect.js';
+export type { Frag } from './frag.js';

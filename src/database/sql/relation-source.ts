@@ -1,0 +1,73 @@
+import type { ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
+import type { CompileContext } from './context.js';
+
+/**
+ * How to reach the targets of a relation (or media) attribute from a parent row: the FROM clause, the
+ * correlation condition, the natural order of the list, and the target's alias. Used by populate, by
+ * relation filters (EXISTS) and by sorting on a relation's field, so the three always agree.
+ *
+ * Owning side: `<link> l JOIN <target> t ON t.document_id = l.target_document_id` (links name documents, so
+ * a draft parent shows the targets' drafts and a published one their published versions).
+ * Inverse side: the owner's link table read backwards, `t.id = l.entity_id`, ordered by `inv_ord`.
+ */
+export interface RelationSource {
+  from: string;
+  where: string;
+  orderBy: string;
+  target: ContentType;
+  alias: string;
+}
+
+export function relationSource(
+  ctx: CompileContext,
+  attribute: RelationAttribute | MediaAttribute,
+  parentAlias: string,
+  parentLocalized: boolean,
+): RelationSource {
+  const target = ctx.model.contentTypes.get(attribute.target);
+  if (!target) throw new Error(`unknown relation target ${attribute.target}`);
+  const l = ctx.alias('l');
+  const t = ctx.alias('t');
+  const owner = attribute.kind === 'media' || attribute.owner;
+  const on: string[] = [];
+  if (owner) {
+    on.push(`${ctx.col(t, 'document_id')} = ${ctx.col(l, 'target_document_id')}`);
+    if (target.localized) on.push(`${ctx.col(t, 'locale')} = ${ctx.col(l, 'target_locale')}`);
+  } else {
+    on.push(`${ctx.col(t, 'id')} = ${ctx.col(l, 'entity_id')}`);
+  }
+  on.push(...versionConditions(ctx, target, t));
+  const from = `${ctx.table(attribute.linkTable)} ${l} JOIN ${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`;
+  const where = owner
+    ? `${ctx.col(l, 'entity_id')} = ${ctx.col(parentAlias, 'id')}`
+    : [
+        `${ctx.col(l, 'target_document_id')} = ${ctx.col(parentAlias, 'document_id')}`,
+        ...(parentLocalized ? [`${ctx.col(l, 'target_locale')} = ${ctx.col(parentAlias, 'locale')}`] : []),
+      ].join(' AND ');
+  const orderBy = owner
+    ? `${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')}`
+    : `${ctx.col(l, 'inv_ord')}, ${ctx.col(l, 'id')}`;
+  return { from, where, orderBy, target, alias: t };
+}
+
+/** The rows of a content-type that belong to the version asked for (Draft & Publish types only). */
+export function versionConditions(ctx: CompileContext, contentType: ContentType, alias: string): string[] {
+  if (!contentType.draftAndPublish) return [];
+  return [`${ctx.col(alias, 'published_at')} IS ${ctx.status === 'draft' ? '' : 'NOT '}NULL`];
+}
+
+/** Other locales' versions of the same document (the `localizations` pseudo-relation). */
+export function localizationsSource(ctx: CompileContext, contentType: ContentType, parentAlias: string): RelationSource {
+  const t = ctx.alias('t');
+  return {
+    from: `${ctx.table(contentType.table)} ${t}`,
+    where: [
+      `${ctx.col(t, 'document_id')} = ${ctx.col(parentAlias, 'document_id')}`,
+      `${ctx.col(t, 'locale')} <> ${ctx.col(parentAlias, 'locale')}`,
+      ...versionConditions(ctx, contentType, t),
+    ].join(' AND '),
+    orderBy: `${ctx.col(t, 'locale')}, ${ctx.col(t, 'id')}`,
+    target: contentType,
+    alias: t,
+  };
+}

@@ -1,0 +1,306 @@
+import type { Component, ContentType, MediaAttribute, Model, RelationAttribute } from '../model/types.js';
+import type { Database } from '../database/types.js';
+import { sqlDialect } from '../database/sql/index.js';
+import { ValidationError } from '../errors/index.js';
+import type { Position, RelationTarget } from './relation-ops.js';
+import type { RelationPlan } from './write-plan.js';
+
+/** Where relation writes happen: the source row's locale and the default locale for localized targets. */
+export interface RelationScope {
+  locale?: string;
+  defaultLocale: string;
+}
+
+/**
+ * Ordered relation links. Order keys are doubles: inserting between two neighbours takes the midpoint, so
+ * placing one item anywhere in a list of N touches one row (the list is renumbered only when a gap is exhausted).
+ */
+export async function writeRelations(
+  db: Database,
+  model: Model,
+  source: ContentType | Component,
+  rowId: number,
+  plans: RelationPlan[],
+  scope: RelationScope,
+): Promise<void> {
+  for (const plan of plans) {
+    const attribute = plan.attribute;
+    if (attribute.kind === 'relation' && !attribute.owner) {
+      await writeInverse(db, model, source as ContentType, rowId, attribute, plan, scope);
+      continue;
+    }
+    const list = new LinkList(db, attribute.linkTable, 'entity_id', rowId, 'ord');
+    const target = model.contentTypes.get(attribute.target)!;
+    const toMany = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
+    const sourceLocalized = source.modelType === 'contentType' && source.localized;
+    const targetLocale = (t: RelationTarget) =>
+      target.localized ? (t.locale ?? (sourceLocalized ? scope.locale : undefined) ?? scope.defaultLocale) : '';
+    const ops = plan.ops;
+    if (ops.kind === 'set') {
+      const resolved = await resolveTargets(db, target, ops.targets, targetLocale);
+      await list.clear();
+      for (const r of resolved) await list.append(r.documentId, r.locale);
+      continue;
+    }
+    const disconnect = await resolveTargets(db, target, ops.disconnect, targetLocale, false);
+    for (const r of disconnect) await list.remove(r.documentId, r.locale);
+    const connect = await resolveTargets(db, target, ops.connect, targetLocale);
+    if (!toMany && connect.length) await list.clear();
+    for (const r of connect) await list.place(r.documentId, r.locale, r.position);
+  }
+}
+
+interface ResolvedTarget {
+  documentId: string;
+  locale: string;
+  position?: Position;
+}
+
+/** Checks that every target exists (any version, in its locale) and maps media file ids to documentIds. */
+async function resolveTargets(
+  db: Database,
+  target: ContentType,
+  items: RelationTarget[],
+  localeOf: (t: RelationTarget) => string,
+  mustExist = true,
+): Promise<ResolvedTarget[]> {
+  if (!items.length) return [];
+  const q = sqlDialect(db.dialect).quote;
+  const numeric = items.filter((t) => typeof t.ref === 'number').map((t) => t.ref as number);
+  const byId = new Map<number, string>();
+  if (numeric.length) {
+    const rows = await db.query<{ id: number; document_id: string }>(
+      `SELECT id, document_id FROM ${q(target.table)} WHERE id IN (${numeric.map(() => '?').join(', ')})`,
+      numeric,
+    );
+    for (const row of rows) byId.set(Number(row.id), row.document_id);
+  }
+  const resolved = items.map((t) => ({
+    documentId: typeof t.ref === 'number' ? (byId.get(t.ref) ?? `#${t.ref}`) : t.ref,
+    locale: localeOf(t),
+    position: t.position,
+  }));
+  if (!mustExist) return resolved;
+  const ids = [...new Set(resolved.map((r) => r.documentId))];
+  const rows = await db.query<{ document_id: string; locale?: string }>(
+    `SELECT DISTINCT document_id${target.localized ? ', locale' : ''} FROM ${q(target.table)} WHERE document_id IN (${ids.map(() => '?').join(', ')})`,
+    ids,
+  );
+  const found = new Set(rows.map((r) => `${r.document_id}|${target.localized ? r.locale : ''}`));
+  for (const r of resolved) {
+    if (!found.has(`${r.documentId}|${r.locale}`)) {
+      const shown = r.documentId.startsWith('#') ? r.documentId.slice(1) : r.documentId;
+      throw new ValidationError(`Document with id "${shown}", locale "${target.localized ? r.locale : 'null'}" not found`);
+    }
+  }
+  return resolved;
+}
+
+/**
+ * The inverse side (`mappedBy`) of a relation is stored in the owner's link table: writing it links the
+ * related documents' rows to this document, ordered by `inv_ord`.
+ */
+async function writeInverse(
+  db: Database,
+  model: Model,
+  source: ContentType,
+  rowId: number,
+  attribute: RelationAttribute,
+  plan: RelationPlan,
+  scope: RelationScope,
+): Promise<void> {
+  const q = sqlDialect(db.dialect).quote;
+  const owner = model.contentTypes.get(attribute.target)!;
+  const ownerAttribute = owner.attributes.get(attribute.mappedBy!) as RelationAttribute;
+  const [me] = await db.query<{ document_id: string }>(`SELECT document_id FROM ${q(source.table)} WHERE id = ?`, [rowId]);
+  const myLocale = source.localized ? (scope.locale ?? scope.defaultLocale) : '';
+  const list = new LinkList(db, attribute.linkTable, 'target_document_id', me.document_id, 'inv_ord', {
+    locale: myLocale,
+    ownerTable: owner.table,
+  });
+  const localeOf = (t: RelationTarget) => (owner.localized ? (t.locale ?? scope.locale ?? scope.defaultLocale) : '');
+  const rowsOf = async (r: ResolvedTarget) =>
+    (
+      await db.query<{ id: number }>(
+        `SELECT id FROM ${q(owner.table)} WHERE document_id = ?${owner.localized ? ' AND locale = ?' : ''}`,
+        owner.localized ? [r.documentId, r.locale] : [r.documentId],
+      )
+    ).map((row) => Number(row.id));
+  const link = async (r: ResolvedTarget) => {
+    for (const ownerRow of await rowsOf(r)) {
+      const ownerList = new LinkList(db, attribute.linkTable, 'entity_id', ownerRow, 'ord');
+      if (!ownerAttribute.toMany) await ownerList.clear();
+      await list.placeRow(ownerRow, r.position);
+    }
+  };
+  const ops = plan.ops;
+  if (ops.kind === 'set') {
+    const targets = await resolveTargets(db, owner, ops.targets, localeOf);
+    await list.clear();
+    for (const r of targets) await link(r);
+    return;
+  }
+  for (const r of await resolveTargets(db, owner, ops.disconnect, localeOf, false)) {
+    const ids = await rowsOf(r);
+    if (ids.length) {
+      await db.execute(
+        `DELETE FROM ${q(attribute.linkTable)} WHERE target_document_id = ? AND target_locale = ? AND entity_id IN (${ids.map(() => '?').join(', ')})`,
+        [me.document_id, myLocale, ...ids],
+      );
+    }
+  }
+  for (const r of await resolveTargets(db, owner, ops.connect, localeOf)) await link(r);
+}
+
+/** Copies a row's outgoing links to another row (publishing a draft). */
+export async function copyLinks(db: Database, schema: ContentType | Component, fromId: number, toId: number): Promise<void> {
+  const q = sqlDialect(db.dialect).quote;
+  for (const attribute of schema.attributes.values()) {
+    if (!((attribute.kind === 'relation' && attribute.owner) || attribute.kind === 'media')) continue;
+    await db.execute(
+      `INSERT INTO ${q(attribute.linkTable)} (entity_id, target_document_id, target_locale, ord, inv_ord) SELECT ?, target_document_id, target_locale, ord, inv_ord FROM ${q(attribute.linkTable)} WHERE entity_id = ?`,
+      [toId, fromId],
+    );
+  }
+}
+
+/**
+ * One ordered list inside a link table: the rows sharing `keyColumn = key`, ordered by `orderColumn`.
+ * Owner-side lists hold target documents; inverse-side lists hold owner rows (found through `ownerTable`).
+ */
+class LinkList {
+  private readonly q: (s: string) => string;
+
+  constructor(
+    private readonly db: Database,
+    private readonly table: string,
+    private readonly keyColumn: 'entity_id' | 'target_document_id',
+    private readonly key: number | string,
+    private readonly orderColumn: 'ord' | 'inv_ord',
+    /** Inverse lists: the locale of this document the links point to, and the owner's table. */
+    private readonly inverse?: { locale: string; ownerTable: string },
+  ) {
+    this.q = sqlDialect(db.dialect).quote;
+  }
+
+  private get scope(): { sql: string; params: unknown[] } {
+    if (!this.inverse) return { sql: `${this.keyColumn} = ?`, params: [this.key] };
+    return { sql: `${this.keyColumn} = ? AND target_locale = ?`, params: [this.key, this.inverse.locale] };
+  }
+
+  /** Condition selecting the member that stands for `documentId` in this list. */
+  private memberByDocument(documentId: string, locale?: string): { sql: string; params: unknown[] } {
+    if (this.inverse) {
+      return { sql: `entity_id IN (SELECT id FROM ${this.q(this.inverse.ownerTable)} WHERE document_id = ?)`, params: [documentId] };
+    }
+    return locale === undefined
+      ? { sql: 'target_document_id = ?', params: [documentId] }
+      : { sql: 'target_document_id = ? AND target_locale = ?', params: [documentId, locale] };
+  }
+
+  async clear(): Promise<void> {
+    await this.db.execute(`DELETE FROM ${this.q(this.table)} WHERE ${this.scope.sql}`, this.scope.params);
+  }
+
+  async remove(documentId: string, locale: string): Promise<void> {
+    const m = this.memberByDocument(documentId, locale);
+    await this.db.execute(`DELETE FROM ${this.q(this.table)} WHERE ${this.scope.sql} AND ${m.sql}`, [...this.scope.params, ...m.params]);
+  }
+
+  async append(documentId: string, locale: string): Promise<void> {
+    await this.place(documentId, locale, undefined);
+  }
+
+  /** Owner-side list: link a target document at a position (an already linked one moves only if a position is given). */
+  async place(documentId: string, locale: string, position: Position | undefined): Promise<void> {
+    const member = { sql: 'target_document_id = ? AND target_locale = ?', params: [documentId, locale] };
+    await this.placeMember(member, position, { entity_id: this.key, target_document_id: documentId, target_locale: locale });
+  }
+
+  /** Inverse-side list: link an owner row to this document at a position. */
+  async placeRow(row: number, position: Position | undefined): Promise<void> {
+    const member = { sql: 'entity_id = ?', params: [row] };
+    await this.placeMember(member, position, { entity_id: row, target_document_id: this.key, target_locale: this.inverse!.locale });
+  }
+
+  private async placeMember(
+    member: { sql: string; params: unknown[] },
+    position: Position | undefined,
+    row: Record<string, unknown>,
+  ): Promise<void> {
+    const [existing] = await this.db.query<{ id: number }>(
+      `SELECT id FROM ${this.q(this.table)} WHERE ${this.scope.sql} AND ${member.sql}`,
+      [...this.scope.params, ...member.params],
+    );
+    if (existing && !position) return;
+    const order = await this.orderFor(position ?? { end: true });
+    if (existing) {
+      await this.db.execute(`UPDATE ${this.q(this.table)} SET ${this.orderColumn} = ? WHERE id = ?`, [order, existing.id]);
+      return;
+    }
+    const values: Record<string, unknown> = { ...row, [this.orderColumn]: order };
+    const other = this.orderColumn === 'ord' ? 'inv_ord' : 'ord';
+    values[other] = await this.appendOrderOnOtherSide(values);
+    const names = Object.keys(values);
+    await this.db.execute(
+      `INSERT INTO ${this.q(this.table)} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+      names.map((n) => values[n]),
+    );
+  }
+
+  /** A new link is appended to the end of the other side's list. */
+  private async appendOrderOnOtherSide(row: Record<string, unknown>): Promise<number> {
+    const [column, key, orderColumn] =
+      this.orderColumn === 'ord' ? ['target_document_id', row.target_document_id, 'inv_ord'] : ['entity_id', row.entity_id, 'ord'];
+    const [r] = await this.db.query<{ m: number | null }>(
+      `SELECT MAX(${orderColumn}) AS m FROM ${this.q(this.table)} WHERE ${column} = ?`,
+      [key],
+    );
+    return Number(r?.m ?? 0) + 1;
+  }
+
+  private async bound(fn: 'MIN' | 'MAX', condition = '', params: unknown[] = []): Promise<number | null> {
+    const [r] = await this.db.query<{ v: number | null }>(
+      `SELECT ${fn}(${this.orderColumn}) AS v FROM ${this.q(this.table)} WHERE ${this.scope.sql}${condition}`,
+      [...this.scope.params, ...params],
+    );
+    return r?.v === null || r?.v === undefined ? null : Number(r.v);
+  }
+
+  private async orderFor(position: Position): Promise<number> {
+    if ('start' in position) return ((await this.bound('MIN')) ?? 1) - 1;
+    if ('end' in position) return ((await this.bound('MAX')) ?? 0) + 1;
+    const ref = 'before' in position ? position.before : position.after;
+    const m = this.memberByDocument(ref);
+    const [anchor] = await this.db.query<{ o: number }>(
+      `SELECT ${this.orderColumn} AS o FROM ${this.q(this.table)} WHERE ${this.scope.sql} AND ${m.sql}`,
+      [...this.scope.params, ...m.params],
+    );
+    if (!anchor) {
+      throw new ValidationError(
+        `There was a problem connecting relation at position ${JSON.stringify(position)}. The relation with id ${ref} needs to be connected first.`,
+      );
+    }
+    const at = Number(anchor.o);
+    const neighbour =
+      'before' in position
+        ? await this.bound('MAX', ` AND ${this.orderColumn} < ?`, [at])
+        : await this.bound('MIN', ` AND ${this.orderColumn} > ?`, [at]);
+    const order = neighbour === null ? at + ('before' in position ? -1 : 1) : (at + neighbour) / 2;
+    if (order === at || order === neighbour) {
+      await this.renumber();
+      return this.orderFor(position);
+    }
+    return order;
+  }
+
+  /** Spreads the list's order keys to 1..n again (only when midpoints ran out of precision). */
+  private async renumber(): Promise<void> {
+    const rows = await this.db.query<{ id: number }>(
+      `SELECT id FROM ${this.q(this.table)} WHERE ${this.scope.sql} ORDER BY ${this.orderColumn}, id`,
+      this.scope.params,
+    );
+    let i = 1;
+    for (const row of rows) await this.db.execute(`UPDATE ${this.q(this.table)} SET ${this.orderColumn} = ? WHERE id = ?`, [i++, row.id]);
+  }
+}

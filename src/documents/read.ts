@@ -1,0 +1,50 @@
+import type { ContentType } from '../model/types.js';
+import type { ReadSpec } from '../query/types.js';
+import { compileRead } from '../database/sql/index.js';
+import type { DocumentsContext } from './context.js';
+
+export type PaginationMeta =
+  | { page: number; pageSize: number; pageCount?: number; total?: number }
+  | { start: number; limit: number; total?: number };
+
+/** A page of entries as JSON texts, straight from the database (the REST layer splices them into the response). */
+export interface JsonPage {
+  rows: string[];
+  pagination: PaginationMeta;
+}
+
+/** Runs a list read: one statement for the entries, one COUNT when a total is asked for. */
+export async function readPage(ctx: DocumentsContext, contentType: ContentType, spec: ReadSpec): Promise<JsonPage> {
+  const compiled = compileRead(ctx.model, ctx.db.dialect, contentType, spec);
+  const [rows, total] = await Promise.all([
+    ctx.db.query<{ doc: string }>(compiled.data.sql, compiled.data.params),
+    compiled.count
+      ? ctx.db.query<{ total: number | string }>(compiled.count.sql, compiled.count.params).then((r) => Number(r[0].total))
+      : Promise.resolve(undefined),
+  ]);
+  return { rows: rows.map((r) => docText(r.doc)), pagination: paginationMeta(spec, total) };
+}
+
+/** Reads one document's entry (in the spec's status and locale) as JSON text, or null. */
+export async function readOne(
+  ctx: DocumentsContext,
+  contentType: ContentType,
+  spec: ReadSpec,
+  documentId: string | undefined,
+): Promise<string | null> {
+  const compiled = compileRead(ctx.model, ctx.db.dialect, contentType, spec, { documentId });
+  const rows = await ctx.db.query<{ doc: string }>(compiled.data.sql, compiled.data.params);
+  return rows.length ? docText(rows[0].doc) : null;
+}
+
+/** Drivers may hand back JSON already parsed (MySQL's JSON type); the API wants text. */
+function docText(doc: unknown): string {
+  return typeof doc === 'string' ? doc : JSON.stringify(doc);
+}
+
+function paginationMeta(spec: ReadSpec, total: number | undefined): PaginationMeta {
+  const p = spec.pagination;
+  if (p.mode === 'offset') return total === undefined ? { start: p.start, limit: p.limit } : { start: p.start, limit: p.limit, total };
+  if (total === undefined) return { page: p.page, pageSize: p.pageSize };
+  return { page: p.page, pageSize: p.pageSize, pageCount: Math.ceil(total / p.pageSize), total };
+}

@@ -1,0 +1,104 @@
+import type { MediaAttribute, RelationAttribute } from '../model/types.js';
+import { ValidationError } from '../errors/index.js';
+
+export type Position = { before: string } | { after: string } | { start: true } | { end: true };
+
+export interface RelationTarget {
+  /** documentId for relations; for media, a file id (number) or documentId. */
+  ref: string | number;
+  position?: Position;
+  /** Target locale (a localized target from a non-localized source). */
+  locale?: string;
+}
+
+/** `set` replaces the list; otherwise `disconnect` then `connect` change it. */
+export type RelationOps =
+  | { kind: 'set'; targets: RelationTarget[] }
+  | { kind: 'change'; connect: RelationTarget[]; disconnect: RelationTarget[] };
+
+const OPERATION_KEYS = ['connect', 'disconnect', 'set'];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads every syntax Strapi v5 accepts for a relation value: a documentId, null, an array (set), or
+ * `{ connect, disconnect, set }` with shorthand strings or longhand `{ documentId, position, locale }` items.
+ */
+export function parseRelationValue(
+  attribute: RelationAttribute | MediaAttribute,
+  value: unknown,
+  path: (string | number)[],
+): RelationOps {
+  const toMany = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
+  const keepLast = (targets: RelationTarget[]) => (toMany ? targets : targets.slice(-1));
+  if (value === null) return { kind: 'set', targets: [] };
+  if (typeof value === 'string' || typeof value === 'number') return { kind: 'set', targets: [target(value, path, false)] };
+  if (Array.isArray(value)) return { kind: 'set', targets: keepLast(list(value, path, false)) };
+  if (!isObject(value)) throw new ValidationError(`${path.join('.')} must be a documentId, an array or an object`);
+
+  const operations = Object.keys(value).filter((k) => OPERATION_KEYS.includes(k));
+  if (operations.length === 0) return { kind: 'set', targets: [target(value, path, false)] };
+  const unknown = Object.keys(value).filter((k) => !OPERATION_KEYS.includes(k) && k !== 'options');
+  if (unknown.length) throw new ValidationError(`Invalid key ${unknown[0]} in ${path.join('.')}`);
+  if (attribute.kind === 'media' && (value.connect !== undefined || value.disconnect !== undefined)) {
+    throw new ValidationError(`${path.join('.')}: media attributes accept "set" only, not connect/disconnect`);
+  }
+  if (value.set !== undefined) {
+    if (value.connect !== undefined || value.disconnect !== undefined) {
+      throw new ValidationError(`${path.join('.')}: "set" cannot be combined with "connect" or "disconnect"`);
+    }
+    return { kind: 'set', targets: keepLast(list(value.set, [...path, 'set'], false)) };
+  }
+  const connect = list(value.connect ?? [], [...path, 'connect'], true);
+  const seen = new Set<string>();
+  for (const t of connect) {
+    const key = `${t.ref}|${t.locale ?? ''}`;
+    if (seen.has(key)) throw new ValidationError(`${path.join('.')}: "${t.ref}" is connected more than once`);
+    seen.add(key);
+  }
+  return {
+    kind: 'change',
+    connect: keepLast(connect),
+    disconnect: list(value.disconnect ?? [], [...path, 'disconnect'], false),
+  };
+}
+
+function list(value: unknown, path: (string | number)[], positions: boolean): RelationTarget[] {
+  const items = typeof value === 'string' || typeof value === 'number' || isObject(value) ? [value] : value;
+  if (!Array.isArray(items)) throw new ValidationError(`${path.join('.')} must be an array`);
+  return items.map((item, i) => target(item, [...path, i], positions));
+}
+
+function target(item: unknown, path: (string | number)[], positions: boolean): RelationTarget {
+  if (typeof item === 'string' && item !== '') return { ref: item };
+  if (typeof item === 'number' && Number.isInteger(item)) return { ref: item };
+  if (!isObject(item)) throw new ValidationError(`${path.join('.')} must be a documentId or { documentId }`);
+  const ref = item.documentId ?? item.id;
+  if (!((typeof ref === 'string' && ref !== '') || (typeof ref === 'number' && Number.isInteger(ref)))) {
+    throw new ValidationError(`${path.join('.')} needs a documentId`);
+  }
+  const result: RelationTarget = { ref };
+  if (item.locale !== undefined) {
+    if (typeof item.locale !== 'string') throw new ValidationError(`${path.join('.')}.locale must be a string`);
+    result.locale = item.locale;
+  }
+  if (item.position !== undefined) {
+    if (!positions) throw new ValidationError(`${path.join('.')}.position is only allowed in connect`);
+    result.position = position(item.position, [...path, 'position']);
+  }
+  return result;
+}
+
+function position(value: unknown, path: (string | number)[]): Position {
+  if (!isObject(value)) throw new ValidationError(`${path.join('.')} must be an object`);
+  const keys = Object.keys(value).filter((k) => k !== 'locale' && k !== 'status');
+  if (keys.length !== 1) {
+    throw new ValidationError(`${path.join('.')} needs exactly one of before, after, start, end`);
+  }
+  const [key] = keys;
+  const v = value[key];
+  if ((key === 'before' || key === 'after') && typeof v === 'string' && v !== '') {
+    return key === 'before' ? { before: v } : { after: v };
+  }
+  if ((key === 'start' || key === 'end') && v === true) return key === 'start' ? { start: true } : { end: true };
+  throw new ValidationError(`${path.join('.')}: invalid position ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,247 @@
+import type { ContentType } from '../model/types.js';
+import type { ReadSpec, Status } from '../query/types.js';
+import { parseDocumentParams } from '../query/index.js';
+import { sqlDialect } from '../database/sql/index.js';
+import type { Database } from '../database/types.js';
+import { ValidationError, type FieldError } from '../errors/index.js';
+import type { DocumentsContext } from './context.js';
+import { newDocumentId } from './document-id.js';
+import { readOne, readPage, type JsonPage } from './read.js';
+import { RowStore } from './row-store.js';
+import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
+import { discardDraftVersion, publishVersion, unpublishVersion, versionRows } from './versions.js';
+import { planRow, type RowPlan } from './write-plan.js';
+
+/**
+ * Strapi v5's document service for one content-type. Reads compile to one SQL statement; every write runs in
+ * one transaction, so a failing part leaves the database as it was.
+ */
+export class Documents implements DocumentService {
+  constructor(
+    private readonly ctx: DocumentsContext,
+    readonly contentType: ContentType,
+  ) {}
+
+  /** Validates Strapi-shaped read parameters into a ReadSpec (same rules as REST). */
+  spec(params: FindParams = {}): ReadSpec {
+    return parseDocumentParams(this.ctx.model, this.contentType, params as Record<string, unknown>, {
+      defaultLimit: this.ctx.rest.defaultLimit,
+      maxLimit: this.ctx.rest.maxLimit,
+      withCount: this.ctx.rest.withCount,
+      locales: this.ctx.locales.codes,
+      defaultLocale: this.ctx.locales.defaultLocale,
+    });
+  }
+
+  /** List read as JSON texts (the REST fast path: no parse/stringify round trip). */
+  findPage(spec: ReadSpec): Promise<JsonPage> {
+    return readPage(this.ctx, this.contentType, spec);
+  }
+
+  findOneJson(spec: ReadSpec, documentId: string | undefined): Promise<string | null> {
+    return readOne(this.ctx, this.contentType, spec, documentId);
+  }
+
+  async findMany(params: FindParams = {}): Promise<FindResult> {
+    const page = await this.findPage(this.spec(params));
+    return { results: page.rows.map((r) => JSON.parse(r) as Entry), pagination: page.pagination };
+  }
+
+  async findOne(params: FindParams & { documentId: string }): Promise<Entry | null> {
+    const { documentId, ...rest } = params;
+    const text = await this.findOneJson(this.spec(rest), documentId);
+    return text === null ? null : (JSON.parse(text) as Entry);
+  }
+
+  async findFirst(params: FindParams = {}): Promise<Entry | null> {
+    const text = await this.findOneJson(this.spec(params), undefined);
+    return text === null ? null : (JSON.parse(text) as Entry);
+  }
+
+  async count(params: FindParams = {}): Promise<number> {
+    const spec = this.spec({ ...params, pagination: { page: 1, pageSize: 1, withCount: true } });
+    const page = await this.findPage(spec);
+    return (page.pagination as { total: number }).total;
+  }
+
+  /** The locale a write applies to: the request's, the body's, or the default (localized types only). */
+  writeLocale(params: { locale?: string; data?: Record<string, unknown> }): string | undefined {
+    if (!this.contentType.localized) return undefined;
+    const locale = params.locale ?? params.data?.locale ?? this.ctx.locales.defaultLocale;
+    if (typeof locale !== 'string' || !this.ctx.locales.codes.includes(locale)) {
+      throw new ValidationError(`Invalid locale ${String(locale)}`, { key: 'locale', source: 'query', param: 'locale' });
+    }
+    return locale;
+  }
+
+  async create(params: WriteParams): Promise<Entry> {
+    const documentId = await this.createDocument(params);
+    return this.readAfterWrite(params, documentId);
+  }
+
+  /** Creates the document and returns its documentId (REST reads the answer in its own shape). */
+  async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
+    const locale = this.writeLocale(params);
+    const plan = planRow(this.ctx.model, this.contentType, params.data, 'create');
+    await this.ctx.db.transaction(async (trx) => {
+      await this.insertVersion(trx, plan, documentId, locale, params.status);
+    });
+    return documentId;
+  }
+
+  private async insertVersion(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined, status?: Status) {
+    const ct = this.contentType;
+    const store = new RowStore(trx, this.ctx.model);
+    await this.checkUnique(trx, plan, documentId, locale);
+    const now = new Date().toISOString();
+    const columns: Record<string, unknown> = { ...plan.columns, document_id: documentId, created_at: now, updated_at: now };
+    if (ct.localized) columns.locale = locale;
+    columns.published_at = ct.draftAndPublish ? null : now;
+    const rowId = await store.insert(ct, columns);
+    await store.writeChildren(ct, rowId, plan, this.relationScope(locale));
+    await this.shareColumns(trx, plan, documentId, locale);
+    if (ct.draftAndPublish && status !== 'draft') {
+      await publishVersion(store, ct, await versionRows(trx, ct, documentId, locale), now);
+    }
+  }
+
+  async update(params: WriteParams & { documentId: string }): Promise<Entry | null> {
+    const updated = await this.updateDocument(params);
+    return updated ? this.readAfterWrite(params, params.documentId) : null;
+  }
+
+  /** Updates a document's version in a locale (creating the locale version if the document exists in another). */
+  async updateDocument(params: WriteParams & { documentId: string }): Promise<boolean> {
+    const ct = this.contentType;
+    const locale = this.writeLocale(params);
+    return this.ctx.db.transaction(async (trx) => {
+      const rows = await versionRows(trx, ct, params.documentId, locale);
+      if (!rows.length) {
+        const elsewhere = ct.localized ? await versionRows(trx, ct, params.documentId, '*') : [];
+        if (!elsewhere.length) return false;
+        const plan = planRow(this.ctx.model, ct, params.data, 'create');
+        await this.insertVersion(trx, plan, params.documentId, locale, params.status);
+        return true;
+      }
+      const plan = planRow(this.ctx.model, ct, params.data, 'update');
+      await this.checkUnique(trx, plan, params.documentId, locale);
+      const store = new RowStore(trx, this.ctx.model);
+      const now = new Date().toISOString();
+      const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
+      await store.update(ct, [target.id], { ...plan.columns, updated_at: now });
+      await store.writeChildren(ct, target.id, plan, this.relationScope(locale));
+      await this.shareColumns(trx, plan, params.documentId, locale);
+      if (ct.draftAndPublish && params.status !== 'draft') {
+        await publishVersion(store, ct, await versionRows(trx, ct, params.documentId, locale), now);
+      }
+      return true;
+    });
+  }
+
+  async delete(params: { documentId: string; locale?: string }): Promise<{ documentId: string; deleted: number }> {
+    const ct = this.contentType;
+    const locale = params.locale === '*' ? '*' : this.writeLocale(params);
+    const deleted = await this.ctx.db.transaction(async (trx) => {
+      const rows = await versionRows(trx, ct, params.documentId, locale);
+      await new RowStore(trx, this.ctx.model).deleteRows(ct, rows.map((r) => r.id));
+      if (rows.length) await this.removeInboundLinks(trx, params.documentId, locale);
+      return rows.length;
+    });
+    return { documentId: params.documentId, deleted };
+  }
+
+  async publish(params: { documentId: string; locale?: string }): Promise<boolean> {
+    return this.changeVersions(params, (store, rows) => publishVersion(store, this.contentType, rows, new Date().toISOString()));
+  }
+
+  async unpublish(params: { documentId: string; locale?: string }): Promise<boolean> {
+    return this.changeVersions(params, (store, rows) => unpublishVersion(store, this.contentType, rows));
+  }
+
+  async discardDraft(params: { documentId: string; locale?: string }): Promise<boolean> {
+    return this.changeVersions(params, (store, rows) => discardDraftVersion(store, this.contentType, rows));
+  }
+
+  private async changeVersions(
+    params: { documentId: string; locale?: string },
+    change: (store: RowStore, rows: Awaited<ReturnType<typeof versionRows>>) => Promise<void>,
+  ): Promise<boolean> {
+    if (!this.contentType.draftAndPublish) throw new ValidationError(`${this.contentType.uid} does not use Draft & Publish`);
+    const locale = this.writeLocale(params);
+    return this.ctx.db.transaction(async (trx) => {
+      const rows = await versionRows(trx, this.contentType, params.documentId, locale);
+      if (!rows.length) return false;
+      await change(new RowStore(trx, this.ctx.model), rows);
+      return true;
+    });
+  }
+
+  /** The entry a write answers with: the version it wrote, shaped by the request's fields/populate. */
+  private async readAfterWrite(params: WriteParams, documentId: string): Promise<Entry> {
+    const status: Status = this.contentType.draftAndPublish && params.status === 'draft' ? 'draft' : 'published';
+    const entry = await this.findOne({
+      documentId,
+      status,
+      locale: this.writeLocale(params),
+      fields: params.fields,
+      populate: params.populate,
+    });
+    return entry!;
+  }
+
+  private relationScope(locale: string | undefined) {
+    return { locale, defaultLocale: this.ctx.locales.defaultLocale };
+  }
+
+  /** Unique attributes are unique among other documents' versions of the same kind (drafts, or the rows). */
+  private async checkUnique(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined) {
+    const ct = this.contentType;
+    const q = sqlDialect(trx.dialect).quote;
+    const errors: FieldError[] = [];
+    for (const attribute of ct.attributes.values()) {
+      if (attribute.kind !== 'scalar' || !attribute.unique) continue;
+      const value = plan.columns[attribute.column];
+      if (value === null || value === undefined) continue;
+      const conditions = [`${q(attribute.column)} = ?`, 'document_id <> ?'];
+      const params: unknown[] = [sqlDialect(trx.dialect).bindValue(value, attribute.type === 'password' ? 'string' : attribute.type), documentId];
+      if (ct.localized) {
+        conditions.push('locale = ?');
+        params.push(locale);
+      }
+      if (ct.draftAndPublish) conditions.push('published_at IS NULL');
+      const rows = await trx.query(`SELECT 1 AS hit FROM ${q(ct.table)} WHERE ${conditions.join(' AND ')} LIMIT 1`, params);
+      if (rows.length) errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value });
+    }
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  }
+
+  /** Attributes not localized (`i18n.localized: false`) hold one value for every locale of the document. */
+  private async shareColumns(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined) {
+    if (!plan.sharedColumns.size || !locale) return;
+    const shared = Object.fromEntries([...plan.sharedColumns].map((c) => [c, plan.columns[c]]));
+    const q = sqlDialect(trx.dialect).quote;
+    const others = await trx.query<{ id: number }>(
+      `SELECT id FROM ${q(this.contentType.table)} WHERE document_id = ? AND locale <> ?`,
+      [documentId, locale],
+    );
+    await new RowStore(trx, this.ctx.model).update(this.contentType, others.map((r) => Number(r.id)), shared);
+  }
+
+  /** Links from other entries to a deleted document (or locale version) go with it. */
+  private async removeInboundLinks(trx: Database, documentId: string, locale: string | undefined) {
+    const q = sqlDialect(trx.dialect).quote;
+    const schemas = [...this.ctx.model.contentTypes.values(), ...this.ctx.model.components.values()];
+    const remaining = await versionRows(trx, this.contentType, documentId, '*');
+    for (const schema of schemas) {
+      for (const attribute of schema.attributes.values()) {
+        const owning = (attribute.kind === 'relation' && attribute.owner) || attribute.kind === 'media';
+        if (!owning || attribute.target !== this.contentType.uid) continue;
+        if (!remaining.length) {
+          await trx.execute(`DELETE FROM ${q(attribute.linkTable)} WHERE target_document_id = ?`, [documentId]);
+        } else if (this.contentType.localized && locale && locale !== '*') {
+          await trx.execute(`DELETE FROM ${q(attribute.linkTable)} WHERE target_document_id = ? AND target_locale = ?`, [documentId, locale]);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ContentType } from '../model/types.js';
+import { NotFoundError, ValidationError } from '../errors/index.js';
+import type { Documents } from '../documents/index.js';
+import type { RestContext } from './context.js';
+import { rawQuery, readSpec } from './query.js';
+import { entryBody, JSON_TYPE, listBody } from './responses.js';
+
+type Params = { documentId?: string };
+
+/**
+ * The Content API: `/api/:pluralApiId` and `/api/:pluralApiId/:documentId` for collection types,
+ * `/api/:singularApiId` for single types. Handlers are thin: parse, call the document service, shape.
+ */
+export function registerContentApi(app: FastifyInstance, ctx: RestContext): void {
+  for (const contentType of ctx.model.contentTypes.values()) {
+    if (contentType.plugin) continue;
+    const documents = ctx.documents(contentType.uid);
+    if (contentType.kind === 'collectionType') {
+      const base = `/api/${contentType.info.pluralName}`;
+      app.get(base, (req, reply) => findMany(ctx, contentType, documents, req, reply));
+      app.post(base, (req, reply) => create(ctx, contentType, documents, req, reply));
+      app.get(`${base}/:documentId`, (req, reply) => findOne(ctx, contentType, documents, req, reply));
+      app.put(`${base}/:documentId`, (req, reply) => update(ctx, contentType, documents, req, reply));
+      app.delete(`${base}/:documentId`, (req, reply) => remove(documents, req, reply));
+      if (contentType.draftAndPublish) registerActions(app, `${base}/:documentId/actions`, documents);
+    } else {
+      const base = `/api/${contentType.info.singularName}`;
+      app.get(base, (req, reply) => findOne(ctx, contentType, documents, req, reply));
+      app.put(base, (req, reply) => update(ctx, contentType, documents, req, reply));
+      app.delete(base, (req, reply) => remove(documents, req, reply));
+    }
+  }
+  app.get('/api/i18n/locales', async (_req, reply) => reply.type(JSON_TYPE).send(ctx.locales));
+}
+
+async function findMany(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
+  const spec = readSpec(ctx, ct, rawQuery(req));
+  const page = await documents.findPage(spec);
+  return reply.type(JSON_TYPE).send(listBody(page.rows, page.pagination));
+}
+
+async function findOne(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
+  const { documentId } = req.params as Params;
+  const spec = readSpec(ctx, ct, rawQuery(req));
+  const row = await documents.findOneJson(spec, documentId);
+  if (row === null) throw new NotFoundError();
+  return reply.type(JSON_TYPE).send(entryBody(row));
+}
+
+/** `{ data: {...} }` is required on writes, as in Strapi. */
+function bodyData(body: unknown): Record<string, unknown> {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ValidationError('Missing "data" payload in the request body');
+  }
+  return data as Record<string, unknown>;
+}
+
+/** The query of a write: `status` and `locale` choose what is written, `fields`/`populate` shape the answer. */
+function writeQuery(ctx: RestContext, ct: ContentType, req: FastifyRequest) {
+  const query = rawQuery(req);
+  const spec = readSpec(ctx, ct, query);
+  const status = query.status as 'draft' | 'published' | undefined;
+  const locale = typeof query.locale === 'string' ? query.locale : undefined;
+  // The answer shows the version written: the draft for status=draft, the published one otherwise.
+  const answer = { ...spec, status: ct.draftAndPublish && status === 'draft' ? ('draft' as const) : ('published' as const) };
+  return { status, locale, answer };
+}
+
+async function create(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
+  const { status, locale, answer } = writeQuery(ctx, ct, req);
+  const data = bodyData(req.body);
+  const documentId = await documents.createDocument({ data, status, locale });
+  const written = documents.writeLocale({ locale, data });
+  const row = await documents.findOneJson({ ...answer, locale: written }, documentId);
+  return reply.status(201).type(JSON_TYPE).send(entryBody(row!));
+}
+
+async function update(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
+  const { status, locale, answer } = writeQuery(ctx, ct, req);
+  const data = bodyData(req.body);
+  let { documentId } = req.params as Params;
+  if (ct.kind === 'singleType') {
+    // A single type has one document: PUT creates it the first time.
+    const existing = await documents.findFirst({ status: ct.draftAndPublish ? 'draft' : undefined, locale, fields: [] });
+    documentId = existing?.documentId ?? (await documents.createDocument({ data, status, locale }));
+    if (!existing) {
+      const row = await documents.findOneJson({ ...answer, locale: documents.writeLocale({ locale, data }) }, documentId);
+      return reply.type(JSON_TYPE).send(entryBody(row!));
+    }
+  }
+  const updated = await documents.updateDocument({ documentId: documentId!, data, status, locale });
+  if (!updated) throw new NotFoundError();
+  const row = await documents.findOneJson({ ...answer, locale: documents.writeLocale({ locale, data }) }, documentId);
+  if (row === null) throw new NotFoundError();
+  return reply.type(JSON_TYPE).send(entryBody(row));
+}
+
+async function remove(documents: Documents, req: FastifyRequest, reply: FastifyReply) {
+  const query = rawQuery(req);
+  const unknown = Object.keys(query).filter((k) => k !== 'locale');
+  if (unknown.length) throw ValidationError.invalidKey(unknown[0], unknown[0]);
+  let { documentId } = req.params as Params;
+  const locale = typeof query.locale === 'string' ? query.locale : undefined;
+  if (documentId === undefined) {
+    documentId = (await documents.findFirst({ status: documents.contentType.draftAndPublish ? 'draft' : undefined, locale, fields: [] }))?.documentId;
+  }
+  if (documentId !== undefined) await documents.delete({ documentId, locale });
+  return reply.status(204).send();
+}
+
+/** Cairn's addition: publish, unpublish and discard-draft over REST. */
+function registerActions(app: FastifyInstance, base: string, documents: Documents) {
+  const actions = {
+    publish: (p: { documentId: string; locale?: string }) => documents.publish(p),
+    unpublish: (p: { documentId: string; locale?: string }) => documents.unpublish(p),
+    'discard-draft': (p: { documentId: string; locale?: string }) => documents.discardDraft(p),
+  };
+  for (const [name, action] of Object.entries(actions)) {
+    app.post(`${base}/${name}`, async (req, reply) => {
+      const query = rawQuery(req);
+      const { documentId } = req.params as Params;
+      const locale = typeof query.locale === 'string' ? query.locale : undefined;
+      if (!(await action({ documentId: documentId!, locale }))) throw new NotFoundError();
+      const status = name === 'publish' ? 'published' : 'draft';
+      const entry = await documents.findOne({ documentId: documentId!, status, locale });
+      return reply.type(JSON_TYPE).send(entryBody(JSON.stringify(entry)));
+    });
+  }
+}

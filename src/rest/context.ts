@@ -1,0 +1,16 @@
+import type { Model } from '../model/types.js';
+import type { Documents } from '../documents/index.js';
+
+/** What the REST adapter needs from the app. */
+export interface RestContext {
+  model: Model;
+  documents(uid: string): Documents;
+  queryOptions: {
+    defaultLimit: number;
+    maxLimit: number;
+    withCount: boolean;
+    locales: string[];
+    defaultLocale: string;
+  };
+  locales: Array<{ code: string; name: string; isDefault: boolean }>;
+}

@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { CairnError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
+
+/**
+ * Every failure leaves as `{ data: null, error: { status, name, message, details } }`. Errors Fastify raises
+ * itself (bad JSON, body too large, wrong content type) are mapped to Strapi's names; anything unexpected is
+ * logged with its stack and answered with a 500 that reveals nothing.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | CairnError | Error, request, reply) => {
+    const response = toCairnError(error);
+    if (!response) {
+      request.log.error({ err: error }, 'unexpected error');
+      return reply.status(500).send({
+        data: null,
+        error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} },
+      });
+    }
+    return reply.status(response.status).send(response.toResponse());
+  });
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send(new NotFoundError().toResponse()));
+}
+
+function toCairnError(error: FastifyError | CairnError | Error): CairnError | null {
+  if (error instanceof CairnError) return error;
+  const fastifyError = error as FastifyError;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new CairnError('SyntaxError', 400, stripPrefix(error.message));
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new PayloadTooLargeError('Request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new CairnError('UnsupportedMediaTypeError', 415, error.message);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ValidationError('Invalid Content-Length');
+  }
+  if (error instanceof SyntaxError) return new CairnError('SyntaxError', 400, error.message);
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new CairnError(status === 404 ? 'NotFoundError' : 'BadRequestError', status, error.message);
+  }
+  return null;
+}
+
+function stripPrefix(message: string): string {
+  return message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'$/, 'Invalid JSON body');
+}

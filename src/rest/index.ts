@@ -1,0 +1,3 @@
+export { registerContentApi } from './content-api.js';
+export { installErrorHandling } from './errors.js';
+export type { RestContext } from './context.js';
