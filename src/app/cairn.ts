@@ -9,6 +9,14 @@ import { installErrorHandling, registerContentApi, type RestContext } from '../r
 import { loadConfig } from './config.js';
 import { loadAppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
+import { OPEN_ACCESS, type AccessControl } from './access.js';
+
+/**
+ * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
+ * replaces `cairn.access`. Order matters: auth first, so the others' routes are guarded.
+ */
+export type Feature = (cairn: Cairn) => Promise<void>;
+const FEATURES: Feature[] = [];
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
@@ -26,6 +34,10 @@ export interface CreateCairnOptions {
 /** A running Cairn app: its config, model, database, document services and HTTP server (not listening yet). */
 export class Cairn {
   private readonly services = new Map<string, Documents>();
+  /** Replaced by the auth feature; every route asks it. */
+  access: AccessControl = OPEN_ACCESS;
+  /** Functions run at close (features release what they hold). */
+  readonly onClose: Array<() => Promise<void> | void> = [];
 
   constructor(
     readonly config: AppConfig,
@@ -62,6 +74,7 @@ export class Cairn {
   /** Stops the HTTP server (in-flight requests finish) and closes the database. */
   async close(): Promise<void> {
     await this.fastify.close();
+    for (const hook of this.onClose) await hook();
     await this.db.close();
   }
 }
@@ -92,7 +105,9 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
         defaultLocale: cairn.defaultLocale,
       },
       locales,
+      access: () => cairn.access,
     };
+    for (const feature of FEATURES) await feature(cairn);
     registerContentApi(fastify, rest);
     await hooks.bootstrap?.({ cairn, strapi: cairn });
     await fastify.ready();

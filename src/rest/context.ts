@@ -1,5 +1,6 @@
 import type { Model } from '../model/types.js';
 import type { Documents } from '../documents/index.js';
+import type { AccessControl } from '../app/access.js';
 
 /** What the REST adapter needs from the app. */
 export interface RestContext {
@@ -13,4 +14,6 @@ export interface RestContext {
     defaultLocale: string;
   };
   locales: Array<{ code: string; name: string; isDefault: boolean }>;
+  /** The current access control (read per request: the auth feature may replace it). */
+  access(): AccessControl;
 }

@@ -1,0 +1,78 @@
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCairn, type Cairn } from '../../src/app/cairn.js';
+import type { DialectName } from '../../src/database/types.js';
+import { freshDatabaseConfig } from './databases.js';
+
+export interface TestSchemas {
+  /** `api` name -> schema.json object (the content-type's singularName names its folder). */
+  contentTypes: Record<string, object>;
+  /** `category.name` -> component JSON. */
+  components?: Record<string, object>;
+  /** Extra config files: name -> object (e.g. `plugins`). */
+  config?: Record<string, object>;
+  /** Source of src/index.js, if any. */
+  index?: string;
+}
+
+export interface TestApp {
+  cairn: Cairn;
+  dir: string;
+  request(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; raw: string }>;
+  close(): Promise<void>;
+}
+
+/** Writes a Strapi-layout app folder for the given schemas. */
+export function writeApp(schemas: TestSchemas): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-app-'));
+  for (const [api, schema] of Object.entries(schemas.contentTypes)) {
+    const name = (schema as { info: { singularName: string } }).info.singularName;
+    const folder = join(dir, 'src', 'api', api, 'content-types', name);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'schema.json'), JSON.stringify(schema, null, 2));
+  }
+  for (const [uid, component] of Object.entries(schemas.components ?? {})) {
+    const [category, name] = uid.split('.');
+    mkdirSync(join(dir, 'src', 'components', category), { recursive: true });
+    writeFileSync(join(dir, 'src', 'components', category, `${name}.json`), JSON.stringify(component, null, 2));
+  }
+  mkdirSync(join(dir, 'config'), { recursive: true });
+  for (const [name, value] of Object.entries(schemas.config ?? {})) {
+    writeFileSync(join(dir, 'config', `${name}.json`), JSON.stringify(value, null, 2));
+  }
+  if (schemas.index) writeFileSync(join(dir, 'src', 'index.js'), schemas.index);
+  return dir;
+}
+
+/** Starts a real Cairn on a fresh database of `dialect` for an app folder (written from schemas, or given). */
+export async function startTestApp(dialect: DialectName, app: TestSchemas | string): Promise<TestApp> {
+  const dir = typeof app === 'string' ? app : writeApp(app);
+  const database = await freshDatabaseConfig(dialect);
+  const cairn = await createCairn({ dir, config: { database: database.config } as never });
+  return {
+    cairn,
+    dir,
+    async request(method, url, body, headers = {}) {
+      const response = await cairn.fastify.inject({
+        method: method as 'GET',
+        url,
+        payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      });
+      const raw = response.body;
+      let parsed: unknown = null;
+      try {
+        parsed = raw ? JSON.parse(raw) : null;
+      } catch {
+        parsed = raw;
+      }
+      return { status: response.statusCode, body: parsed, raw };
+    },
+    async close() {
+      await cairn.close();
+      await database.drop();
+      if (typeof app !== 'string') rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
