@@ -1,0 +1,30 @@
+import type { Component, ContentType, Model, ScalarAttribute } from './types.js';
+import { buildModel } from './build-model.js';
+import { readModelFiles } from './load-files.js';
+
+export * from './types.js';
+export { buildModel, type ModelInput } from './build-model.js';
+export { snakeCase } from './names.js';
+export { BUILTIN_SCHEMAS, type BuiltinSchema } from './builtin.js';
+
+/** Loads and validates every schema of an app folder; a bad one throws a ModelError naming file and attribute. */
+export async function loadModel(appDir: string): Promise<Model> {
+  return buildModel(await readModelFiles(appDir));
+}
+
+export function getContentType(model: Model, uid: string): ContentType {
+  const ct = model.contentTypes.get(uid);
+  if (!ct) throw new Error(`Unknown content-type ${uid}`);
+  return ct;
+}
+
+export function getComponent(model: Model, uid: string): Component {
+  const c = model.components.get(uid);
+  if (!c) throw new Error(`Unknown component ${uid}`);
+  return c;
+}
+
+/** Non-private scalar attributes in schema order: what an entry shows by default. */
+export function scalarAttributes(schema: ContentType | Component): ScalarAttribute[] {
+  return [...schema.attributes.values()].filter((a): a is ScalarAttribute => a.kind === 'scalar' && !a.private);
+}
