@@ -89,7 +89,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     const fastify = Fastify({
       logger: options.logger ?? false,
       // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
-      querystringParser: () => ({}),
+      routerOptions: { querystringParser: () => ({}) },
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
     });
     const cairn = new Cairn(config, model, db, locales, fastify);

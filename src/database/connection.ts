@@ -1,0 +1,157 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
+
+/** `sqlite` | `postgres` | `mysql`, from Strapi's client names. */
+export function dialectOf(config: DatabaseConfig): DialectName {
+  const client = config.connection.client;
+  if (client === 'sqlite' || client === 'better-sqlite3') return 'sqlite';
+  if (client === 'postgres' || client === 'pg') return 'postgres';
+  if (client === 'mysql' || client === 'mysql2') return 'mysql';
+  throw new Error(`config/database: unknown client "${String(client)}" (use sqlite, postgres or mysql)`);
+}
+
+/** `?` placeholders become `$1, $2...` for PostgreSQL; a `?` inside a quoted literal stays. */
+export function toPostgresPlaceholders(text: string): string {
+  let out = '';
+  let n = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      out += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      out += c;
+    } else if (c === '?') out += `$${++n}`;
+    else out += c;
+  }
+  return out;
+}
+
+type Listener = (sql: string, params: readonly unknown[]) => void;
+
+class KyselyDatabase implements Database {
+  constructor(
+    readonly dialect: DialectName,
+    readonly kysely: Kysely<any>,
+    private readonly listeners: Set<Listener>,
+    readonly inTransaction: boolean,
+    private readonly sqliteHandle?: import('better-sqlite3').Database,
+    private readonly statementCache?: Map<string, import('better-sqlite3').Statement>,
+    /** Open transactions on the shared SQLite connection: reads then queue behind them instead of seeing them. */
+    private readonly openTransactions: { count: number } = { count: 0 },
+  ) {}
+
+  quote(identifier: string): string {
+    return this.dialect === 'mysql' ? `\`${identifier.replace(/`/g, '``')}\`` : `"${identifier.replace(/"/g, '""')}"`;
+  }
+
+  private compiled(sql: string, params: readonly unknown[]) {
+    for (const listener of this.listeners) listener(sql, params);
+    return CompiledQuery.raw(this.dialect === 'postgres' ? toPostgresPlaceholders(sql) : sql, params as unknown[]);
+  }
+
+  async query<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    // SQLite is in-process and synchronous: a cached prepared statement skips Kysely's queue on the read path.
+    if (this.sqliteHandle && !this.inTransaction && this.openTransactions.count === 0 && /^\s*SELECT/i.test(sql)) {
+      for (const listener of this.listeners) listener(sql, params);
+      let statement = this.statementCache!.get(sql);
+      if (!statement) {
+        statement = this.sqliteHandle.prepare(sql);
+        if (this.statementCache!.size > 500) this.statementCache!.clear();
+        this.statementCache!.set(sql, statement);
+      }
+      return statement.all(...(params as unknown[])) as Row[];
+    }
+    const result = await this.kysely.executeQuery<Row>(this.compiled(sql, params));
+    return result.rows;
+  }
+
+  async execute(sql: string, params: readonly unknown[] = []): Promise<ExecuteResult> {
+    const result = await this.kysely.executeQuery(this.compiled(sql, params));
+    return {
+      affectedRows: Number(result.numAffectedRows ?? result.numChangedRows ?? 0n),
+      insertId: result.insertId === undefined ? undefined : Number(result.insertId),
+    };
+  }
+
+  async transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return fn(this);
+    this.openTransactions.count++;
+    try {
+      return await this.kysely.transaction().execute((trx) => fn(new KyselyDatabase(this.dialect, trx, this.listeners, true)));
+    } finally {
+      this.openTransactions.count--;
+    }
+  }
+
+  onQuery(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.kysely.destroy();
+  }
+}
+
+/** Opens a connection pool for Strapi's `config/database` shape. All sessions work in UTC. */
+export async function createDatabase(config: DatabaseConfig, options: { baseDir?: string } = {}): Promise<Database> {
+  const dialectName = dialectOf(config);
+  const connection = config.connection.connection ?? {};
+  const pool = config.connection.pool ?? {};
+  let dialect: Dialect;
+  let sqliteHandle: import('better-sqlite3').Database | undefined;
+  if (dialectName === 'sqlite') {
+    const { default: SQLite } = await import('better-sqlite3');
+    const given = String(connection.filename ?? '.tmp/data.db');
+    const filename = given === ':memory:' || isAbsolute(given) ? given : resolve(options.baseDir ?? process.cwd(), given);
+    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+    sqliteHandle = new SQLite(filename);
+    sqliteHandle.pragma('journal_mode = WAL');
+    sqliteHandle.pragma('foreign_keys = ON');
+    sqliteHandle.pragma('busy_timeout = 5000');
+    sqliteHandle.pragma('synchronous = NORMAL');
+    // SQLite's LOWER folds ASCII only; $eqi/$containsi fold every script like PostgreSQL does.
+    sqliteHandle.function('cairn_lower', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : value,
+    );
+    dialect = new SqliteDialect({ database: sqliteHandle });
+  } else if (dialectName === 'postgres') {
+    const pg = await import('pg');
+    const types = new pg.default.TypeOverrides();
+    types.setTypeParser(20, (v: string) => v); // int8: exact, as a string
+    types.setTypeParser(1700, (v: string) => Number(v)); // numeric
+    for (const oid of [1082, 1083, 1114, 1184]) types.setTypeParser(oid, (v: string) => v); // date/time as text
+    const { connectionString, schema, ...rest } = connection as Record<string, unknown>;
+    const poolConfig = {
+      ...(connectionString ? { connectionString: connectionString as string } : rest),
+      types,
+      min: pool.min ?? 0,
+      max: pool.max ?? 10,
+      options: `-c timezone=UTC${schema ? ` -c search_path=${String(schema)}` : ''}`,
+    };
+    dialect = new PostgresDialect({ pool: new pg.default.Pool(poolConfig as never) });
+  } else {
+    const mysql = await import('mysql2');
+    dialect = new MysqlDialect({
+      pool: mysql.default.createPool({
+        ...(connection as object),
+        connectionLimit: pool.max ?? 10,
+        timezone: 'Z',
+        dateStrings: true,
+        supportBigNumbers: true,
+        bigNumberStrings: true,
+        decimalNumbers: true,
+        charset: 'utf8mb4',
+      }) as never,
+    });
+  }
+  const kysely = new Kysely<any>({ dialect });
+  const db = new KyselyDatabase(dialectName, kysely, new Set(), false, sqliteHandle, sqliteHandle ? new Map() : undefined);
+  if (dialectName === 'mysql') await db.query('SELECT 1');
+  return db;
+}

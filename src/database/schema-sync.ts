@@ -1,0 +1,93 @@
+import type { Model } from '../model/types.js';
+import type { Database } from './types.js';
+import { planTables, type TablePlan } from './table-plan.js';
+
+export interface SyncReport {
+  createdTables: string[];
+  addedColumns: string[];
+  warnings: string[];
+}
+
+export interface SyncLogger {
+  info?(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * Creates and alters tables to match the model: missing tables, columns and indexes are added; tables and
+ * columns the model no longer has are left in place with a warning (they may hold data). Idempotent, and
+ * serialized across processes with a database lock so several Cairn processes may start together.
+ */
+export async function syncSchema(db: Database, model: Model, logger?: SyncLogger): Promise<SyncReport> {
+  const report: SyncReport = { createdTables: [], addedColumns: [], warnings: [] };
+  const plans = planTables(model, db.dialect);
+  await db.transaction(async (trx) => {
+    await lock(trx);
+    const existing = await existingColumns(trx);
+    for (const plan of plans) {
+      const columns = existing.get(plan.name);
+      if (!columns) {
+        await trx.execute(createTable(trx, plan));
+        report.createdTables.push(plan.name);
+      } else {
+        for (const column of plan.columns) {
+          if (columns.has(column.name)) continue;
+          const definition = column.definition.replace(/ NOT NULL( DEFAULT '')?/, (m, def) => (def ? m : ''));
+          await trx.execute(`ALTER TABLE ${trx.quote(plan.name)} ADD COLUMN ${trx.quote(column.name)} ${definition}`);
+          report.addedColumns.push(`${plan.name}.${column.name}`);
+        }
+        const planned = new Set(plan.columns.map((c) => c.name));
+        for (const column of columns) {
+          if (!planned.has(column)) report.warnings.push(`column ${plan.name}.${column} is not in the model: left in place`);
+        }
+      }
+      await createIndexes(trx, plan);
+    }
+    const plannedTables = new Set(plans.map((p) => p.name));
+    for (const table of existing.keys()) {
+      if (!plannedTables.has(table) && !table.startsWith('cairn_') && !table.startsWith('up_') && !table.startsWith('sqlite_')) {
+        report.warnings.push(`table ${table} is not in the model: left in place`);
+      }
+    }
+  });
+  for (const warning of report.warnings) logger?.warn(warning);
+  return report;
+}
+
+async function lock(db: Database): Promise<void> {
+  if (db.dialect === 'postgres') await db.query('SELECT pg_advisory_xact_lock(72616953)');
+  if (db.dialect === 'mysql') await db.query(`SELECT GET_LOCK('cairn_schema_sync', 60) AS l`);
+}
+
+/** Table name -> its column names, as the database has them now. */
+async function existingColumns(db: Database): Promise<Map<string, Set<string>>> {
+  const tables = await db.kysely.introspection.getTables();
+  return new Map(tables.map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
+}
+
+function createTable(db: Database, plan: TablePlan): string {
+  const parts = plan.columns.map((c) => `${db.quote(c.name)} ${c.definition}`);
+  for (const fk of plan.foreignKeys) {
+    parts.push(`FOREIGN KEY (${db.quote(fk.column)}) REFERENCES ${db.quote(fk.references)} (${db.quote('id')}) ON DELETE CASCADE`);
+  }
+  const options = db.dialect === 'mysql' ? ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci' : '';
+  return `CREATE TABLE ${db.quote(plan.name)} (${parts.join(', ')})${options}`;
+}
+
+async function createIndexes(db: Database, plan: TablePlan): Promise<void> {
+  let existing = new Set<string>();
+  if (db.dialect === 'mysql') {
+    const rows = await db.query<{ name: string }>(
+      'SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+      [plan.name],
+    );
+    existing = new Set(rows.map((r) => r.name));
+  }
+  for (const index of plan.indexes) {
+    if (existing.has(index.name)) continue;
+    const ifNotExists = db.dialect === 'mysql' ? '' : 'IF NOT EXISTS ';
+    await db.execute(
+      `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${ifNotExists}${db.quote(index.name)} ON ${db.quote(plan.name)} (${index.columns.map((c) => db.quote(c)).join(', ')})`,
+    );
+  }
+}

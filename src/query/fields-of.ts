@@ -1,0 +1,37 @@
+import type { Component, ContentType } from '../model/types.js';
+import type { FieldRef } from './types.js';
+
+const SYSTEM: Record<string, FieldRef> = {
+  id: { name: 'id', column: 'id', type: 'id' },
+  documentId: { name: 'documentId', column: 'document_id', type: 'string' },
+  createdAt: { name: 'createdAt', column: 'created_at', type: 'datetime' },
+  updatedAt: { name: 'updatedAt', column: 'updated_at', type: 'datetime' },
+  publishedAt: { name: 'publishedAt', column: 'published_at', type: 'datetime' },
+  locale: { name: 'locale', column: 'locale', type: 'string' },
+};
+
+/**
+ * The column a query may name on a schema: a non-private scalar attribute, or a system field (`id` on
+ * components; `documentId`, timestamps and `locale` (localized types) on content-types). Undefined otherwise:
+ * private and unknown names are indistinguishable to the caller.
+ */
+export function fieldRef(schema: ContentType | Component, name: string): FieldRef | undefined {
+  if (name === 'id') return SYSTEM.id;
+  if (schema.modelType === 'contentType' && Object.prototype.hasOwnProperty.call(SYSTEM, name)) {
+    if (name === 'locale' && !schema.localized) return undefined;
+    return SYSTEM[name];
+  }
+  const attribute = schema.attributes.get(name);
+  if (!attribute || attribute.kind !== 'scalar' || schema.privateAttributes.has(name) || attribute.type === 'password') return undefined;
+  return { name, column: attribute.column, type: attribute.type as FieldRef['type'] };
+}
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** qs gives arrays; beyond its array limit, or from code, they can be objects with numeric keys. */
+export function asArray(v: unknown): unknown[] | undefined {
+  if (Array.isArray(v)) return v;
+  if (isPlainObject(v) && Object.keys(v).every((k) => /^\d+$/.test(k))) return Object.values(v);
+  return undefined;
+}
