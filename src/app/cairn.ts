@@ -79,6 +79,12 @@ export class Cairn {
   }
 }
 
+/** Runs schema sync and the app's register/bootstrap once, then closes (the cluster primary, before forking). */
+export async function prepareApp(options: { dir: string }): Promise<void> {
+  const cairn = await createCairn({ dir: options.dir });
+  await cairn.close();
+}
+
 export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never);
   const model = await loadModel(options.dir);

@@ -1,4 +1,4 @@
-import type { Component, ContentType, MediaAttribute, Model, RelationAttribute } from '../model/types.js';
+import type { Component, ContentType, Model, RelationAttribute } from '../model/types.js';
 import type { Database } from '../database/types.js';
 import { sqlDialect } from '../database/sql/index.js';
 import { ValidationError } from '../errors/index.js';
