@@ -10,13 +10,14 @@ import { loadConfig } from './config.js';
 import { loadAppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
 import { OPEN_ACCESS, type AccessControl } from './access.js';
+import { registerUpload } from '../upload/index.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
  * replaces `cairn.access`. Order matters: auth first, so the others' routes are guarded.
  */
 export type Feature = (cairn: Cairn) => Promise<void>;
-const FEATURES: Feature[] = [];
+const FEATURES: Feature[] = [registerUpload];
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 

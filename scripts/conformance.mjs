@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Runs ../shared/conformance against Cairn: a copy of the conformance app (the original is read-only), a fresh
+// database, the seed, the recorded queries, and compare.mjs. Prints compare's report; exits with its status.
+// Env: DATABASE_CLIENT (sqlite | postgres | mysql, default sqlite), QUERIES/GOLDEN_DIR/DEVIATIONS (GraphQL v4 suite),
+//      GRAPHQL_V4_COMPAT, PORT (default 14337), KEEP=1 to keep the temp folder,
+//      EXCLUDE (regex on query names: left out of the run and of the comparison).
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const kit = join(root, '..', 'shared', 'conformance');
+const work = mkdtempSync(join(tmpdir(), 'cairn-conformance-'));
+const appDir = join(work, 'app');
+cpSync(join(kit, 'app'), appDir, { recursive: true });
+const port = process.env.PORT ?? '14337';
+const base = `http://127.0.0.1:${port}`;
+const env = { ...process.env, NODE_ENV: 'production', PORT: port };
+const bin = join(root, 'bin', 'cairn.js');
+
+let dbName;
+if (env.DATABASE_CLIENT === 'postgres' || env.DATABASE_CLIENT === 'mysql') {
+  // A database of its own, dropped at the end.
+  dbName = `cairn_conf_${Date.now()}`;
+  env.DATABASE_NAME = dbName;
+  if (env.DATABASE_CLIENT === 'postgres') spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-c', `CREATE DATABASE ${dbName}`], { stdio: 'ignore' });
+  else spawnSync('mariadb', ['-h', '127.0.0.1', '-uroot', '-e', `CREATE DATABASE ${dbName} CHARACTER SET utf8mb4`], { stdio: 'ignore' });
+}
+
+function run(script, extraEnv) {
+  const result = spawnSync(process.execPath, [join(kit, script)], { env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 64 << 20 });
+  return { status: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+const server = spawn(process.execPath, [bin, 'start', '--dir', appDir, '--port', port], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+let log = '';
+server.stdout.on('data', (d) => (log += d));
+server.stderr.on('data', (d) => (log += d));
+let status = 1;
+try {
+  for (let i = 0; ; i++) {
+    if (server.exitCode !== null) throw new Error(`Cairn exited: ${log}`);
+    try {
+      if ((await fetch(`${base}/api/i18n/locales`)).status < 500) break;
+    } catch {
+      if (i > 600) throw new Error(`Cairn did not start: ${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  // A full-access token when the auth feature exists; any string before it does.
+  const token = spawnSync(process.execPath, [bin, 'token', 'create', '--dir', appDir, '--name', 'conformance', '--type', 'full-access'], { env, encoding: 'utf8' });
+  const TOKEN = token.status === 0 ? token.stdout.trim() : 'no-auth-yet';
+  const t0 = Date.now();
+  const seed = run('seed.mjs', { BASE_URL: base, TOKEN, QUIET: '1' });
+  if (seed.status !== 0) throw new Error(`seed failed:\n${seed.out.slice(-3000)}`);
+  console.log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const out = join(work, 'out');
+  const queriesFile = process.env.QUERIES ?? join(kit, 'queries.json');
+  const exclude = process.env.EXCLUDE ? new RegExp(process.env.EXCLUDE) : null;
+  const queries = JSON.parse(readFileSync(queriesFile, 'utf8')).filter((q) => !exclude || !exclude.test(q.name));
+  writeFileSync(join(work, 'queries.json'), JSON.stringify(queries));
+  writeFileSync(join(work, 'names.txt'), queries.map((q) => q.name).join('\n'));
+  const record = run('record.mjs', { BASE_URL: base, TOKEN, OUT_DIR: out, QUERIES: join(work, 'queries.json') });
+  if (record.status !== 0) throw new Error(`record failed:\n${record.out.slice(-3000)}`);
+  const compare = run('compare.mjs', {
+    GOLDEN_DIR: process.env.GOLDEN_DIR ?? join(kit, 'goldens'),
+    ACTUAL_DIR: out,
+    DEVIATIONS: process.env.DEVIATIONS ?? join(kit, 'deviations.json'),
+    NAMES: join(work, 'names.txt'),
+    VERBOSE: '1',
+  });
+  process.stdout.write(compare.out);
+  status = compare.status ?? 1;
+} catch (error) {
+  console.error(error.message);
+  status = 2;
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  if (dbName && env.DATABASE_CLIENT === 'postgres') spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-c', `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`], { stdio: 'ignore' });
+  if (dbName && env.DATABASE_CLIENT === 'mysql') spawnSync('mariadb', ['-h', '127.0.0.1', '-uroot', '-e', `DROP DATABASE IF EXISTS ${dbName}`], { stdio: 'ignore' });
+  if (!process.env.KEEP) rmSync(work, { recursive: true, force: true });
+  else console.log(`kept ${work}`);
+}
+process.exit(status);

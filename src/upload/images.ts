@@ -1,0 +1,51 @@
+import sharp, { type Metadata, type ResizeOptions } from 'sharp';
+import { ValidationError } from '../errors/index.js';
+
+export interface Breakpoints {
+  [name: string]: number;
+}
+
+export const DEFAULT_BREAKPOINTS: Breakpoints = { large: 1000, medium: 750, small: 500 };
+const THUMBNAIL = { width: 245, height: 156 };
+
+/** Images sharp can resize; SVG keeps its bytes (dimensions only), other files get neither. */
+const RESIZABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/tiff', 'image/gif', 'image/avif']);
+
+export interface ImageInfo {
+  width: number | null;
+  height: number | null;
+  formats: Array<{ key: string; buffer: Buffer; width: number; height: number }>;
+}
+
+/**
+ * Dimensions and responsive formats of an upload: a thumbnail (fit inside 245x156) and one format per
+ * breakpoint, each only when the original is larger. A file that claims to be an image and isn't is a 400.
+ */
+export async function imageInfo(buffer: Buffer, mime: string, breakpoints: Breakpoints): Promise<ImageInfo> {
+  if (!mime.startsWith('image/')) return { width: null, height: null, formats: [] };
+  let meta: Metadata;
+  try {
+    meta = await sharp(buffer).metadata();
+  } catch (error) {
+    throw new ValidationError(`File is not a valid image: ${(error as Error).message}`);
+  }
+  const width = meta.width ?? null;
+  const height = meta.height ?? null;
+  if (!RESIZABLE.has(mime) || !width || !height) return { width, height, formats: [] };
+  const jobs: Array<Promise<ImageInfo['formats'][number]>> = [];
+  const resize = (key: string, options: ResizeOptions) =>
+    sharp(buffer)
+      .rotate()
+      .resize({ ...options, withoutEnlargement: true })
+      .toBuffer({ resolveWithObject: true })
+      .then(({ data, info }) => ({ key, buffer: data, width: info.width, height: info.height }));
+  if (width > THUMBNAIL.width || height > THUMBNAIL.height) jobs.push(resize('thumbnail', { ...THUMBNAIL, fit: 'inside' }));
+  for (const [key, size] of Object.entries(breakpoints)) {
+    if (width > size || height > size) jobs.push(resize(key, { width: size, height: size, fit: 'inside' }));
+  }
+  try {
+    return { width, height, formats: await Promise.all(jobs) };
+  } catch (error) {
+    throw new ValidationError(`File is not a valid image: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import type { Cairn } from '../app/cairn.js';
+import { DEFAULT_BREAKPOINTS, type Breakpoints } from './images.js';
+import { localProvider, type UploadProvider } from './provider.js';
+import { registerUploadRoutes } from './routes.js';
+import { UploadService } from './upload-service.js';
+
+export type { UploadProvider, ProviderFile } from './provider.js';
+export { localProvider } from './provider.js';
+export { s3Provider } from './s3-provider.js';
+
+const DEFAULT_SIZE_LIMIT = 200 * 1024 * 1024;
+
+/**
+ * The media library: `POST /api/upload`, `/api/upload/files`, image formats, and `public/` served statically.
+ * Configured by `config/plugins` → `upload.config` (`sizeLimit`, `breakpoints`, `provider`, `providerOptions`).
+ */
+export async function registerUpload(cairn: Cairn): Promise<void> {
+  const config = (cairn.config.plugins.upload?.config ?? {}) as {
+    sizeLimit?: number;
+    breakpoints?: Breakpoints;
+    provider?: string;
+    providerOptions?: Record<string, unknown>;
+  };
+  const publicDir = join(cairn.config.dir, 'public');
+  let provider: UploadProvider = localProvider(publicDir);
+  if (config.provider === 'aws-s3' || config.provider === 's3') {
+    const { s3Provider } = await import('./s3-provider.js');
+    provider = s3Provider(config.providerOptions as never);
+  }
+  const multipart = await import('@fastify/multipart');
+  await cairn.fastify.register(multipart.default, { limits: { fileSize: config.sizeLimit ?? DEFAULT_SIZE_LIMIT, files: 50 } });
+  const staticFiles = await import('@fastify/static');
+  await cairn.fastify.register(staticFiles.default, {
+    root: publicDir,
+    prefix: '/',
+    wildcard: true,
+    // Uploads have content-hashed names: clients may cache them for a long time.
+    maxAge: '1d',
+    cacheControl: true,
+  });
+  registerUploadRoutes(cairn.fastify, cairn, new UploadService(cairn, provider, config.breakpoints ?? DEFAULT_BREAKPOINTS));
+}
