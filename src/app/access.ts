@@ -29,3 +29,8 @@ export async function authorize(access: AccessControl, request: FastifyRequest, 
   if (!caller.can(action)) throw new ForbiddenError();
   return caller;
 }
+
+/** The permission that lets a caller read entries of a content-type (the upload plugin names its own). */
+export function findAction(uid: string): string {
+  return uid === 'plugin::upload.file' ? 'plugin::upload.content-api.find' : `${uid}.find`;
+}

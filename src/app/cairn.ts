@@ -11,13 +11,14 @@ import { loadAppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
 import { OPEN_ACCESS, type AccessControl } from './access.js';
 import { registerUpload } from '../upload/index.js';
+import { registerAuth } from '../auth/index.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
  * replaces `cairn.access`. Order matters: auth first, so the others' routes are guarded.
  */
 export type Feature = (cairn: Cairn) => Promise<void>;
-const FEATURES: Feature[] = [registerUpload];
+const FEATURES: Feature[] = [registerAuth, registerUpload];
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
@@ -34,9 +35,11 @@ export interface CreateCairnOptions {
 
 /** A running Cairn app: its config, model, database, document services and HTTP server (not listening yet). */
 export class Cairn {
-  private readonly services = new Map<string, Documents>();
+  private readonly documentServices = new Map<string, Documents>();
   /** Replaced by the auth feature; every route asks it. */
   access: AccessControl = OPEN_ACCESS;
+  /** Services of features, by plugin name: `cairn.plugin('users-permissions').service('permissions')`. */
+  readonly services = new Map<string, Record<string, unknown>>();
   /** Functions run at close (features release what they hold). */
   readonly onClose: Array<() => Promise<void> | void> = [];
 
@@ -50,7 +53,7 @@ export class Cairn {
 
   /** Strapi v5's document service: `cairn.documents('api::restaurant.restaurant').findMany()`. */
   documents(uid: string): Documents {
-    let service = this.services.get(uid);
+    let service = this.documentServices.get(uid);
     if (!service) {
       const contentType = this.model.contentTypes.get(uid);
       if (!contentType) throw new Error(`Unknown content-type ${uid}`);
@@ -63,9 +66,21 @@ export class Cairn {
         },
         contentType,
       );
-      this.services.set(uid, service);
+      this.documentServices.set(uid, service);
     }
     return service;
+  }
+
+  /** Strapi's `strapi.plugin(name).service(name)`. */
+  plugin(name: string): { service<T = unknown>(service: string): T } {
+    const services = this.services.get(name);
+    if (!services) throw new Error(`Unknown plugin ${name}`);
+    return {
+      service: <T>(service: string) => {
+        if (!(service in services)) throw new Error(`Unknown service ${service} of plugin ${name}`);
+        return services[service] as T;
+      },
+    };
   }
 
   get defaultLocale(): string {

@@ -37,4 +37,41 @@ export const BUILTIN_SCHEMAS: BuiltinSchema[] = [
       },
     },
   },
+  {
+    uid: 'plugin::users-permissions.user',
+    plugin: 'users-permissions',
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'up_users',
+      info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
+      options: { draftAndPublish: false },
+      attributes: {
+        username: { type: 'string', minLength: 3, unique: true, required: true },
+        email: { type: 'email', minLength: 6, required: true },
+        provider: { type: 'string' },
+        password: { type: 'password', minLength: 6, private: true },
+        resetPasswordToken: { type: 'string', private: true },
+        confirmationToken: { type: 'string', private: true },
+        confirmed: { type: 'boolean', default: false },
+        blocked: { type: 'boolean', default: false },
+        role: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.role', inversedBy: 'users' },
+      },
+    },
+  },
+  {
+    uid: 'plugin::users-permissions.role',
+    plugin: 'users-permissions',
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'up_roles',
+      info: { singularName: 'role', pluralName: 'roles', displayName: 'Role' },
+      options: { draftAndPublish: false },
+      attributes: {
+        name: { type: 'string', minLength: 3, required: true },
+        description: { type: 'string' },
+        type: { type: 'string', unique: true },
+        users: { type: 'relation', relation: 'oneToMany', target: 'plugin::users-permissions.user', mappedBy: 'role' },
+      },
+    },
+  },
 ];

@@ -14,6 +14,8 @@ const RESIZABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/tiff'
 export interface ImageInfo {
   width: number | null;
   height: number | null;
+  /** The original re-encoded (quality 80) when that is smaller, as Strapi's size optimization does. */
+  optimized?: Buffer;
   formats: Array<{ key: string; buffer: Buffer; width: number; height: number }>;
 }
 
@@ -32,9 +34,12 @@ export async function imageInfo(buffer: Buffer, mime: string, breakpoints: Break
   const width = meta.width ?? null;
   const height = meta.height ?? null;
   if (!RESIZABLE.has(mime) || !width || !height) return { width, height, formats: [] };
+  const optimized = await optimize(buffer, meta.format);
   const jobs: Array<Promise<ImageInfo['formats'][number]>> = [];
+  // Formats are made from the optimized original, as Strapi does.
+  const source = optimized ?? buffer;
   const resize = (key: string, options: ResizeOptions) =>
-    sharp(buffer)
+    sharp(source)
       .rotate()
       .resize({ ...options, withoutEnlargement: true })
       .toBuffer({ resolveWithObject: true })
@@ -44,8 +49,22 @@ export async function imageInfo(buffer: Buffer, mime: string, breakpoints: Break
     if (width > size || height > size) jobs.push(resize(key, { width: size, height: size, fit: 'inside' }));
   }
   try {
-    return { width, height, formats: await Promise.all(jobs) };
+    return { width, height, formats: await Promise.all(jobs), optimized };
   } catch (error) {
     throw new ValidationError(`File is not a valid image: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Strapi's size optimization: the image re-encoded in its own format at quality 80 (for PNG that means a
+ * palette), kept only when smaller. Matching it keeps file sizes equal to the reference's.
+ */
+async function optimize(buffer: Buffer, format: string | undefined): Promise<Buffer | undefined> {
+  if (!format || !['jpeg', 'png', 'webp', 'tiff', 'avif'].includes(format)) return undefined;
+  try {
+    const output = await sharp(buffer)[format as 'png']({ quality: 80 }).toBuffer();
+    return output.length < buffer.length ? output : undefined;
+  } catch {
+    return undefined;
   }
 }

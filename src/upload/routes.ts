@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import { authorize } from '../app/access.js';
+import { authorize, findAction } from '../app/access.js';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
 import { parseQueryString, parseReadParams } from '../query/index.js';
 import { attachToEntry } from './attach.js';
@@ -53,7 +53,7 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
     const caller = await authorize(cairn.access, req, `${ACTION}.find`);
     const params = query(req);
     if (params.pagination === undefined) params.pagination = { start: 0, limit: -1 };
-    const spec = parseReadParams(cairn.model, cairn.model.contentTypes.get(FILE_UID)!, params, { ...options(), canFind: (uid) => caller.can(`${uid}.find`) });
+    const spec = parseReadParams(cairn.model, cairn.model.contentTypes.get(FILE_UID)!, params, { ...options(), canFind: (uid) => caller.can(findAction(uid)) });
     const page = await files().findPage(spec);
     const entries = page.rows.map((row) => withSigning(JSON.parse(row)));
     return reply.type(JSON_TYPE).send(JSON.stringify(entries));

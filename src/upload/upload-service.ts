@@ -97,7 +97,7 @@ export class UploadService {
     const ext = extname(file.filename).toLowerCase();
     const hash = `${baseName(file.filename)}_${randomBytes(5).toString('hex')}`;
     const image = await imageInfo(file.buffer, file.mime, this.breakpoints);
-    const main: ProviderFile = { hash, ext, mime: file.mime, buffer: file.buffer };
+    const main: ProviderFile = { hash, ext, mime: file.mime, buffer: image.optimized ?? file.buffer };
     const formats = image.formats.map((f) => ({
       key: f.key,
       width: f.width,

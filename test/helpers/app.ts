@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createCairn, type Cairn } from '../../src/app/cairn.js';
 import type { DialectName } from '../../src/database/types.js';
 import { freshDatabaseConfig } from './databases.js';
+import type { ApiTokens } from '../../src/auth/index.js';
 
 export interface TestSchemas {
   /** `api` name -> schema.json object (the content-type's singularName names its folder). */
@@ -19,6 +20,8 @@ export interface TestSchemas {
 export interface TestApp {
   cairn: Cairn;
   dir: string;
+  /** The full-access API key requests carry by default. */
+  token: string;
   request(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; raw: string }>;
   close(): Promise<void>;
 }
@@ -50,10 +53,16 @@ export async function startTestApp(dialect: DialectName, app: TestSchemas | stri
   const dir = typeof app === 'string' ? app : writeApp(app);
   const database = await freshDatabaseConfig(dialect);
   const cairn = await createCairn({ dir, config: { database: database.config } as never });
+  // Requests carry a full-access API token unless a test passes its own `authorization` header ('' for none).
+  const tokens = cairn.plugin('users-permissions').service<ApiTokens>('tokens');
+  const { key } = await tokens.create({ name: 'tests', type: 'full-access' });
   return {
     cairn,
     dir,
-    async request(method, url, body, headers = {}) {
+    token: key,
+    async request(method, url, body, given = {}) {
+      const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...given };
+      if (headers.authorization === '') delete headers.authorization;
       const response = await cairn.fastify.inject({
         method: method as 'GET',
         url,

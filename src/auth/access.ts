@@ -1,0 +1,56 @@
+import type { FastifyRequest } from 'fastify';
+import type { AccessControl, Caller } from '../app/access.js';
+import type { Database } from '../database/types.js';
+import { UnauthorizedError } from '../errors/index.js';
+import type { JwtService } from './jwt.js';
+import type { Permissions } from './roles.js';
+import type { ApiTokens } from './tokens.js';
+
+const READ_ACTIONS = /\.(find|findOne)$/;
+
+/**
+ * The one place credentials are checked, for REST and GraphQL: no Authorization header → the public role;
+ * `Bearer <jwt>` → the user's role (the user must exist and not be blocked); `Bearer <api key>` → the token's
+ * type. Anything else is a 401: a bad credential never falls back to public access.
+ */
+export function createAccessControl(deps: { db: Database; jwt: JwtService; tokens: ApiTokens; permissions: Permissions }): AccessControl {
+  const cache = new WeakMap<FastifyRequest, Promise<Caller>>();
+  const resolve = async (request: FastifyRequest): Promise<Caller> => {
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') {
+      const actions = await deps.permissions.list('public');
+      return { kind: 'public', can: (action) => actions.has(action) };
+    }
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw new UnauthorizedError();
+    const credential = match[1];
+    if (credential.split('.').length === 3) {
+      const userId = await deps.jwt.verify(credential);
+      if (userId === null) throw new UnauthorizedError();
+      const rows = await deps.db.query<{ blocked: unknown; type: string | null }>(
+        `SELECT u.blocked, r.type FROM up_users u LEFT JOIN up_users_role_lnk l ON l.entity_id = u.id LEFT JOIN up_roles r ON r.document_id = l.target_document_id WHERE u.id = ?`,
+        [userId],
+      );
+      if (!rows.length || rows[0].blocked === true || rows[0].blocked === 1) throw new UnauthorizedError();
+      const actions = await deps.permissions.list(rows[0].type ?? 'authenticated');
+      return { kind: 'user', userId, can: (action) => actions.has(action) };
+    }
+    const token = await deps.tokens.verify(credential);
+    if (!token) throw new UnauthorizedError();
+    if (token.type === 'full-access') return { kind: 'token', can: () => true };
+    if (token.type === 'read-only') return { kind: 'token', can: (action) => READ_ACTIONS.test(action) };
+    const allowed = new Set(token.permissions);
+    return { kind: 'token', can: (action) => allowed.has(action) };
+  };
+  return {
+    caller(request) {
+      // Resolved once per request, however many times REST, populate and GraphQL resolvers ask.
+      let caller = cache.get(request);
+      if (!caller) {
+        caller = resolve(request);
+        cache.set(request, caller);
+      }
+      return caller;
+    },
+  };
+}

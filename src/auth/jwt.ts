@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SignJWT, jwtVerify } from 'jose';
+import { ConfigError } from '../errors/index.js';
+
+export interface JwtService {
+  issue(userId: number): Promise<string>;
+  /** The user id of a valid token; null for anything else (bad signature, other algorithm, expired...). */
+  verify(token: string): Promise<number | null>;
+}
+
+/**
+ * HS256 only: the algorithm is pinned on verification, so `alg: none` or an RS/HS confusion is rejected.
+ * The secret is required in production; in development one is generated once and kept in `.tmp/`.
+ */
+export function createJwtService(options: { secret?: string; expiresIn?: string; environment: string; dir: string }): JwtService {
+  let secret = options.secret;
+  if (!secret) {
+    if (options.environment === 'production') {
+      throw new ConfigError('config/plugins: users-permissions.config.jwtSecret is required in production (set JWT_SECRET)');
+    }
+    const file = join(options.dir, '.tmp', 'jwt-secret');
+    if (existsSync(file)) secret = readFileSync(file, 'utf8').trim();
+    else {
+      secret = randomBytes(32).toString('base64');
+      mkdirSync(join(options.dir, '.tmp'), { recursive: true });
+      writeFileSync(file, secret, { mode: 0o600 });
+    }
+  }
+  const key = new TextEncoder().encode(secret);
+  const expiresIn = options.expiresIn ?? '30d';
+  return {
+    issue: (userId) => new SignJWT({ id: userId }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().setExpirationTime(expiresIn).sign(key),
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        return typeof payload.id === 'number' && Number.isInteger(payload.id) ? payload.id : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}

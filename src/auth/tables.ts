@@ -1,0 +1,15 @@
+import type { Database } from '../database/types.js';
+import { columnType, idColumn } from '../database/column-types.js';
+
+/** Auth's own tables (not content-types): role permissions and API tokens. Created if missing. */
+export async function ensureAuthTables(db: Database): Promise<void> {
+  const text = columnType(db.dialect, 'string');
+  const datetime = columnType(db.dialect, 'datetime');
+  const mysql = db.dialect === 'mysql' ? ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci' : '';
+  await db.execute(
+    `CREATE TABLE IF NOT EXISTS cairn_permissions (id ${idColumn(db.dialect)}, role_type ${text} NOT NULL, action ${text} NOT NULL)${mysql}`,
+  );
+  await db.execute(
+    `CREATE TABLE IF NOT EXISTS cairn_api_tokens (id ${idColumn(db.dialect)}, name ${text} NOT NULL, description ${columnType(db.dialect, 'text')}, type ${text} NOT NULL, access_key ${text} NOT NULL, permissions ${columnType(db.dialect, 'text')}, lifespan ${columnType(db.dialect, 'biginteger')}, expires_at ${datetime}, last_used_at ${datetime}, created_at ${datetime})${mysql}`,
+  );
+}
