@@ -1,4 +1,4 @@
-import type { Component, ContentType, Model, RelationAttribute } from '../model/types.js';
+import type { Component, ContentType, MediaAttribute, Model, RelationAttribute } from '../model/types.js';
 import type { Database } from '../database/types.js';
 import { sqlDialect } from '../database/sql/index.js';
 import { ValidationError } from '../errors/index.js';
@@ -38,6 +38,7 @@ export async function writeRelations(
     const ops = plan.ops;
     if (ops.kind === 'set') {
       const resolved = await resolveTargets(db, target, ops.targets, targetLocale);
+      if (attribute.kind === 'media') await checkAllowedTypes(db, attribute, resolved.map((r) => r.documentId));
       await list.clear();
       for (const r of resolved) await list.append(r.documentId, r.locale);
       continue;
@@ -47,6 +48,21 @@ export async function writeRelations(
     const connect = await resolveTargets(db, target, ops.connect, targetLocale);
     if (!toMany && connect.length) await list.clear();
     for (const r of connect) await list.place(r.documentId, r.locale, r.position);
+  }
+}
+
+/** A media attribute's `allowedTypes` (images, videos, audios, files = anything else), checked on each file's mime. */
+async function checkAllowedTypes(db: Database, attribute: MediaAttribute, documentIds: string[]): Promise<void> {
+  if (!attribute.allowedTypes.length || !documentIds.length) return;
+  const files = await db.query<{ mime: string; name: string }>(
+    `SELECT mime, name FROM ${sqlDialect(db.dialect).quote('files')} WHERE document_id IN (${documentIds.map(() => '?').join(', ')})`,
+    documentIds,
+  );
+  for (const file of files) {
+    const kind = file.mime.startsWith('image/') ? 'images' : file.mime.startsWith('video/') ? 'videos' : file.mime.startsWith('audio/') ? 'audios' : 'files';
+    if (!attribute.allowedTypes.includes(kind)) {
+      throw new ValidationError(`${attribute.name}: ${file.name} (${file.mime}) is not allowed here (allowed: ${attribute.allowedTypes.join(', ')})`);
+    }
   }
 }
 
