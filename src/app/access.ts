@@ -8,6 +8,8 @@ export interface Caller {
   can(action: string): boolean;
   /** The authenticated user's id, for `kind: 'user'`. */
   userId?: number;
+  /** Callers with the same key have the same permissions (caches of parsed queries are keyed by it). */
+  key: string;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface AccessControl {
 
 /** Before the auth feature is registered, everything is open. */
 export const OPEN_ACCESS: AccessControl = {
-  caller: async () => ({ kind: 'public', can: () => true }),
+  caller: async () => ({ kind: 'public', key: 'open', can: () => true }),
 };
 
 /** The caller, after checking it may perform `action` (403 otherwise). */

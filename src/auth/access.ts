@@ -19,7 +19,7 @@ export function createAccessControl(deps: { db: Database; jwt: JwtService; token
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
       const actions = await deps.permissions.list('public');
-      return { kind: 'public', can: (action) => actions.has(action) };
+      return { kind: 'public', key: 'role:public', can: (action) => actions.has(action) };
     }
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new UnauthorizedError();
@@ -33,14 +33,14 @@ export function createAccessControl(deps: { db: Database; jwt: JwtService; token
       );
       if (!rows.length || rows[0].blocked === true || rows[0].blocked === 1) throw new UnauthorizedError();
       const actions = await deps.permissions.list(rows[0].type ?? 'authenticated');
-      return { kind: 'user', userId, can: (action) => actions.has(action) };
+      return { kind: 'user', userId, key: `role:${rows[0].type ?? 'authenticated'}`, can: (action) => actions.has(action) };
     }
     const token = await deps.tokens.verify(credential);
     if (!token) throw new UnauthorizedError();
-    if (token.type === 'full-access') return { kind: 'token', can: () => true };
-    if (token.type === 'read-only') return { kind: 'token', can: (action) => READ_ACTIONS.test(action) };
+    if (token.type === 'full-access') return { kind: 'token', key: 'full-access', can: () => true };
+    if (token.type === 'read-only') return { kind: 'token', key: 'read-only', can: (action) => READ_ACTIONS.test(action) };
     const allowed = new Set(token.permissions);
-    return { kind: 'token', can: (action) => allowed.has(action) };
+    return { kind: 'token', key: `token:${token.id}`, can: (action) => allowed.has(action) };
   };
   return {
     caller(request) {

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { Documents } from '../documents/index.js';
 import type { RestContext } from './context.js';
 import { authorize } from '../app/access.js';
-import { rawQuery, readSpec } from './query.js';
+import { cachedReadSpec, rawQuery, readSpec } from './query.js';
 import { entryBody, JSON_TYPE, listBody } from './responses.js';
 
 type Params = { documentId?: string };
@@ -51,7 +51,7 @@ export function registerContentApi(app: FastifyInstance, ctx: RestContext): void
 
 async function findMany(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
   const caller = await authorize(ctx.access(), req, `${ct.uid}.find`);
-  const spec = readSpec(ctx, ct, rawQuery(req), caller);
+  const spec = cachedReadSpec(ctx, ct, req, caller);
   const page = await documents.findPage(spec);
   return reply.type(JSON_TYPE).send(listBody(page.rows, page.pagination));
 }
@@ -59,7 +59,7 @@ async function findMany(ctx: RestContext, ct: ContentType, documents: Documents,
 async function findOne(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
   const { documentId } = req.params as Params;
   const caller = await authorize(ctx.access(), req, `${ct.uid}.${ct.kind === 'singleType' ? 'find' : 'findOne'}`);
-  const spec = readSpec(ctx, ct, rawQuery(req), caller);
+  const spec = cachedReadSpec(ctx, ct, req, caller);
   const row = await documents.findOneJson(spec, documentId);
   if (row === null) throw new NotFoundError();
   return reply.type(JSON_TYPE).send(entryBody(row));

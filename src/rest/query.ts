@@ -4,12 +4,35 @@ import type { ReadSpec } from '../query/types.js';
 import { parseQueryString, parseReadParams } from '../query/index.js';
 import type { RestContext } from './context.js';
 import { findAction, type Caller } from '../app/access.js';
+import { SpecCache } from './spec-cache.js';
 
-/** The raw query string of a request (Fastify's own parser is off: Cairn parses with qs, strictly). */
-export function rawQuery(request: FastifyRequest): Record<string, unknown> {
+/** The query string of a request, unparsed ('' when none). */
+export function queryText(request: FastifyRequest): string {
   const url = request.raw.url ?? '';
   const at = url.indexOf('?');
-  return at === -1 ? {} : parseQueryString(url.slice(at + 1));
+  return at === -1 ? '' : url.slice(at + 1);
+}
+
+/** The parsed query string (Fastify's own parser is off: Cairn parses with qs, strictly). */
+export function rawQuery(request: FastifyRequest): Record<string, unknown> {
+  const text = queryText(request);
+  return text === '' ? {} : parseQueryString(text);
+}
+
+/** One cache per app (per model): two apps in one process never share specs. */
+const caches = new WeakMap<object, SpecCache>();
+
+/** The validated read spec of a GET request, cached per content-type, query string and permissions. */
+export function cachedReadSpec(ctx: RestContext, contentType: ContentType, request: FastifyRequest, caller: Caller): ReadSpec {
+  const text = queryText(request);
+  let cache = caches.get(ctx.model);
+  if (!cache) {
+    cache = new SpecCache();
+    caches.set(ctx.model, cache);
+  }
+  return cache.get(`${contentType.uid}\u0000${caller.key}\u0000${text}`, () =>
+    readSpec(ctx, contentType, text === '' ? {} : parseQueryString(text), caller),
+  );
 }
 
 /** Validated read spec from the request's query string. */

@@ -1,0 +1,109 @@
+// Issue 2 of 7: REST throughput. Starts Cairn on ../shared/conformance's model, seeds it (SCALE=1), runs autocannon
+// (10 connections, 3 s warm-up, 10 s measured) on the REST scenarios of ../shared/conformance/bench.md against Cairn
+// and, in the same run, against a bare baseline (bench/baseline-rest.js: one hand-written statement per scenario,
+// checked to answer the same JSON), then (a) and (c) with 2 workers. Prints req/s, p50, p99, RSS and the ratios.
+// Usage: npm run build && node bench/rest.js        (SQLite; DATABASE_CLIENT=postgres for PostgreSQL, Cairn only)
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { rssMb, sleep, stop } from './lib.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const kit = join(root, '..', 'shared', 'conformance');
+const work = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
+const appDir = join(work, 'app');
+cpSync(join(kit, 'app'), appDir, { recursive: true });
+const client = process.env.DATABASE_CLIENT ?? 'sqlite';
+const DURATION = Number(process.env.DURATION ?? 10);
+const WARMUP = Number(process.env.WARMUP ?? 3);
+const dbName = `cairn_bench_${Date.now()}`;
+const env = { ...process.env, NODE_ENV: 'production', DATABASE_CLIENT: client, DATABASE_NAME: dbName };
+if (client === 'postgres') spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-c', `CREATE DATABASE ${dbName}`], { stdio: 'ignore' });
+
+// Reference figures from bench.md (Strapi 5 on this machine), req/s.
+const REFERENCE = { sqlite: { a: 285.5, b: 120.5, c: 14.3, d: 162.5, f: 483 }, postgres: { a: 148, b: 67, c: 11.2, d: 100, f: 283 } }[client];
+const TARGET_VS_REFERENCE = { a: 10, b: 6, c: 6, d: 8, f: 20 };
+const SCENARIOS = {
+  a: '/api/articles',
+  b: '/api/articles?populate=*',
+  c: '/api/restaurants?populate[chef][populate][0]=restaurants&populate[categories]=true&populate[address][populate]=*&filters[stars][$gte]=3&sort=name:asc&pagination[pageSize]=100',
+  d: '/api/restaurants?filters[chef][name][$startsWith]=A',
+  f: '/api/articles/{id}',
+};
+
+async function startServer(args, port, extraEnv = {}) {
+  const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/i18n/locales`)).status < 500) return child;
+    } catch {}
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/a`)).status === 200) return child;
+    } catch {}
+    if (child.exitCode !== null) throw new Error('server exited');
+    await sleep(50);
+  }
+}
+
+async function load(url) {
+  await autocannon({ url, connections: 10, duration: WARMUP });
+  const r = await autocannon({ url, connections: 10, duration: DURATION });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+}
+
+const cairnPort = 14500;
+const cairnArgs = (port, workers) => [join(root, 'bin/cairn.js'), 'start', '--dir', appDir, '--port', String(port), ...(workers ? ['--workers', String(workers)] : [])];
+let cairn = await startServer(cairnArgs(cairnPort), cairnPort);
+const token = spawnSync(process.execPath, [join(root, 'bin/cairn.js'), 'token', 'create', '--dir', appDir, '--name', 'bench', '--type', 'full-access'], { env, encoding: 'utf8' }).stdout.trim();
+const seed = spawnSync(process.execPath, [join(kit, 'seed.mjs')], { env: { ...env, BASE_URL: `http://127.0.0.1:${cairnPort}`, TOKEN: token, QUIET: '1' }, encoding: 'utf8' });
+if (seed.status !== 0) throw new Error(`seed failed: ${seed.stderr}`);
+const { data: [first] } = await (await fetch(`http://127.0.0.1:${cairnPort}/api/articles?fields[0]=title&pagination[pageSize]=1`)).json();
+const path = (p) => p.replace('{id}', first.documentId);
+
+const results = {};
+for (const [id, p] of Object.entries(SCENARIOS)) results[id] = { cairn: await load(`http://127.0.0.1:${cairnPort}${path(p)}`) };
+const cairnRss = rssMb(cairn.pid);
+await stop(cairn);
+
+let baselineRss;
+if (client === 'sqlite') {
+  const basePort = 14600;
+  const baseline = await startServer([join(root, 'bench/baseline-rest.js')], basePort, { DB_FILE: join(appDir, '.tmp', 'data.db'), PORT: String(basePort) });
+  cairn = await startServer(cairnArgs(cairnPort), cairnPort);
+  for (const [id, p] of Object.entries(SCENARIOS)) {
+    const baseUrl = `http://127.0.0.1:${basePort}/${id}${id === 'f' ? `/${first.documentId}` : ''}`;
+    const [mine, theirs] = await Promise.all([fetch(`http://127.0.0.1:${cairnPort}${path(p)}`).then((r) => r.json()), fetch(baseUrl).then((r) => r.json())]);
+    if (JSON.stringify(mine) !== JSON.stringify(theirs)) console.warn(`note: scenario ${id}: baseline JSON differs from Cairn's`);
+    results[id].baseline = await load(baseUrl);
+  }
+  baselineRss = rssMb(baseline.pid);
+  await stop(baseline);
+  await stop(cairn);
+}
+
+// Every core: 2 workers sharing the port, scenarios (a) and (c).
+const clusterPort = 14700;
+const cluster = await startServer(cairnArgs(clusterPort, 2), clusterPort);
+const two = { a: await load(`http://127.0.0.1:${clusterPort}${SCENARIOS.a}`), c: await load(`http://127.0.0.1:${clusterPort}${SCENARIOS.c}`) };
+await stop(cluster);
+
+const f = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+console.log(`\nREST on ${client}, conformance data at SCALE=1, autocannon 10 connections, ${WARMUP} s warm-up + ${DURATION} s\n`);
+console.log('| scenario | Cairn req/s | p50 / p99 ms | baseline req/s | p50 / p99 ms | Cairn / baseline | reference req/s | Cairn / reference (target) |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const [id, r] of Object.entries(results)) {
+  const base = r.baseline;
+  const ratio = r.cairn.rps / REFERENCE[id];
+  console.log(
+    `| ${id} | ${f(r.cairn.rps)} | ${r.cairn.p50} / ${r.cairn.p99} | ${base ? f(base.rps) : '-'} | ${base ? `${base.p50} / ${base.p99}` : '-'} | ${base ? `${(r.cairn.rps / base.rps).toFixed(2)}x` : '-'} | ${REFERENCE[id]} | ${ratio.toFixed(1)}x (${TARGET_VS_REFERENCE[id]}x) |`,
+  );
+}
+console.log(`\nRSS at the end: Cairn ${cairnRss.toFixed(0)} MB${baselineRss ? `, baseline ${baselineRss.toFixed(0)} MB` : ''} (reference: 485-611 MB)`);
+console.log(`2 workers: (a) ${f(two.a.rps)} req/s = ${(two.a.rps / results.a.cairn.rps).toFixed(2)}x one process; (c) ${f(two.c.rps)} req/s = ${(two.c.rps / results.c.cairn.rps).toFixed(2)}x`);
+const errors = Object.values(results).reduce((n, r) => n + r.cairn.errors, 0);
+if (errors) console.log(`errors or non-2xx answers during the Cairn runs: ${errors}`);
+if (client === 'postgres') spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-c', `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`], { stdio: 'ignore' });
+rmSync(work, { recursive: true, force: true });
