@@ -23,40 +23,53 @@ export async function syncSchema(db: Database, model: Model, logger?: SyncLogger
   const plans = planTables(model, db.dialect);
   await db.transaction(async (trx) => {
     await lock(trx);
-    const existing = await existingColumns(trx);
-    for (const plan of plans) {
-      const columns = existing.get(plan.name);
-      if (!columns) {
-        await trx.execute(createTable(trx, plan));
-        report.createdTables.push(plan.name);
-      } else {
-        for (const column of plan.columns) {
-          if (columns.has(column.name)) continue;
-          const definition = column.definition.replace(/ NOT NULL( DEFAULT '')?/, (m, def) => (def ? m : ''));
-          await trx.execute(`ALTER TABLE ${trx.quote(plan.name)} ADD COLUMN ${trx.quote(column.name)} ${definition}`);
-          report.addedColumns.push(`${plan.name}.${column.name}`);
-        }
-        const planned = new Set(plan.columns.map((c) => c.name));
-        for (const column of columns) {
-          if (!planned.has(column)) report.warnings.push(`column ${plan.name}.${column} is not in the model: left in place`);
-        }
-      }
-      await createIndexes(trx, plan);
-    }
-    const plannedTables = new Set(plans.map((p) => p.name));
-    for (const table of existing.keys()) {
-      if (!plannedTables.has(table) && !table.startsWith('cairn_') && !table.startsWith('up_') && !table.startsWith('sqlite_')) {
-        report.warnings.push(`table ${table} is not in the model: left in place`);
-      }
+    try {
+      await applyPlans(trx, plans, report);
+    } finally {
+      await unlock(trx);
     }
   });
   for (const warning of report.warnings) logger?.warn(warning);
   return report;
 }
 
+async function applyPlans(trx: Database, plans: TablePlan[], report: SyncReport): Promise<void> {
+  const existing = await existingColumns(trx);
+  for (const plan of plans) {
+    const columns = existing.get(plan.name);
+    if (!columns) {
+      await trx.execute(createTable(trx, plan));
+      report.createdTables.push(plan.name);
+    } else {
+      for (const column of plan.columns) {
+        if (columns.has(column.name)) continue;
+        const definition = column.definition.replace(/ NOT NULL( DEFAULT '')?/, (m, def) => (def ? m : ''));
+        await trx.execute(`ALTER TABLE ${trx.quote(plan.name)} ADD COLUMN ${trx.quote(column.name)} ${definition}`);
+        report.addedColumns.push(`${plan.name}.${column.name}`);
+      }
+      const planned = new Set(plan.columns.map((c) => c.name));
+      for (const column of columns) {
+        if (!planned.has(column)) report.warnings.push(`column ${plan.name}.${column} is not in the model: left in place`);
+      }
+    }
+    await createIndexes(trx, plan);
+  }
+  const plannedTables = new Set(plans.map((p) => p.name));
+  for (const table of existing.keys()) {
+    if (!plannedTables.has(table) && !table.startsWith('cairn_') && !table.startsWith('up_') && !table.startsWith('sqlite_')) {
+      report.warnings.push(`table ${table} is not in the model: left in place`);
+    }
+  }
+}
+
 async function lock(db: Database): Promise<void> {
   if (db.dialect === 'postgres') await db.query('SELECT pg_advisory_xact_lock(72616953)');
-  if (db.dialect === 'mysql') await db.query(`SELECT GET_LOCK('cairn_schema_sync', 60) AS l`);
+  if (db.dialect === 'mysql') await db.query(`SELECT GET_LOCK(CONCAT('cairn_schema_sync_', DATABASE()), 60) AS l`);
+}
+
+/** MySQL's named locks belong to the session, not the transaction: a pooled connection would keep it. */
+async function unlock(db: Database): Promise<void> {
+  if (db.dialect === 'mysql') await db.query(`SELECT RELEASE_LOCK(CONCAT('cairn_schema_sync_', DATABASE())) AS l`);
 }
 
 /** Table name -> its column names, as the database has them now. */

@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT } from 'jose';
+import { describeEachDialect } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { ApiTokens } from '../../src/auth/index.js';
+
+type Entry = Record<string, any>;
+
+const model = {
+  contentTypes: {
+    post: {
+      kind: 'collectionType',
+      collectionName: 'posts',
+      info: { singularName: 'post', pluralName: 'posts', displayName: 'Post' },
+      options: { draftAndPublish: false },
+      attributes: {
+        title: { type: 'string' },
+        writer: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user' },
+      },
+    },
+    secret: {
+      kind: 'collectionType',
+      collectionName: 'secrets',
+      info: { singularName: 'secret', pluralName: 'secrets', displayName: 'Secret' },
+      options: { draftAndPublish: false },
+      attributes: { code: { type: 'string' } },
+    },
+  },
+  config: {
+    plugins: { 'users-permissions': { config: { jwtSecret: 'test-secret', ratelimit: { max: 1000 } } } },
+    admin: { apiToken: { salt: 'test-salt' } },
+    permissions: {
+      roles: {
+        public: { description: 'anyone', permissions: ['api::post.post.find', 'api::post.post.findOne', 'plugin::users-permissions.user.find'] },
+        authenticated: { description: 'users', permissions: ['api::post.post.find', 'api::post.post.create', 'api::secret.secret.find'] },
+      },
+    },
+  },
+};
+
+describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
+  let app: TestApp;
+  const none = { authorization: '' };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  let jwt: string;
+  let userId: number;
+  beforeAll(async () => {
+    app = await startTestApp(dialect, model);
+    const res = await app.request('POST', '/api/auth/local/register', { username: 'alice', email: 'Alice@Example.com', password: 'correct horse' }, none);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    jwt = res.body.jwt;
+    userId = res.body.user.id;
+    await app.request('POST', '/api/posts', { data: { title: 'hello', writer: res.body.user.documentId } });
+    await app.request('POST', '/api/secrets', { data: { code: 's3cr3t' } });
+  });
+  afterAll(async () => app?.close());
+
+  describe('register, login, me', () => {
+    it('register answers { jwt, user } without private fields; the email is stored lower-case', async () => {
+      const res = await app.request('POST', '/api/auth/local/register', { username: 'bob', email: 'BOB@example.com', password: 'secret1!' }, none);
+      expect(res.status).toBe(200);
+      expect(res.body.jwt.split('.')).toHaveLength(3);
+      expect(res.body.user).toMatchObject({ username: 'bob', email: 'bob@example.com', provider: 'local', confirmed: true, blocked: false });
+      for (const key of ['password', 'resetPasswordToken', 'confirmationToken']) expect(res.body.user).not.toHaveProperty(key);
+    });
+
+    it('register refuses duplicates, bad input, privileged fields and operator objects', async () => {
+      const dup = await app.request('POST', '/api/auth/local/register', { username: 'alice', email: 'x@example.com', password: 'whatever1' }, none);
+      expect(dup.status).toBe(400);
+      expect(dup.body.error.name).toBe('ApplicationError');
+      const bad = await app.request('POST', '/api/auth/local/register', { username: 'x', email: 'bad', password: '1' }, none);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.name).toBe('ValidationError');
+      for (const extra of [{ role: 1 }, { confirmed: false }, { blocked: false }]) {
+        const res = await app.request('POST', '/api/auth/local/register', { username: 'eve', email: 'eve@example.com', password: 'password1', ...extra }, none);
+        expect(res.status).toBe(400);
+      }
+      const operator = await app.request('POST', '/api/auth/local', { identifier: { $ne: '' }, password: 'x' }, none);
+      expect(operator.status).toBe(400);
+    });
+
+    it('login by email (any case) or username; a wrong password is a 400', async () => {
+      for (const identifier of ['alice@example.com', 'ALICE@example.com', 'alice']) {
+        const res = await app.request('POST', '/api/auth/local', { identifier, password: 'correct horse' }, none);
+        expect(res.status).toBe(200);
+        expect(res.body.user.id).toBe(userId);
+      }
+      const wrong = await app.request('POST', '/api/auth/local', { identifier: 'alice', password: 'nope' }, none);
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.error.message).toBe('Invalid identifier or password');
+    });
+
+    it('/api/users/me needs a user JWT', async () => {
+      expect((await app.request('GET', '/api/users/me', undefined, bearer(jwt))).body.username).toBe('alice');
+      expect((await app.request('GET', '/api/users/me', undefined, none)).status).toBe(403);
+    });
+
+    it('change-password needs the current password, then the new one logs in', async () => {
+      const res = await app.request('POST', '/api/auth/change-password', { currentPassword: 'wrong', password: 'new password', passwordConfirmation: 'new password' }, bearer(jwt));
+      expect(res.status).toBe(400);
+      const ok = await app.request('POST', '/api/auth/change-password', { currentPassword: 'correct horse', password: 'new password', passwordConfirmation: 'new password' }, bearer(jwt));
+      expect(ok.status).toBe(200);
+      expect((await app.request('POST', '/api/auth/local', { identifier: 'alice', password: 'new password' }, none)).status).toBe(200);
+      await app.request('POST', '/api/auth/change-password', { currentPassword: 'new password', password: 'correct horse', passwordConfirmation: 'correct horse' }, bearer(jwt));
+    });
+  });
+
+  describe('enforcement', () => {
+    it('the public role gets what it is granted, and a 403 for anything else', async () => {
+      expect((await app.request('GET', '/api/posts', undefined, none)).status).toBe(200);
+      const write = await app.request('POST', '/api/posts', { data: { title: 'x' } }, none);
+      expect(write.status).toBe(403);
+      expect(write.body.error).toMatchObject({ name: 'ForbiddenError', message: 'Forbidden' });
+      expect((await app.request('GET', '/api/secrets', undefined, none)).status).toBe(403);
+    });
+
+    it('the authenticated role: its own permissions', async () => {
+      expect((await app.request('GET', '/api/secrets', undefined, bearer(jwt))).status).toBe(200);
+      expect((await app.request('POST', '/api/posts', { data: { title: 'by alice' } }, bearer(jwt))).status).toBe(201);
+      expect((await app.request('DELETE', '/api/posts/x', undefined, bearer(jwt))).status).toBe(403);
+    });
+
+    it('invalid, tampered, expired, alg:none and unknown-user JWTs are 401s, on reads too', async () => {
+      const key = new TextEncoder().encode('test-secret');
+      const [h, p] = jwt.split('.');
+      const none64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      const candidates = [
+        'not-a-valid-token',
+        `${h}.${p}.${'A'.repeat(43)}`,
+        `${none64({ alg: 'none', typ: 'JWT' })}.${p}.`,
+        await new SignJWT({ id: userId }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(Math.floor(Date.now() / 1000) - 10).sign(key),
+        await new SignJWT({ id: 999999 }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key),
+        await new SignJWT({ id: userId }).setProtectedHeader({ alg: 'HS512' }).setExpirationTime('1h').sign(new TextEncoder().encode('test-secret'.repeat(8))),
+        await new SignJWT({ id: userId }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode('other-secret')),
+      ];
+      for (const token of candidates) {
+        const res = await app.request('GET', '/api/posts', undefined, bearer(token));
+        expect(res.status, token).toBe(401);
+        expect(res.body.error).toMatchObject({ name: 'UnauthorizedError', message: 'Missing or invalid credentials' });
+      }
+      expect((await app.request('GET', '/api/posts', undefined, { authorization: 'Basic abc' })).status).toBe(401);
+    });
+
+    it('a blocked user is refused at login and with a JWT issued before', async () => {
+      const res = await app.request('POST', '/api/auth/local/register', { username: 'mallory', email: 'm@example.com', password: 'password1' }, none);
+      await app.cairn.db.execute('UPDATE up_users SET blocked = ? WHERE id = ?', [dialect === 'postgres' ? true : 1, res.body.user.id]);
+      expect((await app.request('GET', '/api/posts', undefined, bearer(res.body.jwt))).status).toBe(401);
+      const login = await app.request('POST', '/api/auth/local', { identifier: 'mallory', password: 'password1' }, none);
+      expect(login.status).toBe(400);
+    });
+
+    it('populate of a content-type the caller may not find is omitted, not an error', async () => {
+      const res = await app.request('GET', '/api/posts?populate=writer', undefined, bearer(jwt));
+      expect(res.status).toBe(200);
+      expect(res.body.data[0]).not.toHaveProperty('writer');
+      const publicRes = await app.request('GET', '/api/posts?populate=writer', undefined, none);
+      expect(publicRes.body.data[0].writer.username).toBe('alice');
+    });
+  });
+
+  describe('API tokens', () => {
+    const tokens = () => app.cairn.plugin('users-permissions').service<ApiTokens>('tokens');
+
+    it('read-only reads everything and writes nothing; custom gets its actions; revoked and expired keys are 401s', async () => {
+      const { key: readOnly } = await tokens().create({ name: 'ro', type: 'read-only' });
+      expect((await app.request('GET', '/api/secrets', undefined, bearer(readOnly))).status).toBe(200);
+      expect((await app.request('POST', '/api/posts', { data: { title: 'x' } }, bearer(readOnly))).status).toBe(403);
+      const { key: custom } = await tokens().create({ name: 'custom', type: 'custom', permissions: ['api::secret.secret.find'] });
+      expect((await app.request('GET', '/api/secrets', undefined, bearer(custom))).status).toBe(200);
+      expect((await app.request('GET', '/api/posts', undefined, bearer(custom))).status).toBe(403);
+      await tokens().revoke('custom');
+      expect((await app.request('GET', '/api/secrets', undefined, bearer(custom))).status).toBe(401);
+      const { key: expired, token } = await tokens().create({ name: 'short', type: 'full-access', lifespanDays: 1 });
+      await app.cairn.db.execute('UPDATE cairn_api_tokens SET expires_at = created_at WHERE id = ?', [token.id]);
+      expect((await app.request('GET', '/api/posts', undefined, bearer(expired))).status).toBe(401);
+    });
+
+    it('only a keyed hash is stored; lastUsedAt is recorded', async () => {
+      const { key } = await tokens().create({ name: 'stored', type: 'read-only' });
+      const rows = await app.cairn.db.query<{ access_key: string }>('SELECT access_key FROM cairn_api_tokens WHERE name = ?', ['stored']);
+      expect(rows[0].access_key).not.toContain(key);
+      expect(rows[0].access_key).toHaveLength(128);
+      await app.request('GET', '/api/posts', undefined, bearer(key));
+      expect((await tokens().list()).find((t) => t.name === 'stored')!.lastUsedAt).not.toBeNull();
+    });
+  });
+
+  describe('private user attributes never leak', () => {
+    // Each guess is made twice, once true and once false: the answers must not differ.
+    const privateAttributes = ['password', 'resetPasswordToken', 'confirmationToken'];
+    const operators = ['$eq', '$ne', '$lt', '$gt', '$startsWith', '$contains', '$containsi', '$null', '$notNull', '$in'];
+    const shapes = (attribute: string, op: string, value: string) => [
+      `/api/users?filters[${attribute}][${op}]=${value}`,
+      `/api/users?filters[$or][0][${attribute}][${op}]=${value}&filters[$or][1][id][$eq]=0`,
+      `/api/users?filters[$not][${attribute}][${op}]=${value}`,
+      `/api/posts?filters[writer][${attribute}][${op}]=${value}`,
+      `/api/posts?populate[writer][filters][${attribute}][${op}]=${value}`,
+    ];
+    for (const attribute of privateAttributes) {
+      for (const op of operators) {
+        it(`filters on ${attribute} with ${op} reveal nothing`, async () => {
+          const trueGuess = op === '$null' || op === '$notNull' ? 'true' : '$2';
+          const falseGuess = op === '$null' || op === '$notNull' ? 'false' : 'zzz';
+          for (const [a, b] of shapes(attribute, op, trueGuess).map((url, i) => [url, shapes(attribute, op, falseGuess)[i]])) {
+            const [ra, rb] = [await app.request('GET', a, undefined, none), await app.request('GET', b, undefined, none)];
+            expect(ra.status).toBe(400);
+            expect(ra.body).toEqual(rb.body);
+          }
+        });
+      }
+      it(`${attribute} can't be sorted, selected or populated`, async () => {
+        for (const url of [`/api/users?sort=${attribute}:asc`, `/api/users?fields[0]=${attribute}`, `/api/users?populate=${attribute}`, `/api/posts?sort=writer.${attribute}:asc`, `/api/posts?populate[writer][fields][0]=${attribute}`]) {
+          expect((await app.request('GET', url, undefined, none)).status, url).toBe(400);
+        }
+        const users = await app.request('GET', '/api/users', undefined, none);
+        expect(users.status).toBe(200);
+        for (const user of users.body) expect(user).not.toHaveProperty(attribute);
+      });
+    }
+  });
+
+  it('login and register are rate limited per client address, whatever the body says', async () => {
+    const limited = await startTestApp(dialect, {
+      ...model,
+      config: { ...model.config, plugins: { 'users-permissions': { config: { jwtSecret: 'x', ratelimit: { max: 3 } } } } },
+    });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 5; i++) {
+        statuses.push((await limited.request('POST', '/api/auth/local', { identifier: `rotating${i}@example.com`, password: 'x' }, none)).status);
+      }
+      expect(statuses.slice(0, 3)).toEqual([400, 400, 400]);
+      expect(statuses.slice(3)).toEqual([429, 429]);
+      const res = await limited.request('POST', '/api/auth/local', { identifier: 'z', password: 'x' }, none);
+      expect(res.body.error.name).toBe('RateLimitError');
+    } finally {
+      await limited.close();
+    }
+  });
+});
