@@ -1,0 +1,167 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+type Entry = Record<string, any>;
+
+const model = {
+  contentTypes: {
+    author: {
+      kind: 'collectionType',
+      collectionName: 'authors',
+      info: { singularName: 'author', pluralName: 'authors', displayName: 'Author' },
+      options: { draftAndPublish: false },
+      attributes: {
+        name: { type: 'string' },
+        avatar: { type: 'media', multiple: false, allowedTypes: ['images'] },
+        documents: { type: 'media', multiple: true, allowedTypes: ['files'] },
+      },
+    },
+  },
+  config: {
+    plugins: { upload: { config: { sizeLimit: 2 * 1024 * 1024 } } },
+    permissions: { roles: { public: { permissions: ['plugin::upload.content-api.find'] } } },
+  },
+};
+
+const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+const jpeg = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toBuffer();
+const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="red"/></svg>');
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+describeEachDialect('media library', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(dialect, model);
+  });
+  afterAll(async () => app?.close());
+
+  const upload = async (files: Array<{ name: string; type: string; data: Buffer }>, fields: Record<string, string> = {}, headers?: Record<string, string>) => {
+    const form = new FormData();
+    for (const f of files) form.append('files', new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    const body = new Response(form);
+    const res = await app.cairn.fastify.inject({
+      method: 'POST',
+      url: '/api/upload',
+      payload: Buffer.from(await body.arrayBuffer()),
+      headers: { 'content-type': body.headers.get('content-type')!, authorization: `Bearer ${app.token}`, ...headers },
+    });
+    return { status: res.statusCode, body: JSON.parse(res.body) };
+  };
+  const uploadsDir = () => join(app.dir, 'public', 'uploads');
+
+  it('stores a PNG with its dimensions and only the formats smaller than the original', async () => {
+    const res = await upload([{ name: 'Big Photo.png', type: 'image/png', data: await png(1200, 800) }], {
+      fileInfo: JSON.stringify({ alternativeText: 'alt', caption: 'cap' }),
+    });
+    expect(res.status).toBe(201);
+    const [file] = res.body;
+    expect(file).toMatchObject({ name: 'Big Photo.png', alternativeText: 'alt', caption: 'cap', width: 1200, height: 800, ext: '.png', mime: 'image/png', provider: 'local' });
+    expect(file.hash).toMatch(/^big_photo_[0-9a-f]{10}$/);
+    expect(file.url).toBe(`/uploads/${file.hash}.png`);
+    expect(typeof file.size).toBe('number');
+    expect(Object.keys(file.formats).sort()).toEqual(['large', 'medium', 'small', 'thumbnail']);
+    expect(file.formats.thumbnail).toMatchObject({ width: 234, height: 156 });
+    expect(file.formats.large).toMatchObject({ width: 1000, height: 667 });
+    expect(file.formats.small).toMatchObject({ width: 500, height: 333, mime: 'image/png', ext: '.png' });
+    for (const format of Object.values(file.formats) as Entry[]) expect(existsSync(join(uploadsDir(), `${format.hash}.png`))).toBe(true);
+    const served = await app.cairn.fastify.inject({ method: 'GET', url: file.url });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['cache-control']).toMatch(/max-age=\d+/);
+  });
+
+  it('a small JPEG gets no formats but a thumbnail only when larger than 245x156', async () => {
+    const small = (await upload([{ name: 'small.jpg', type: 'image/jpeg', data: await jpeg(100, 80) }])).body[0];
+    expect(small).toMatchObject({ width: 100, height: 80, formats: null, mime: 'image/jpeg' });
+    const medium = (await upload([{ name: 'medium.jpg', type: 'image/jpeg', data: await jpeg(600, 400) }])).body[0];
+    expect(Object.keys(medium.formats).sort()).toEqual(['small', 'thumbnail']);
+  });
+
+  it('SVG keeps its dimensions without formats; PDF has neither; several files at once', async () => {
+    const res = await upload([
+      { name: 'logo.svg', type: 'image/svg+xml', data: SVG },
+      { name: 'doc.pdf', type: 'application/pdf', data: PDF },
+    ]);
+    expect(res.status).toBe(201);
+    expect(res.body[0]).toMatchObject({ name: 'logo.svg', width: 40, height: 30, formats: null });
+    expect(res.body[1]).toMatchObject({ name: 'doc.pdf', width: null, height: null, formats: null, mime: 'application/pdf' });
+  });
+
+  it('attaches to an entry with ref/refId/field; the entry populates the media shape', async () => {
+    const author = (await app.request('POST', '/api/authors', { data: { name: 'Ann' } })).body.data;
+    const res = await upload([{ name: 'face.png', type: 'image/png', data: await png(300, 300) }], {
+      ref: 'api::author.author',
+      refId: String(author.id),
+      field: 'avatar',
+    });
+    expect(res.status).toBe(201);
+    const populated = (await app.request('GET', `/api/authors/${author.documentId}?populate=*`)).body.data;
+    expect(populated.avatar).toMatchObject({ id: res.body[0].id, name: 'face.png', width: 300, height: 300, mime: 'image/png', url: res.body[0].url });
+    for (const key of ['alternativeText', 'caption', 'formats', 'hash', 'ext', 'size', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt']) {
+      expect(populated.avatar).toHaveProperty(key);
+    }
+    expect(populated.documents).toEqual([]);
+  });
+
+  it('media attributes are written with file ids; a type not allowed is a 400', async () => {
+    const [pdf] = (await upload([{ name: 'cv.pdf', type: 'application/pdf', data: PDF }])).body;
+    const [image] = (await upload([{ name: 'pic.png', type: 'image/png', data: await png(20, 20) }])).body;
+    const created = await app.request('POST', '/api/authors?populate=*', { data: { name: 'Bob', avatar: image.id, documents: [pdf.id] } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.avatar.name).toBe('pic.png');
+    expect(created.body.data.documents.map((d: Entry) => d.name)).toEqual(['cv.pdf']);
+    expect((await app.request('POST', '/api/authors', { data: { name: 'Eve', avatar: pdf.id } })).status).toBe(400);
+    expect((await app.request('POST', '/api/authors', { data: { name: 'Eve', documents: { connect: [pdf.id] } } })).status).toBe(400);
+  });
+
+  it('lists and finds files; delete removes the entry, its links and the stored files', async () => {
+    const [file] = (await upload([{ name: 'temp.png', type: 'image/png', data: await png(800, 600) }])).body;
+    const author = (await app.request('POST', '/api/authors', { data: { name: 'Tim', avatar: file.id } })).body.data;
+    const list = await app.request('GET', '/api/upload/files?filters[name][$eq]=temp.png');
+    expect(list.body.map((f: Entry) => f.id)).toEqual([file.id]);
+    expect((await app.request('GET', `/api/upload/files/${file.id}`)).body.name).toBe('temp.png');
+    const stored = [file.hash, ...Object.values(file.formats as Record<string, Entry>).map((f) => f.hash)];
+    expect((await app.request('DELETE', `/api/upload/files/${file.id}`)).status).toBe(200);
+    for (const hash of stored) expect(existsSync(join(uploadsDir(), `${hash}.png`))).toBe(false);
+    expect((await app.request('GET', `/api/upload/files/${file.id}`)).status).toBe(404);
+    expect((await app.request('GET', `/api/authors/${author.documentId}?populate=avatar`)).body.data.avatar).toBeNull();
+  });
+
+  describe('bad uploads store nothing', () => {
+    const count = () => readdirSync(uploadsDir()).length;
+    it('a file over the size limit → 413', async () => {
+      const before = count();
+      const res = await upload([{ name: 'huge.pdf', type: 'application/pdf', data: Buffer.alloc(3 * 1024 * 1024, 1) }]);
+      expect(res.status).toBe(413);
+      expect(res.body.error.name).toBe('PayloadTooLargeError');
+      expect(count()).toBe(before);
+    });
+    it('a corrupt image → 400', async () => {
+      const before = count();
+      const files = (await app.request('GET', '/api/upload/files')).body.length;
+      const res = await upload([
+        { name: 'fine.png', type: 'image/png', data: await png(10, 10) },
+        { name: 'broken.png', type: 'image/png', data: Buffer.from('not a png at all') },
+      ]);
+      expect(res.status).toBe(400);
+      expect(count()).toBe(before);
+      expect((await app.request('GET', '/api/upload/files')).body.length).toBe(files);
+    });
+    it('no files, a wrong field, bad fileInfo → 400', async () => {
+      const form = await upload([], { fileInfo: '{}' });
+      expect(form.status).toBe(400);
+      expect((await upload([{ name: 'a.png', type: 'image/png', data: await png(5, 5) }], { fileInfo: '{not json' })).status).toBe(400);
+    });
+  });
+
+  it('permissions: find is public here, upload and destroy are not', async () => {
+    expect((await app.request('GET', '/api/upload/files', undefined, { authorization: '' })).status).toBe(200);
+    expect((await upload([{ name: 'x.pdf', type: 'application/pdf', data: PDF }], {}, { authorization: '' })).status).toBe(403);
+    expect((await app.request('DELETE', '/api/upload/files/1', undefined, { authorization: '' })).status).toBe(403);
+    expect((await app.request('GET', '/api/upload/files/1', undefined, { authorization: '' })).status).toBe(403);
+  });
+});
