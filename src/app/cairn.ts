@@ -87,8 +87,12 @@ export class Cairn {
     return this.locales.find((l) => l.isDefault)!.code;
   }
 
+  /** True once close() began: responses then ask clients to drop keep-alive connections. */
+  closing = false;
+
   /** Stops the HTTP server (in-flight requests finish) and closes the database. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.fastify.close();
     for (const hook of this.onClose) await hook();
     await this.db.close();
@@ -118,6 +122,10 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     const hooks = await loadAppHooks(options.dir);
     await hooks.register?.({ cairn, strapi: cairn });
     installErrorHandling(fastify);
+    // A request still running at shutdown ends its connection, so close() need not wait for keep-alive to time out.
+    fastify.addHook('onSend', async (_request, reply) => {
+      if (cairn.closing) reply.header('connection', 'close');
+    });
     const rest: RestContext = {
       model,
       documents: (uid) => cairn.documents(uid),

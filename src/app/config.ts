@@ -86,7 +86,8 @@ function validate(config: Plain): void {
   if ((rest.defaultLimit as number) > (rest.maxLimit as number)) throw new ConfigError('config/api: rest.defaultLimit must not exceed rest.maxLimit');
   if (typeof rest.withCount !== 'boolean') throw new ConfigError('config/api: rest.withCount must be true or false');
   const database = config.database as { connection?: Plain };
-  if (!isPlain(database.connection) || typeof database.connection.client !== 'string') {
-    throw new ConfigError('config/database: connection.client is required (sqlite, postgres or mysql)');
+  const clients = ['sqlite', 'better-sqlite3', 'postgres', 'pg', 'mysql', 'mysql2'];
+  if (!isPlain(database.connection) || !clients.includes(database.connection.client as string)) {
+    throw new ConfigError(`config/database: connection.client must be sqlite, postgres or mysql, not ${JSON.stringify(database.connection?.client)}`);
   }
 }

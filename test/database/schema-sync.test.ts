@@ -1,0 +1,72 @@
+import { afterEach, expect, it } from 'vitest';
+import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
+import { createDatabase, syncSchema, toPostgresPlaceholders, type Database } from '../../src/database/index.js';
+import { buildModel } from '../../src/model/index.js';
+
+const thing = (attributes: Record<string, unknown>) => ({
+  contentTypes: [
+    {
+      schema: {
+        kind: 'collectionType',
+        collectionName: 'things',
+        info: { singularName: 'thing', pluralName: 'things', displayName: 'Thing' },
+        options: { draftAndPublish: true },
+        pluginOptions: { i18n: { localized: true } },
+        attributes,
+      },
+    },
+  ],
+});
+
+it('? placeholders become $n for PostgreSQL, except inside literals', () => {
+  expect(toPostgresPlaceholders(`SELECT '?' AS q, "a?" FROM t WHERE a = ? AND b = ?`)).toBe(`SELECT '?' AS q, "a?" FROM t WHERE a = $1 AND b = $2`);
+});
+
+describeEachDialect('schema sync', (dialect) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  afterEach(async () => {
+    await db?.close();
+    await drop?.();
+  });
+
+  const columns = async (table: string) => {
+    const tables = await db.kysely.introspection.getTables();
+    return tables.find((t) => t.name === table)?.columns.map((c) => c.name).sort();
+  };
+
+  it('creates tables, is idempotent, adds columns, and never drops one that holds data', async () => {
+    const fresh = await freshDatabaseConfig(dialect);
+    drop = fresh.drop;
+    db = await createDatabase(fresh.config);
+    const first = await syncSchema(db, buildModel(thing({ name: { type: 'string' }, old: { type: 'integer' }, peers: { type: 'relation', relation: 'manyToMany', target: 'api::thing.thing' } })));
+    expect(first.createdTables).toEqual(expect.arrayContaining(['things', 'things_peers_lnk', 'files', 'up_users']));
+    expect(await columns('things')).toEqual(['created_at', 'document_id', 'id', 'locale', 'name', 'old', 'published_at', 'updated_at']);
+    expect(await columns('things_peers_lnk')).toEqual(['entity_id', 'id', 'inv_ord', 'ord', 'target_document_id', 'target_locale']);
+    const again = await syncSchema(db, buildModel(thing({ name: { type: 'string' }, old: { type: 'integer' }, peers: { type: 'relation', relation: 'manyToMany', target: 'api::thing.thing' } })));
+    expect(again).toEqual({ createdTables: [], addedColumns: [], warnings: [] });
+    await db.execute(`INSERT INTO things (document_id, name, old) VALUES (?, ?, ?)`, ['d1', 'kept', 7]);
+    const warnings: string[] = [];
+    const changed = await syncSchema(db, buildModel(thing({ name: { type: 'string' }, openedOn: { type: 'date' } })), { warn: (m) => warnings.push(m) });
+    expect(changed.addedColumns).toEqual(['things.opened_on']);
+    expect(warnings).toEqual(expect.arrayContaining(['column things.old is not in the model: left in place', 'table things_peers_lnk is not in the model: left in place']));
+    expect(await db.query(`SELECT name, old FROM things`)).toEqual([{ name: 'kept', old: 7 }]);
+  });
+
+  it('transactions roll back entirely; bigints stay exact strings', async () => {
+    const fresh = await freshDatabaseConfig(dialect);
+    drop = fresh.drop;
+    db = await createDatabase(fresh.config);
+    await syncSchema(db, buildModel(thing({ name: { type: 'string' }, big: { type: 'biginteger' } })));
+    await expect(
+      db.transaction(async (trx) => {
+        await trx.execute(`INSERT INTO things (document_id, name) VALUES (?, ?)`, ['d1', 'x']);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await db.query('SELECT * FROM things')).toEqual([]);
+    await db.execute(`INSERT INTO things (document_id, big) VALUES (?, ?)`, ['d2', '9007199254740097']);
+    const [row] = await db.query<{ big: unknown }>('SELECT big FROM things');
+    expect(String(row.big)).toBe('9007199254740097');
+  });
+});
