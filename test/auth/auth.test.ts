@@ -4,7 +4,6 @@ import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { ApiTokens } from '../../src/auth/index.js';
 
-type Entry = Record<string, any>;
 
 const model = {
   contentTypes: {
