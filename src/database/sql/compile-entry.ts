@@ -27,6 +27,8 @@ export function entryObject(
   fields: readonly string[] | undefined,
   populate: PopulateTree,
   leading: Pair[] = [],
+  /** Populated values computed elsewhere (relations hoisted into a CTE by the top-level list). */
+  precomputed?: ReadonlyMap<string, Frag>,
 ): Frag {
   const pairs: Pair[] = [...leading, ['id', frag(ctx.col(alias, 'id'))]];
   const isContentType = schema.modelType === 'contentType';
@@ -45,7 +47,7 @@ export function entryObject(
       pairs.push([name, frag(ctx.dialect.jsonValue(ctx.col(alias, system.column), system.type))]);
     }
   }
-  for (const [name, node] of populate) pairs.push([name, populatedValue(ctx, schema, alias, name, node)]);
+  for (const [name, node] of populate) pairs.push([name, precomputed?.get(name) ?? populatedValue(ctx, schema, alias, name, node)]);
   return buildObject(ctx, pairs);
 }
 

@@ -8,6 +8,7 @@ import { CompileContext } from './context.js';
 import { sqlDialect } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
 import { versionConditions } from './relation-source.js';
+import { hoistToOneRelations, PAGE } from './hoist.js';
 
 /** A compiled read: one statement for the entries (each row: `doc`, the entry's JSON text), one for the total. */
 export interface CompiledRead {
@@ -44,13 +45,22 @@ export function compileRead(
 ): CompiledRead {
   const ctx = new CompileContext(model, sqlDialect(dialect), spec.status);
   const t = ctx.alias('t');
-  const object = entryObject(ctx, contentType, t, spec.fields, spec.populate);
   const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
   const sortTerms = spec.sort.length ? `${compileSortTerms(ctx, spec.sort, contentType, t)}, ` : '';
   const orderBy = `${sortTerms}${ctx.col(t, 'id')} ASC`;
   const { limit, offset } = window(spec);
   const from = `${ctx.table(contentType.table)} ${t}`;
-  const data = sql`SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)}`;
+  const hoisted = options.documentId === undefined && limit > 1 ? hoistToOneRelations(ctx, contentType, spec, t) : undefined;
+  let data: Frag;
+  if (hoisted && hoisted.ctes.length) {
+    // The page is chosen first; shared populated objects are built once for it; rows keep the page's order.
+    const object = entryObject(ctx, contentType, t, spec.fields, spec.populate, [], hoisted.values);
+    const page = sql`${PAGE} AS (SELECT ${t}.* FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)})`;
+    data = sql`WITH ${join([page, ...hoisted.ctes], ', ')} SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc FROM ${PAGE} ${t} ORDER BY ${orderBy}`;
+  } else {
+    const object = entryObject(ctx, contentType, t, spec.fields, spec.populate);
+    data = sql`SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)}`;
+  }
   const withCount = spec.pagination.withCount && options.documentId === undefined;
   const count = withCount ? sql`SELECT COUNT(*) AS total FROM ${from}${whereClause(new CompileContext(model, ctx.dialect, spec.status), contentType, t, spec.filters, spec.locale)}` : undefined;
   return { data, count, limit, offset };

@@ -1,0 +1,66 @@
+import type { ContentType, RelationAttribute } from '../../model/types.js';
+import type { PopulateNode, ReadSpec } from '../../query/types.js';
+import { compileFilter } from './compile-filter.js';
+import { entryObject } from './compile-entry.js';
+import type { CompileContext } from './context.js';
+import { frag, join, sql, type Frag } from './frag.js';
+import { versionConditions } from './relation-source.js';
+
+/** Name of the CTE holding the page's rows. */
+export const PAGE = 'cairn_page';
+
+export interface Hoisted {
+  /** CTEs to add after the page CTE. */
+  ctes: Frag[];
+  /** Attribute name -> the populated value, read from its CTE. */
+  values: Map<string, Frag>;
+}
+
+/**
+ * A populated to-one relation whose targets populate further (a chef with all its restaurants) is the same
+ * JSON for every entry that shares the target. Built in a correlated subquery it would be rebuilt per entry;
+ * here each distinct target referenced by the page is built once, in a CTE, and every entry picks its own.
+ */
+export function hoistToOneRelations(ctx: CompileContext, contentType: ContentType, spec: ReadSpec, rowAlias: string): Hoisted {
+  const hoisted: Hoisted = { ctes: [], values: new Map() };
+  for (const [name, node] of spec.populate) {
+    const attribute = contentType.attributes.get(name);
+    if (!isHoistable(attribute, node)) continue;
+    const target = ctx.model.contentTypes.get(attribute.target)!;
+    const cte = `cairn_pop_${hoisted.ctes.length}`;
+    const t = ctx.alias('t');
+    const object = entryObject(ctx, target, t, node.fields, node.populate);
+    const conditions: Frag[] = versionConditions(ctx, target, t).map((c) => frag(c));
+    conditions.push(
+      frag(
+        `${ctx.col(t, 'document_id')} IN (SELECT l.${ctx.dialect.quote('target_document_id')} FROM ${ctx.table(attribute.linkTable)} l JOIN ${PAGE} p ON p.${ctx.dialect.quote('id')} = l.${ctx.dialect.quote('entity_id')})`,
+      ),
+    );
+    if (node.filters) conditions.push(compileFilter(ctx, node.filters, target, t));
+    const localeKey = target.localized ? `, ${ctx.col(t, 'locale')} AS k_locale` : '';
+    hoisted.ctes.push(
+      sql`${cte} AS (SELECT ${ctx.col(t, 'document_id')} AS k_document${localeKey}, ${object} AS j FROM ${ctx.table(target.table)} ${t} WHERE ${join(conditions, ' AND ')})`,
+    );
+    const l = ctx.alias('l');
+    const localeJoin = target.localized ? ` AND c.k_locale = ${ctx.col(l, 'target_locale')}` : '';
+    hoisted.values.set(
+      name,
+      frag(
+        `(SELECT ${embedJson(ctx, 'c.j')} FROM ${ctx.table(attribute.linkTable)} ${l} JOIN ${cte} c ON c.k_document = ${ctx.col(l, 'target_document_id')}${localeJoin} WHERE ${ctx.col(l, 'entity_id')} = ${ctx.col(rowAlias, 'id')} ORDER BY ${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')} LIMIT 1)`,
+      ),
+    );
+  }
+  return hoisted;
+}
+
+function isHoistable(attribute: unknown, node: PopulateNode): attribute is RelationAttribute {
+  const a = attribute as RelationAttribute | undefined;
+  return Boolean(a && a.kind === 'relation' && a.owner && !a.toMany && node.populate.size > 0 && !node.count);
+}
+
+/** JSON kept in a CTE column comes back as text on SQLite and MariaDB: mark it as JSON again. */
+function embedJson(ctx: CompileContext, column: string): string {
+  if (ctx.dialect.name === 'sqlite') return `json(${column})`;
+  if (ctx.dialect.name === 'mysql') return `JSON_EXTRACT(${column}, '$')`;
+  return column;
+}
