@@ -17,6 +17,10 @@ function typeError(name: string, type: string, value: unknown): ScalarCheck {
 
 /** Casts and checks a non-null value for `attribute`; the result is what gets stored (before dialect binding). */
 export function checkScalar(attribute: ScalarAttribute, raw: unknown): ScalarCheck {
+  // NUL can't be stored in text or JSON on PostgreSQL; refusing it everywhere keeps the databases alike.
+  if ((typeof raw === 'string' && raw.includes('\u0000')) || (typeof raw === 'object' && raw !== null && JSON.stringify(raw).includes('\\u0000'))) {
+    return fail(`${attribute.name} may not contain NUL characters`);
+  }
   const cast = castScalar(attribute, raw);
   if (!cast.ok) return cast;
   return checkConstraints(attribute, cast.value);

@@ -18,7 +18,13 @@ const invalidKey = (key: string, path?: string) => ValidationError.invalidKey('f
  * Turns `filters[...]` (as qs parsed it) into a validated filter tree on `schema`. Unknown, private and
  * unfilterable keys (media, dynamic zones) are 400s: a dropped filter would silently return everything.
  */
-export function parseFilters(model: Model, schema: ContentType | Component, raw: unknown, path = ''): Filter {
+export function parseFilters(
+  model: Model,
+  schema: ContentType | Component,
+  raw: unknown,
+  path = '',
+  canFind: (uid: string) => boolean = () => true,
+): Filter {
   if (!isPlainObject(raw)) {
     throw new ValidationError(`filters${path ? ` at ${path}` : ''} must be an object`, { key: path || 'filters', source: 'query', param: 'filters' });
   }
@@ -27,29 +33,38 @@ export function parseFilters(model: Model, schema: ContentType | Component, raw:
     if (key === '$and' || key === '$or') {
       const list = asArray(value);
       if (!list) throw new ValidationError(`${key} must be an array of filters`, { key, path: path || null, source: 'query', param: 'filters' });
-      items.push({ kind: key === '$and' ? 'and' : 'or', items: list.map((item) => parseFilters(model, schema, item, path)) });
+      items.push({ kind: key === '$and' ? 'and' : 'or', items: list.map((item) => parseFilters(model, schema, item, path, canFind)) });
     } else if (key === '$not') {
-      items.push({ kind: 'not', item: parseFilters(model, schema, value, path) });
+      items.push({ kind: 'not', item: parseFilters(model, schema, value, path, canFind) });
     } else {
-      items.push(parseAttributeFilter(model, schema, key, value, path));
+      items.push(parseAttributeFilter(model, schema, key, value, path, canFind));
     }
   }
   return items.length === 1 ? items[0] : { kind: 'and', items };
 }
 
-function parseAttributeFilter(model: Model, schema: ContentType | Component, key: string, value: unknown, path: string): Filter {
+function parseAttributeFilter(
+  model: Model,
+  schema: ContentType | Component,
+  key: string,
+  value: unknown,
+  path: string,
+  canFind: (uid: string) => boolean,
+): Filter {
   const here = path ? `${path}.${key}` : key;
   const field = fieldRef(schema, key);
   if (field) return parseFieldCondition(field, value, here);
   const attribute = schema.attributes.get(key);
   if (!attribute || schema.privateAttributes.has(key)) throw invalidKey(key, path || undefined);
   if (attribute.kind === 'relation') {
+    // Filtering through a type the caller may not read would be an oracle on it: refused like an unknown key.
+    if (!canFind(attribute.target)) throw invalidKey(key, path || undefined);
     const target = model.contentTypes.get(attribute.target)!;
-    return { kind: 'relation', attribute: key, filter: parseFilters(model, target, value, here) };
+    return { kind: 'relation', attribute: key, filter: parseFilters(model, target, value, here, canFind) };
   }
   if (attribute.kind === 'component') {
     const component = model.components.get(attribute.component)!;
-    return { kind: 'component', attribute: key, filter: parseFilters(model, component, value, here) };
+    return { kind: 'component', attribute: key, filter: parseFilters(model, component, value, here, canFind) };
   }
   // Media and dynamic zones can't be filtered on.
   throw invalidKey(key, path || undefined);
@@ -76,7 +91,16 @@ function parseFieldCondition(field: FieldRef, value: unknown, path: string): Fil
   return items.length === 1 ? items[0] : { kind: 'and', items };
 }
 
+/** No database stores NUL in text (PostgreSQL refuses it): such a value can match nothing and is bad input. */
+function refuseNul(value: unknown, path: string): void {
+  const values = Array.isArray(value) ? value : [value];
+  if (values.some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+    throw new ValidationError(`filters at ${path}: values may not contain NUL characters`, { key: path, source: 'query', param: 'filters' });
+  }
+}
+
 function compare(field: FieldRef, operator: ComparisonOperator, raw: unknown, path: string): Filter {
+  refuseNul(asArray(raw) ?? raw, path);
   if ((field.type === 'json' || field.type === 'blocks') && !JSON_OPERATORS.has(operator)) throw invalidKey(operator, path);
   let value: FilterValue;
   switch (operator) {

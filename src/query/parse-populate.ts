@@ -157,8 +157,8 @@ function parseNode(ctx: PopulateContext, schema: Schema, attribute: Attribute | 
   if ((value.filters !== undefined || value.sort !== undefined) && !isRelation) {
     throw invalidKey(value.filters !== undefined ? 'filters' : 'sort', path);
   }
-  if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters);
-  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort);
+  if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters, '', ctx.canFind);
+  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind);
   if (value.populate !== undefined) node.populate = parsePopulate(ctx, target, value.populate, path);
   return node;
 }

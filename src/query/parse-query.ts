@@ -49,15 +49,16 @@ export function parseReadParams(model: Model, contentType: ContentType, params: 
 
 /** Read parameters from code (the document service): the same validation, undefined values ignored. */
 export function parseDocumentParams(model: Model, contentType: ContentType, params: Record<string, unknown>, options: ReadOptions): ReadSpec {
+  const canFind = options.canFind ?? (() => true);
   const spec: ReadSpec = {
     status: parseStatus(params.status),
     locale: parseLocale(contentType, params.locale, options),
     fields: parseFields(contentType, params.fields),
-    sort: parseSort(model, contentType, params.sort),
+    sort: parseSort(model, contentType, params.sort, canFind),
     pagination: parsePagination(params.pagination, options),
-    populate: parsePopulate({ model, canFind: options.canFind ?? (() => true) }, contentType, params.populate),
+    populate: parsePopulate({ model, canFind }, contentType, params.populate),
   };
-  if (params.filters !== undefined && params.filters !== '') spec.filters = parseFilters(model, contentType, params.filters);
+  if (params.filters !== undefined && params.filters !== '') spec.filters = parseFilters(model, contentType, params.filters, '', canFind);
   return spec;
 }
 

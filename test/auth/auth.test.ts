@@ -148,6 +148,17 @@ describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
       expect(login.status).toBe(400);
     });
 
+    it('filters and sorts through a relation to a type the caller may not find are refused, whatever the guess', async () => {
+      for (const guess of ['alice', 'nobody']) {
+        const res = await app.request('GET', `/api/posts?filters[writer][username][$eq]=${guess}`, undefined, bearer(jwt));
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toBe('Invalid key writer');
+      }
+      expect((await app.request('GET', '/api/posts?sort=writer.username:asc', undefined, bearer(jwt))).status).toBe(400);
+      // The public role here may find users: the same filter works for it.
+      expect((await app.request('GET', '/api/posts?filters[writer][username][$eq]=alice', undefined, none)).body.data).toHaveLength(1);
+    });
+
     it('populate of a content-type the caller may not find is omitted, not an error', async () => {
       const res = await app.request('GET', '/api/posts?populate=writer', undefined, bearer(jwt));
       expect(res.status).toBe(200);
