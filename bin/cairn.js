@@ -1,5 +1,12 @@
 #!/usr/bin/env node
-// Cairn's command line; the TypeScript sources are compiled to dist/ by `npm run build` (run on npm install).
-import { main } from '../dist/cli/index.js';
+// Cairn's command line. Cairn's TypeScript is compiled to dist/ by `npm run build` (npm install runs it through
+// `prepare`), so no TypeScript loader runs at start-up.
+import { existsSync } from 'node:fs';
 
+const entry = new URL('../dist/cli/index.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('cairn: dist/ is missing: run `npm run build` (or `npm install`) in the Cairn folder first\n');
+  process.exit(1);
+}
+const { main } = await import(entry.href);
 await main();

@@ -76,3 +76,19 @@ function withLocation(error: unknown, file: string): unknown {
   if (line && !error.message.includes(`line ${line}`)) error.message = `${error.message} (line ${line})`;
   return error;
 }
+
+/**
+ * One line for the CLI to print after the file's path: jiti's parse errors span lines and repeat the path
+ * (`Unexpected token\n /app/config/server.ts:1:28`), which becomes `Unexpected token (line 1, column 28)`.
+ */
+export function describeLoadError(error: unknown, file: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .split(`${file}:`)
+    .join('\0')
+    .replace(/\0(\d+):(\d+)/g, '(line $1, column $2)')
+    .replace(/\0(\d+)/g, '(line $1)')
+    .replace(/\0/g, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}

@@ -1,93 +1,97 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { AppConfig } from './types.js';
 import { createEnv, loadDotEnv } from './env.js';
-import { loadModule } from './load-module.js';
+import { describeLoadError, loadAppModule } from './config-module.js';
+import { validateConfig, type ConfigSources } from './config-validate.js';
 
-const FILES = ['server', 'database', 'api', 'plugins', 'admin', 'permissions'] as const;
+/** The config files Cairn reads; others (Strapi's middlewares.js, cron-tasks.js...) are left alone. */
+export const CONFIG_FILES = ['server', 'database', 'api', 'plugins', 'admin', 'permissions'] as const;
+export type ConfigName = (typeof CONFIG_FILES)[number];
 const EXTENSIONS = ['.ts', '.js', '.cjs', '.mjs', '.json'];
 
-type Plain = Record<string, unknown>;
-const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
-/** Deep merge where `over` wins; arrays are replaced, not merged. */
+type Plain = Record<string, unknown>;
+export const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Deep merge where `over` wins; arrays are replaced, not merged (as Strapi does for env-specific files). */
 export function deepMerge(base: Plain, over: Plain): Plain {
   const out: Plain = { ...base };
   for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
     out[key] = isPlain(value) && isPlain(out[key]) ? deepMerge(out[key] as Plain, value) : value;
   }
   return out;
 }
 
-/** One config file of a folder: at most one of server.ts / server.js / server.json... */
-async function readConfigFile(folder: string, name: string): Promise<Plain | undefined> {
-  const found = EXTENSIONS.map((ext) => join(folder, `${name}${ext}`)).filter((f) => existsSync(f));
-  if (found.length > 1) throw new ConfigError(`config: ${found.join(' and ')} both define "${name}": keep one`);
-  if (!found.length) return undefined;
-  const file = found[0];
-  let value: unknown;
-  try {
-    value = await loadModule(file);
-    if (typeof value === 'function') value = await (value as (ctx: { env: unknown }) => unknown)({ env: createEnv() });
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`${file}: ${(error as Error).message}`);
-  }
-  if (!isPlain(value)) throw new ConfigError(`${file} must export an object or ({ env }) => object`);
-  return value;
-}
-
-function defaults(dir: string): Plain {
+/** Strapi's built-in defaults for what an app folder may leave out. */
+function defaults(): Record<ConfigName, Plain | undefined> {
   return {
     server: { host: '127.0.0.1', port: 1337 },
+    // Relative to the app folder (the database layer resolves it against `dir`), as in Strapi's template.
     database: { connection: { client: 'sqlite', connection: { filename: '.tmp/data.db' } } },
     api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
     plugins: {},
     admin: {},
-    dir,
+    permissions: undefined,
   };
 }
 
 /**
- * Loads `config/*` of an app folder (Strapi's format: objects or `({ env }) => object`, in ts/js/cjs/mjs/json),
- * then `config/env/<NODE_ENV>/*` over it, then `overrides`. Invalid values stop start-up with a ConfigError.
+ * Loads `config/*` of an app folder (Strapi's format: an object or `({ env }) => object`, in ts/js/cjs/mjs/json),
+ * then `config/env/<NODE_ENV>/*` over it, then `overrides` (command-line options, tests). `<dir>/.env` is read
+ * first. A file that can't load, or a value of the wrong type, is a ConfigError naming the file and the key.
  */
-export async function loadConfig(dirInput: string, overrides: Plain = {}): Promise<AppConfig> {
+export async function loadConfig(dirInput: string, overrides: DeepPartial<AppConfig> = {}): Promise<AppConfig> {
   const dir = resolve(dirInput);
-  if (!existsSync(dir)) throw new ConfigError(`app folder ${dir} does not exist`);
+  checkAppFolder(dir);
   loadDotEnv(dir);
   const environment = process.env.NODE_ENV || 'development';
-  let config = defaults(dir);
-  for (const name of FILES) {
-    const base = await readConfigFile(join(dir, 'config'), name);
-    const specific = await readConfigFile(join(dir, 'config', 'env', environment), name);
-    if (base) config = deepMerge(config, { [name]: base });
-    if (specific) config = deepMerge(config, { [name]: specific });
+  const env = createEnv();
+  const merged: Plain = {};
+  const sources: ConfigSources = {};
+  const base = defaults();
+  for (const name of CONFIG_FILES) {
+    const layers: Array<{ file: string; value: Plain }> = [];
+    for (const folder of [join(dir, 'config'), join(dir, 'config', 'env', environment)]) {
+      const found = await readConfigFile(folder, name, env);
+      if (found) layers.push(found);
+    }
+    let section = base[name];
+    for (const layer of layers) section = deepMerge(section ?? {}, layer.value);
+    const override = (overrides as Plain)[name];
+    if (isPlain(override)) section = deepMerge(section ?? {}, override);
+    if (section !== undefined) merged[name] = section;
+    sources[name] = { layers, override: isPlain(override) ? override : undefined };
   }
-  config = deepMerge(config, overrides);
-  config.environment = environment;
-  validate(config);
-  return config as unknown as AppConfig;
+  validateConfig(merged, sources);
+  return { ...merged, dir, environment } as unknown as AppConfig;
 }
 
-function validate(config: Plain): void {
-  const server = config.server as Plain;
-  const port = Number(server.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`config/server: port ${String(server.port)} is not a valid port`);
-  server.port = port;
-  if (server.workers !== undefined && (!Number.isInteger(server.workers) || (server.workers as number) < 1)) {
-    throw new ConfigError('config/server: workers must be a positive integer');
+function checkAppFolder(dir: string): void {
+  if (!existsSync(dir)) throw new ConfigError(`app folder ${dir} does not exist`);
+  if (!statSync(dir).isDirectory()) throw new ConfigError(`app folder ${dir} is not a folder`);
+  // An empty or wrong folder would otherwise start an API with no content-types and a fresh database in it.
+  if (!existsSync(join(dir, 'config')) && !existsSync(join(dir, 'src'))) {
+    throw new ConfigError(`${dir} is not an app folder: it has neither config/ nor src/ (use --dir to point at one)`);
   }
-  const rest = (config.api as Plain).rest as Plain;
-  for (const key of ['defaultLimit', 'maxLimit']) {
-    if (!Number.isInteger(rest[key]) || (rest[key] as number) < 1) throw new ConfigError(`config/api: rest.${key} must be a positive integer`);
+}
+
+/** The one file of a folder that defines `name` (server.ts or server.js or ... : two is an error). */
+async function readConfigFile(folder: string, name: string, env: ReturnType<typeof createEnv>): Promise<{ file: string; value: Plain } | undefined> {
+  const found = EXTENSIONS.map((ext) => join(folder, `${name}${ext}`)).filter((f) => existsSync(f));
+  if (found.length > 1) throw new ConfigError(`${found.join(' and ')} both define "${name}": keep one`);
+  if (!found.length) return undefined;
+  const file = found[0];
+  let value: unknown;
+  try {
+    value = await loadAppModule(file);
+    if (typeof value === 'function') value = await (value as (ctx: { env: unknown }) => unknown)({ env });
+  } catch (error) {
+    throw new ConfigError(`${file}: ${describeLoadError(error, file)}`);
   }
-  if ((rest.defaultLimit as number) > (rest.maxLimit as number)) throw new ConfigError('config/api: rest.defaultLimit must not exceed rest.maxLimit');
-  if (typeof rest.withCount !== 'boolean') throw new ConfigError('config/api: rest.withCount must be true or false');
-  const database = config.database as { connection?: Plain };
-  const clients = ['sqlite', 'better-sqlite3', 'postgres', 'pg', 'mysql', 'mysql2'];
-  if (!isPlain(database.connection) || !clients.includes(database.connection.client as string)) {
-    throw new ConfigError(`config/database: connection.client must be sqlite, postgres or mysql, not ${JSON.stringify(database.connection?.client)}`);
-  }
+  if (!isPlain(value)) throw new ConfigError(`${file} must export an object or a function ({ env }) => object`);
+  return { file, value };
 }

@@ -1,18 +1,44 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadModule } from './load-module.js';
+import { ConfigError } from '../errors/index.js';
+import { describeLoadError, loadAppModule } from './config-module.js';
 
+type Hook = (context: Record<string, unknown>) => unknown;
+
+/** The app's own code, run around start-up (Strapi's `register`, `bootstrap` and `destroy`). */
 export interface AppHooks {
-  register?(context: Record<string, unknown>): unknown;
-  bootstrap?(context: Record<string, unknown>): unknown;
-  destroy?(context: Record<string, unknown>): unknown;
+  register?: Hook;
+  bootstrap?: Hook;
+  destroy?: Hook;
 }
 
-/** The app's optional `src/index.(ts|js|mjs|cjs)` with `register`, `bootstrap` and `destroy`. */
+const HOOKS = ['register', 'bootstrap', 'destroy'] as const;
+const EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'];
+
+/**
+ * Reads the optional `src/index.(ts|js|mjs|cjs)`: `module.exports = { bootstrap() {} }`, `export default {...}`
+ * or named `export function bootstrap()`. A file that can't load, or a hook that isn't a function, stops start-up
+ * with a ConfigError naming the file (a silently skipped bootstrap would leave the app half set up).
+ */
 export async function loadAppHooks(dir: string): Promise<AppHooks> {
-  for (const ext of ['.ts', '.js', '.mjs', '.cjs']) {
-    const file = join(dir, 'src', `index${ext}`);
-    if (existsSync(file)) return ((await loadModule(file)) ?? {}) as AppHooks;
+  const found = EXTENSIONS.map((ext) => join(dir, 'src', `index${ext}`)).filter((f) => existsSync(f));
+  if (found.length > 1) throw new ConfigError(`${found.join(' and ')}: keep one app entry file`);
+  if (!found.length) return {};
+  const file = found[0];
+  let exported: unknown;
+  try {
+    exported = await loadAppModule(file);
+  } catch (error) {
+    throw new ConfigError(`${file}: ${describeLoadError(error, file)}`);
   }
-  return {};
+  if (exported === undefined || exported === null) return {};
+  if (typeof exported !== 'object') throw new ConfigError(`${file} must export an object of { register, bootstrap, destroy }`);
+  const hooks: AppHooks = {};
+  for (const name of HOOKS) {
+    const hook = (exported as Record<string, unknown>)[name];
+    if (hook === undefined) continue;
+    if (typeof hook !== 'function') throw new ConfigError(`${file}: ${name} must be a function, not ${typeof hook}`);
+    hooks[name] = hook.bind(exported) as Hook;
+  }
+  return hooks;
 }

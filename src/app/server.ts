@@ -1,95 +1,228 @@
-import cluster from 'node:cluster';
-import type { Cairn } from './cairn.js';
+import cluster, { type Worker } from 'node:cluster';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DeepPartial } from './config.js';
+import type { AppConfig } from './types.js';
 
 export interface StartOptions {
+  /** The app folder. */
   dir: string;
+  /** Override config/server's port (0 picks a free one). */
   port?: number;
+  /** Override config/server's host. */
   host?: string;
-  /** Worker processes sharing the port (node:cluster); 1 runs in this process. */
+  /** Worker processes sharing the port (node:cluster). Default: config/server's `workers`, else 1 (no cluster). */
   workers?: number;
+  /** Print nothing (tests, embedding). */
   quiet?: boolean;
+  /** Install SIGINT/SIGTERM handlers that shut down and exit the process (the CLI does; embedders may not). Default true. */
+  handleSignals?: boolean;
 }
 
 export interface RunningServer {
+  /** Where the server listens, e.g. http://127.0.0.1:1337. */
   url: string;
+  /** Graceful stop: no new connections, in-flight requests finish, the database closes (every worker's, in a cluster). */
   close(): Promise<void>;
 }
 
-const log = (quiet: boolean | undefined, message: string) => {
+/** A shutdown that doesn't finish in this time exits anyway: a hung request must not keep a deploy waiting. */
+const FORCE_EXIT_MS = 10_000;
+/** Worker restarts back off from 0.5 s up to 30 s; a worker that stayed up this long resets the backoff. */
+const BACKOFF_START_MS = 500;
+const BACKOFF_MAX_MS = 30_000;
+const HEALTHY_AFTER_MS = 30_000;
+/** Environment variable carrying a forked process's role and options (see the bottom of this file). */
+const WORKER_ENV = 'CAIRN_WORKER';
+
+const print = (quiet: boolean | undefined, message: string) => {
   if (!quiet) process.stdout.write(`${message}\n`);
 };
 
-/** Starts one Cairn process listening on its port; SIGINT/SIGTERM shut it down gracefully. */
-export async function startServer(options: StartOptions & { skipSync?: boolean }): Promise<RunningServer> {
+/**
+ * Starts the app: one process, or with `workers > 1` a node:cluster primary that forks workers sharing the port.
+ * Cairn's own heavy modules (model, database, HTTP) are imported here, on demand, not by the CLI.
+ */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const dir = resolve(options.dir);
+  let workers = options.workers;
+  if (workers === undefined) {
+    // Loading the config twice (here and in createCairn) costs a few ms; it keeps the primary free of the model/DB.
+    const { loadConfig } = await import('./config.js');
+    workers = (await loadConfig(dir, serverOverrides(options))).server.workers;
+  }
+  if ((workers ?? 1) > 1) return startPrimary({ ...options, dir }, workers!);
+  return startProcess({ ...options, dir }, false);
+}
+
+/** `--port` / `--host` as config overrides (merged over config/server by loadConfig). */
+function serverOverrides(options: StartOptions): DeepPartial<AppConfig> {
+  const server: DeepPartial<AppConfig['server']> = {};
+  if (options.port !== undefined) server.port = options.port;
+  if (options.host !== undefined) server.host = options.host;
+  return Object.keys(server).length ? { server } : {};
+}
+
+/** A URL a person can open: a wildcard address is reachable on the loopback one. */
+function displayUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+/** One serving process (the whole app, or one worker of a cluster: then the primary already synced the schema). */
+async function startProcess(options: StartOptions & { dir: string }, isWorker: boolean): Promise<RunningServer> {
   const { createCairn } = await import('./cairn.js');
-  const overrides: Record<string, unknown> = {};
-  if (options.port !== undefined || options.host !== undefined) {
-    overrides.server = { ...(options.port !== undefined ? { port: options.port } : {}), ...(options.host !== undefined ? { host: options.host } : {}) };
-  }
-  const cairn = await createCairn({ dir: options.dir, config: overrides as never, skipSync: options.skipSync });
+  const cairn = await createCairn({ dir: options.dir, config: serverOverrides(options), skipSync: isWorker });
   const { host, port } = cairn.config.server;
-  const address = await cairn.fastify.listen({ host, port });
-  const url = address.replace('[::1]', 'localhost');
-  if (!cluster.isWorker) log(options.quiet, `Cairn is ready: ${url} (REST API under ${url}/api)`);
-  installShutdown(cairn, options.quiet);
-  return { url, close: () => cairn.close() };
-}
-
-/**
- * Graceful shutdown: stop accepting connections, let in-flight requests finish, close the database, exit 0.
- * A second signal, or 10 s without finishing, forces the exit.
- */
-function installShutdown(cairn: Cairn, quiet?: boolean): void {
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) process.exit(1);
-    closing = true;
-    if (!cluster.isWorker) log(quiet, `${signal} received: finishing in-flight requests`);
-    const timer = setTimeout(() => process.exit(1), 10_000);
-    timer.unref();
-    cairn.close().then(
-      () => process.exit(0),
-      (error) => {
-        process.stderr.write(`shutdown failed: ${(error as Error).message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-}
-
-/**
- * `--workers N`: the primary syncs the schema and runs bootstrap once (so seeding never races), then forks N
- * workers that share the port; a crashed worker is replaced (with a short backoff), signals are forwarded.
- */
-export async function startCluster(options: StartOptions): Promise<void> {
-  const workers = options.workers ?? 1;
-  if (cluster.isWorker) {
-    await startServer({ ...options, skipSync: true });
-    return;
+  try {
+    await cairn.fastify.listen({ host, port });
+  } catch (error) {
+    await cairn.close();
+    throw error;
   }
-  const { prepareApp } = await import('./cairn.js');
-  await prepareApp({ dir: options.dir });
-  let stopping = false;
-  const fork = () => cluster.fork({ CAIRN_WORKER: '1' });
-  for (let i = 0; i < workers; i++) fork();
-  let listening = 0;
-  cluster.on('listening', (_worker, address) => {
-    if (++listening === workers) log(options.quiet, `Cairn is ready: http://${address.address ?? '127.0.0.1'}:${address.port} (${workers} workers)`);
-  });
-  cluster.on('exit', (worker, code) => {
-    if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-      return;
-    }
-    log(options.quiet, `worker ${worker.process.pid} exited (${code}); starting another`);
-    setTimeout(fork, 500);
-  });
-  const stop = (signal: NodeJS.Signals) => {
-    stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  const address = cairn.fastify.server.address();
+  const url = displayUrl(host, typeof address === 'object' && address ? address.port : port);
+  if (!isWorker) print(options.quiet, `Cairn is ready: ${url}\nREST API: ${url}/api (e.g. curl ${url}/api/<pluralName>)`);
+
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= cairn.close());
+  if (options.handleSignals !== false) {
+    onShutdownSignal((signal) => {
+      if (!isWorker) print(options.quiet, `${signal}: finishing in-flight requests (up to ${FORCE_EXIT_MS / 1000} s), then closing the database`);
+      exitAfter(close());
+    });
+  }
+  return { url, close };
 }
+
+/** Waits for a graceful shutdown, then exits 0 (1 if it failed or took longer than FORCE_EXIT_MS). */
+function exitAfter(done: Promise<unknown>): void {
+  setTimeout(() => {
+    process.stderr.write(`cairn: shutdown took longer than ${FORCE_EXIT_MS / 1000} s, exiting\n`);
+    process.exit(1);
+  }, FORCE_EXIT_MS).unref();
+  done.then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`cairn: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+/**
+ * Runs `handler` on the first SIGINT or SIGTERM; later ones are ignored (FORCE_EXIT_MS bounds the wait). A
+ * second signal is usually the same Ctrl-C arriving twice: from the terminal to the whole process group, and
+ * forwarded by a parent (`cairn develop`, a cluster primary). Treating it as "exit now" would cut off the very
+ * requests a graceful shutdown exists to finish.
+ */
+function onShutdownSignal(handler: (signal: NodeJS.Signals) => void): void {
+  let received = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (received) return;
+      received = true;
+      handler(signal);
+    });
+  }
+}
+
+/**
+ * The cluster primary. It never loads the model or the database itself: a first forked process runs
+ * `prepareApp` (schema sync and the app's bootstrap seeding, exactly once, so workers never race on
+ * migrations or demo data), then N workers start with schema sync skipped. A crashed worker is replaced with
+ * exponential backoff; SIGINT/SIGTERM are forwarded and the primary exits once every worker is gone.
+ */
+async function startPrimary(options: StartOptions & { dir: string }, count: number): Promise<RunningServer> {
+  const forkAs = (role: 'prepare' | 'serve') => cluster.fork({ [WORKER_ENV]: JSON.stringify({ role, options: { ...options, workers: undefined, handleSignals: true } }) });
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [] });
+
+  const prepared = await exitCode(forkAs('prepare'));
+  if (prepared !== 0) throw startFailure(`preparing the app failed (exit code ${prepared})`);
+
+  let stopping = false;
+  let backoff = 0;
+  const startedAt = new Map<Worker, number>();
+  const fork = () => startedAt.set(forkAs('serve'), Date.now());
+
+  const url = await new Promise<string>((resolveReady, rejectReady) => {
+    let listening = 0;
+    let ready = false;
+    cluster.on('listening', (_worker, address) => {
+      if (ready || ++listening < count) return;
+      ready = true;
+      const host = options.host ?? (address.address || '127.0.0.1');
+      resolveReady(displayUrl(host, address.port));
+    });
+    cluster.on('exit', (worker, code, signal) => {
+      const uptime = Date.now() - (startedAt.get(worker) ?? Date.now());
+      startedAt.delete(worker);
+      if (stopping) return;
+      if (!ready) {
+        // A worker that can't start (port taken, bad model) won't start on a retry either.
+        stopping = true;
+        for (const other of Object.values(cluster.workers ?? {})) other?.kill('SIGTERM');
+        rejectReady(startFailure(`a worker exited during start-up (${signal ?? `exit code ${code}`})`));
+        return;
+      }
+      if (uptime > HEALTHY_AFTER_MS) backoff = 0;
+      const delay = Math.min(BACKOFF_START_MS * 2 ** backoff++, BACKOFF_MAX_MS);
+      print(options.quiet, `worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another in ${delay} ms`);
+      setTimeout(() => {
+        if (!stopping) fork();
+      }, delay).unref();
+    });
+    for (let i = 0; i < count; i++) fork();
+  });
+  print(options.quiet, `Cairn is ready: ${url} (${count} workers)\nREST API: ${url}/api (e.g. curl ${url}/api/<pluralName>)`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolveClosed) => {
+      stopping = true;
+      const alive = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+      if (!alive().length) return resolveClosed();
+      cluster.on('exit', () => {
+        if (!alive().length) resolveClosed();
+      });
+      for (const worker of alive()) worker.process.kill('SIGTERM');
+    }));
+  if (options.handleSignals !== false) {
+    onShutdownSignal((signal) => {
+      print(options.quiet, `${signal}: stopping ${count} workers`);
+      exitAfter(close());
+    });
+  }
+  return { url, close };
+}
+
+function exitCode(worker: Worker): Promise<number> {
+  return new Promise((resolveExit) => worker.once('exit', (code, signal) => resolveExit(signal ? 1 : code)));
+}
+
+/** The failing process already printed its reason; this one-line error tells the CLI not to add a stack. */
+function startFailure(message: string): Error {
+  return Object.assign(new Error(message), { code: 'CAIRN_START_FAILED' });
+}
+
+/** In a forked process: prepare the app once, or serve it (see startPrimary). */
+async function runForkedProcess(spec: string): Promise<void> {
+  const { role, options } = JSON.parse(spec) as { role: 'prepare' | 'serve'; options: StartOptions & { dir: string } };
+  try {
+    if (role === 'prepare') {
+      const { prepareApp } = await import('./cairn.js');
+      await prepareApp({ dir: options.dir });
+      process.exit(0);
+    }
+    await startProcess(options, true);
+  } catch (error) {
+    // Known start-up failures (bad config or model, port taken) are one line; anything else is a bug: its stack.
+    const known = error instanceof Error && (['ConfigError', 'ModelError'].includes(error.name) || typeof (error as { code?: unknown }).code === 'string');
+    process.stderr.write(`cairn: ${error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
+// The primary forks this very file (cluster.setupPrimary's `exec` above): a worker needs nothing but this
+// module and the app, not the CLI.
+if (cluster.isWorker && process.env[WORKER_ENV]) void runForkedProcess(process.env[WORKER_ENV]);

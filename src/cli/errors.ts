@@ -1,13 +1,30 @@
-import { ConfigError, ModelError } from '../errors/index.js';
+/**
+ * Failures a user can fix (a bad config or model, a port in use, a database that refuses) print one line;
+ * anything else is a bug and keeps its stack.
+ */
+const ONE_LINE_NAMES = new Set(['ConfigError', 'ModelError']);
+const ONE_LINE_CODES = new Set([
+  'CAIRN_START_FAILED',
+  'EADDRINUSE',
+  'EADDRNOTAVAIL',
+  'EACCES',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR',
+  '28P01', // PostgreSQL: password authentication failed
+  '3D000', // PostgreSQL: database does not exist
+]);
 
-/** Known start-up errors print one clear line; anything else keeps its stack (it is a bug). */
+export function fatalMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  if (ONE_LINE_NAMES.has(error.name) || (typeof code === 'string' && ONE_LINE_CODES.has(code))) return error.message;
+  return error.stack ?? error.message;
+}
+
 export function reportFatal(error: unknown): never {
-  if (error instanceof ConfigError || error instanceof ModelError) {
-    process.stderr.write(`cairn: ${error.message}\n`);
-  } else if (error instanceof Error && /ECONNREFUSED|ENOTFOUND|EADDRINUSE|password authentication|Access denied/.test(error.message)) {
-    process.stderr.write(`cairn: ${error.message}\n`);
-  } else {
-    process.stderr.write(`cairn: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  }
+  process.stderr.write(`cairn: ${fatalMessage(error)}\n`);
   process.exit(1);
 }

@@ -1,82 +1,187 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createEnv } from '../../src/app/env.js';
 import { loadConfig } from '../../src/app/config.js';
 import { ConfigError } from '../../src/errors/index.js';
+import { folder, withEnv } from './fixtures.js';
 
 const CONFORMANCE_APP = join(import.meta.dirname, '../../../shared/conformance/app');
+const COMMONJS = { 'package.json': '{ "type": "commonjs" }' };
 
-describe('env helpers', () => {
-  const env = createEnv({ S: 'text', I: '42', F: '1.5', B: 'true', B0: '0', J: '{"a":[1]}', A: 'a, b ,"c"', A2: '[x,y]', BAD: 'abc', D: '2024-01-02' });
-  it('reads typed values with defaults', () => {
-    expect(env('S')).toBe('text');
-    expect(env('MISSING', 'fallback')).toBe('fallback');
-    expect(env.int('I')).toBe(42);
-    expect(env.int('MISSING', 7)).toBe(7);
-    expect(env.float('F')).toBe(1.5);
-    expect(env.bool('B')).toBe(true);
-    expect(env.bool('B0')).toBe(false);
-    expect(env.json('J')).toEqual({ a: [1] });
-    expect(env.array('A')).toEqual(['a', 'b', 'c']);
-    expect(env.array('A2')).toEqual(['x', 'y']);
-    expect(env.date('D')?.toISOString()).toBe('2024-01-02T00:00:00.000Z');
-  });
-  it('a value that does not parse names the variable', () => {
-    expect(() => env.int('BAD')).toThrow(ConfigError);
-    expect(() => env.int('BAD')).toThrow(/BAD/);
-    expect(() => env.float('BAD')).toThrow(/BAD/);
-    expect(() => env.bool('BAD')).toThrow(/BAD/);
-    expect(() => env.json('BAD')).toThrow(/BAD/);
-  });
-});
-
-function app(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-config-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
-
-describe('config folder', () => {
+describe('config folder: formats', () => {
   it('loads the conformance app unchanged (CommonJS functions of env)', async () => {
     const config = await loadConfig(CONFORMANCE_APP);
     expect(config.server.port).toBe(1337);
+    expect(config.server.host).toBe('127.0.0.1');
     expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: true });
     expect((config.plugins.i18n.config as { locales: string[] }).locales).toEqual(['en', 'fr']);
     expect(Object.keys(config.permissions!.roles!)).toEqual(['public', 'authenticated']);
+    expect(config.permissions!.roles!.public.permissions).toContain('api::restaurant.restaurant.find');
+    expect(config.database.connection.client).toBe('sqlite');
+    expect(config.dir).toBe(CONFORMANCE_APP);
   });
 
-  it('reads .ts, .mjs, .json files and .env, with env-specific overrides', async () => {
-    const dir = app({
-      'config/server.ts': 'export default ({ env }: any) => ({ port: env.int("CAIRN_TEST_PORT", 1) });',
-      'config/api.mjs': 'export default { rest: { defaultLimit: 10, maxLimit: 50, withCount: false } };',
-      'config/plugins.json': '{ "i18n": { "config": { "defaultLocale": "fr" } } }',
-      'config/env/production/api.json': '{ "rest": { "maxLimit": 20 } }',
-      '.env': 'CAIRN_TEST_PORT=4242\n',
+  it('reads objects and ({ env }) functions from .js (CommonJS), .cjs, .mjs, .ts and .json', async () => {
+    const dir = folder({
+      ...COMMONJS,
+      'config/server.js': 'module.exports = ({ env }) => ({ host: env("CAIRN_T_HOST", "0.0.0.0"), port: env.int("CAIRN_T_PORT", 1) });',
+      'config/api.cjs': 'module.exports = { rest: { defaultLimit: 10, maxLimit: 50, withCount: false } };',
+      'config/plugins.mjs': 'export default ({ env }) => ({ i18n: { config: { locales: env.array("CAIRN_T_LOCALES") } } });',
+      'config/admin.ts': 'interface Admin { auth: { secret: string } }\nconst admin: Admin = { auth: { secret: "s" } };\nexport default admin;',
+      'config/permissions.json': '{ "roles": { "public": { "permissions": ["api::a.a.find"] } } }',
     });
-    const previous = process.env.NODE_ENV;
-    process.env.NODE_ENV = 'production';
-    try {
-      const config = await loadConfig(dir);
-      expect(config.server.port).toBe(4242);
-      expect(config.api.rest).toEqual({ defaultLimit: 10, maxLimit: 20, withCount: false });
-      expect(config.plugins.i18n.config).toEqual({ defaultLocale: 'fr' });
-    } finally {
-      process.env.NODE_ENV = previous;
-      delete process.env.CAIRN_TEST_PORT;
-    }
+    const config = await withEnv({ CAIRN_T_PORT: '4242', CAIRN_T_LOCALES: 'en,de', CAIRN_T_HOST: undefined }, () => loadConfig(dir));
+    expect(config.server).toEqual({ host: '0.0.0.0', port: 4242 });
+    expect(config.api.rest).toEqual({ defaultLimit: 10, maxLimit: 50, withCount: false });
+    expect(config.plugins).toEqual({ i18n: { config: { locales: ['en', 'de'] } } });
+    expect(config.admin).toEqual({ auth: { secret: 's' } });
+    expect(config.permissions).toEqual({ roles: { public: { permissions: ['api::a.a.find'] } } });
   });
 
-  it('bad configs stop with the file and the reason', async () => {
-    await expect(loadConfig(app({ 'config/server.js': 'module.exports = {', 'package.json': '{"type":"commonjs"}' }))).rejects.toThrow(/server\.js/);
-    await expect(loadConfig(app({ 'config/server.json': '{}', 'config/server.js': 'module.exports = {}' }))).rejects.toThrow(/both define "server"/);
-    await expect(loadConfig(app({ 'config/server.json': '{ "port": 99999 }' }))).rejects.toThrow(/not a valid port/);
-    await expect(loadConfig(app({ 'config/api.json': '{ "rest": { "defaultLimit": 200, "maxLimit": 100 } }' }))).rejects.toThrow(/defaultLimit/);
-    await expect(loadConfig(app({ 'config/database.json': '{ "connection": { "client": "oracle" } }' }))).rejects.toThrow(/client must be sqlite, postgres or mysql/);
-    await expect(loadConfig('/nonexistent/app')).rejects.toThrow(/does not exist/);
+  it('takes ESM syntax in a CommonJS package, CommonJS in a "type": "module" one, and named ESM exports', async () => {
+    const esmInCjs = folder({ ...COMMONJS, 'config/server.js': 'export default { port: 2001 };' });
+    expect((await loadConfig(esmInCjs)).server.port).toBe(2001);
+    const cjsInEsm = folder({ 'package.json': '{ "type": "module" }', 'config/server.js': 'module.exports = { port: 2002 };' });
+    expect((await loadConfig(cjsInEsm)).server.port).toBe(2002);
+    const topLevelAwait = folder({ 'config/server.mjs': 'const port = await Promise.resolve(2003);\nexport default { port };' });
+    expect((await loadConfig(topLevelAwait)).server.port).toBe(2003);
+    const asyncFunction = folder({ ...COMMONJS, 'config/server.js': 'module.exports = async () => ({ port: 2004 });' });
+    expect((await loadConfig(asyncFunction)).server.port).toBe(2004);
+  });
+
+  it('.env in the app folder feeds env() without overriding real variables', async () => {
+    const dir = folder({ ...COMMONJS, '.env': 'CAIRN_T_DOTPORT=4343\nCAIRN_T_DOTHOST=10.0.0.1\n', 'config/server.js': 'module.exports = ({ env }) => ({ host: env("CAIRN_T_DOTHOST"), port: env.int("CAIRN_T_DOTPORT") });' });
+    const config = await withEnv({ CAIRN_T_DOTPORT: undefined, CAIRN_T_DOTHOST: '127.0.0.2' }, async () => {
+      try {
+        return await loadConfig(dir);
+      } finally {
+        delete process.env.CAIRN_T_DOTPORT;
+      }
+    });
+    expect(config.server).toEqual({ host: '127.0.0.2', port: 4343 });
+  });
+
+  it('a changed file is read again by the next load (no stale module cache)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const dir = folder({ ...COMMONJS, 'config/server.js': 'module.exports = { port: 3001 };' });
+    expect((await loadConfig(dir)).server.port).toBe(3001);
+    writeFileSync(join(dir, 'config/server.js'), 'module.exports = { port: 3002 };');
+    expect((await loadConfig(dir)).server.port).toBe(3002);
+  });
+
+  it('unknown config files (Strapi middlewares.js, cron-tasks.js) are ignored', async () => {
+    const dir = folder({ ...COMMONJS, 'config/middlewares.js': 'throw new Error("must not load")', 'config/cron-tasks.js': 'nonsense(' });
+    await expect(loadConfig(dir)).resolves.toBeTruthy();
+  });
+});
+
+describe('config folder: defaults, environments, overrides', () => {
+  it('an app with no config files gets Strapi defaults', async () => {
+    const config = await withEnv({ NODE_ENV: undefined }, () => loadConfig(folder({ 'src/api/.keep': '' })));
+    expect(config.environment).toBe('development');
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337 });
+    expect(config.database).toEqual({ connection: { client: 'sqlite', connection: { filename: '.tmp/data.db' } } });
+    expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: true });
+    expect(config.plugins).toEqual({});
+    expect(config.admin).toEqual({});
+    expect(config.permissions).toBeUndefined();
+  });
+
+  it('config/env/<NODE_ENV>/ files merge deeply over the base files; arrays are replaced', async () => {
+    const dir = folder({
+      ...COMMONJS,
+      'config/server.js': 'module.exports = { host: "0.0.0.0", port: 1400, app: { keys: ["a", "b"] } };',
+      'config/api.json': '{ "rest": { "defaultLimit": 10, "maxLimit": 50 } }',
+      'config/env/production/server.ts': 'export default ({ env }: { env: (k: string, d: string) => string }) => ({ port: 80, app: { keys: [env("CAIRN_T_KEY", "k")] } });',
+      'config/env/production/api.json': '{ "rest": { "maxLimit": 20 } }',
+    });
+    const production = await withEnv({ NODE_ENV: 'production' }, () => loadConfig(dir));
+    expect(production.environment).toBe('production');
+    expect(production.server).toEqual({ host: '0.0.0.0', port: 80, app: { keys: ['k'] } });
+    expect(production.api.rest).toEqual({ defaultLimit: 10, maxLimit: 20, withCount: true });
+    const development = await withEnv({ NODE_ENV: 'development' }, () => loadConfig(dir));
+    expect(development.server.port).toBe(1400);
+    expect(development.api.rest.maxLimit).toBe(50);
+  });
+
+  it('overrides (command-line options, tests) win over every file', async () => {
+    const dir = folder({ ...COMMONJS, 'config/server.js': 'module.exports = { port: 1400, host: "0.0.0.0" };' });
+    const config = await loadConfig(dir, { server: { port: 9999 }, api: { rest: { withCount: false } } });
+    expect(config.server).toEqual({ host: '0.0.0.0', port: 9999 });
+    expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: false });
+  });
+
+  it('a port or worker count given as a string of digits (env("PORT")) becomes a number', async () => {
+    const dir = folder({ 'config/server.json': '{ "port": "1500", "workers": "2" }' });
+    const config = await loadConfig(dir);
+    expect(config.server.port).toBe(1500);
+    expect(config.server.workers).toBe(2);
+  });
+});
+
+describe('config folder: errors name the file and the key', () => {
+  const fails = async (files: Record<string, string>, pattern: RegExp) => {
+    const error = await loadConfig(folder({ ...COMMONJS, ...files })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(pattern);
+    return (error as Error).message;
+  };
+
+  it('the app folder must exist and look like one', async () => {
+    await expect(loadConfig('/nonexistent/app')).rejects.toThrow(/app folder \/nonexistent\/app does not exist/);
+    await expect(loadConfig(folder({}))).rejects.toThrow(/not an app folder: it has neither config\/ nor src\//);
+    const file = join(folder({ 'x.txt': '' }), 'x.txt');
+    await expect(loadConfig(file)).rejects.toThrow(/is not a folder/);
+  });
+
+  it('two files for one name', async () => {
+    await fails({ 'config/server.json': '{}', 'config/server.js': 'module.exports = {}' }, /server\.js and .*server\.json both define "server": keep one/);
+    await withEnv({ NODE_ENV: 'development' }, () =>
+      fails({ 'config/env/development/api.ts': 'export default {}', 'config/env/development/api.mjs': 'export default {}' }, /both define "api"/),
+    );
+  });
+
+  it('syntax errors and throwing files give the file, the line and the cause', async () => {
+    const message = await fails({ 'config/server.js': 'module.exports = {\n  port: 1337,\n  host: \n};' }, /config\/server\.js: Unexpected token/);
+    expect(message).toMatch(/line \d/);
+    await fails({ 'config/server.json': '{ "port": 1337, }' }, /config\/server\.json: .*JSON/);
+    await fails({ 'config/server.ts': 'export default { port: 1337 ' }, /config\/server\.ts: /);
+    await fails({ 'config/server.js': 'module.exports = () => { throw new Error("no secret set"); };' }, /config\/server\.js: no secret set/);
+    await fails({ 'config/server.js': 'module.exports = require("./missing-helper");' }, /config\/server\.js: Cannot find module '.\/missing-helper'/);
+  });
+
+  it('a bad environment variable names the file and the variable', async () => {
+    const message = await withEnv({ CAIRN_T_BADPORT: 'abc' }, () =>
+      fails({ 'config/server.js': 'module.exports = ({ env }) => ({ port: env.int("CAIRN_T_BADPORT", 1337) });' }, /config\/server\.js: environment variable CAIRN_T_BADPORT="abc" is not an integer/),
+    );
+    expect(message).not.toContain('\n');
+  });
+
+  it('a file must export an object or a function returning one', async () => {
+    await fails({ 'config/server.js': 'module.exports = 42;' }, /config\/server\.js must export an object or a function/);
+    await fails({ 'config/server.js': 'module.exports = () => [1];' }, /config\/server\.js must export an object/);
+  });
+
+  it('values of the wrong type', async () => {
+    await fails({ 'config/server.json': '{ "port": 99999 }' }, /config\/server\.json: server\.port 99999 is not a valid port/);
+    await fails({ 'config/server.json': '{ "port": "abc" }' }, /server\.port "abc" is not a valid port/);
+    await fails({ 'config/server.json': '{ "port": 1.5 }' }, /server\.port 1.5 is not a valid port/);
+    await fails({ 'config/server.json': '{ "host": "" }' }, /server\.host must be a host name/);
+    await fails({ 'config/server.json': '{ "workers": 0 }' }, /server\.workers must be a positive integer/);
+    await fails({ 'config/api.json': '{ "rest": { "defaultLimit": 200, "maxLimit": 100 } }' }, /config\/api\.json: api\.rest\.defaultLimit \(200\) must not exceed rest\.maxLimit \(100\)/);
+    await fails({ 'config/api.json': '{ "rest": { "maxLimit": 0 } }' }, /api\.rest\.maxLimit must be a positive integer, not 0/);
+    await fails({ 'config/api.json': '{ "rest": { "defaultLimit": "25" } }' }, /api\.rest\.defaultLimit must be a positive integer, not "25"/);
+    await fails({ 'config/api.json': '{ "rest": { "withCount": "yes" } }' }, /api\.rest\.withCount must be true or false/);
+    await fails({ 'config/database.json': '{ "connection": { "client": "oracle" } }' }, /config\/database\.json: database\.connection\.client must be sqlite, postgres or mysql, not "oracle"/);
+    await fails({ 'config/plugins.json': '{ "graphql": true }' }, /config\/plugins\.json: plugins\.graphql must be an object/);
+    await fails({ 'config/permissions.json': '{ "roles": { "public": { "permissions": "find" } } }' }, /permissions\.roles\.public\.permissions must be a list/);
+  });
+
+  it('an env-specific file that sets the bad value is the one named', async () => {
+    await withEnv({ NODE_ENV: 'staging' }, () =>
+      fails({ 'config/server.json': '{ "port": 1337 }', 'config/env/staging/server.json': '{ "port": -1 }' }, /config\/env\/staging\/server\.json: server\.port -1/),
+    );
   });
 });

@@ -1,52 +1,61 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { writeApp } from '../helpers/app.js';
+import { folder } from '../app/fixtures.js';
+import { cairn, ensureBuilt, root } from './build.js';
 
-const root = join(import.meta.dirname, '..', '..');
-const bin = join(root, 'bin', 'cairn.js');
-
-beforeAll(() => {
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-  expect(build.status, build.stderr).toBe(0);
-});
+beforeAll(ensureBuilt);
 
 it('--help lists the commands; --version prints the version', () => {
-  const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+  const help = cairn(['--help']);
   expect(help.status).toBe(0);
   for (const command of ['start', 'develop', 'token', 'permissions']) expect(help.stdout).toContain(command);
-  expect(spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  expect(cairn(['--version']).stdout.trim()).toBe(version);
+  expect(cairn(['-v']).stdout.trim()).toBe(version);
+  const startHelp = cairn(['start', '--help']);
+  for (const option of ['--dir', '--port', '--host', '--workers']) expect(startHelp.stdout).toContain(option);
 });
 
 it('a bad app folder or a bad model exits 1 with one clear line', () => {
-  const missing = spawnSync(process.execPath, [bin, 'start', '--dir', '/nonexistent/app'], { encoding: 'utf8' });
+  const missing = cairn(['start', '--dir', '/nonexistent/app']);
   expect(missing.status).toBe(1);
   expect(missing.stderr).toMatch(/^cairn: .*does not exist\n$/);
-  const dir = writeApp({ contentTypes: { bad: { kind: 'collectionType', info: { singularName: 'bad', pluralName: 'bads', displayName: 'Bad' }, attributes: { x: { type: 'nope' } } } } });
-  const bad = spawnSync(process.execPath, [bin, 'start', '--dir', dir], { encoding: 'utf8' });
+  const notAnApp = cairn(['start', '--dir', root + '/bin']);
+  expect(notAnApp.status).toBe(1);
+  expect(notAnApp.stderr).toMatch(/^cairn: .*is not an app folder.*\n$/);
+  const schema = { kind: 'collectionType', info: { singularName: 'bad', pluralName: 'bads', displayName: 'Bad' }, attributes: { x: { type: 'nope' } } };
+  const dir = folder({ 'src/api/bad/content-types/bad/schema.json': JSON.stringify(schema) });
+  const bad = cairn(['start', '--dir', dir]);
   expect(bad.status).toBe(1);
   expect(bad.stderr).toContain('attribute "x"');
   expect(bad.stderr).toContain('unknown attribute type "nope"');
+  expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  rmSync(dir, { recursive: true, force: true });
 });
 
-it('start serves the app; SIGTERM lets an in-flight request finish, then exits 0', async () => {
-  const dir = writeApp({
-    contentTypes: { note: { kind: 'collectionType', collectionName: 'notes', info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' }, attributes: { title: { type: 'string' } } } },
-    config: { permissions: { roles: { public: { permissions: ['api::note.note.find'] } } }, server: { port: 14811 } },
-    // A slow request: the bootstrap adds a route that answers after 500 ms.
-    index: `module.exports = { bootstrap({ cairn }) { cairn.fastify.get('/slow', async () => { await new Promise((r) => setTimeout(r, 500)); return { done: true }; }); } };`,
-  });
-  const child = spawn(process.execPath, [bin, 'start', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  for (let i = 0; i < 200 && !out.includes('ready'); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(out).toContain('Cairn is ready: http://127.0.0.1:14811');
-  expect((await fetch('http://127.0.0.1:14811/api/notes')).status).toBe(200);
-  const slow = fetch('http://127.0.0.1:14811/slow').then((r) => r.json());
-  await new Promise((r) => setTimeout(r, 100));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  expect(await slow).toEqual({ done: true });
-  expect(await exited).toBe(0);
-}, 30_000);
+it('a bad config value exits 1 naming the file and the key, without a stack', () => {
+  const dir = folder({ 'config/api.json': JSON.stringify({ rest: { defaultLimit: 500, maxLimit: 100 } }) });
+  const result = cairn(['start', '--dir', dir]);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/^cairn: .*config\/api\.json: api\.rest\.defaultLimit \(500\) must not exceed rest\.maxLimit \(100\)\n$/);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('bad options and unknown commands are refused before anything loads', () => {
+  const port = cairn(['start', '--port', 'abc']);
+  expect(port.status).toBe(1);
+  expect(port.stderr).toContain("option '-p, --port <number>' argument 'abc' is invalid");
+  const workers = cairn(['start', '--workers', '0']);
+  expect(workers.status).toBe(1);
+  expect(workers.stderr).toContain('expected a positive number of workers');
+  const unknown = cairn(['serve']);
+  expect(unknown.status).toBe(1);
+  expect(unknown.stderr).toContain("unknown command 'serve'");
+});
+
+it('develop refuses a missing folder the same way', () => {
+  const result = cairn(['develop', '--dir', '/nonexistent/app']);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/^cairn: .*does not exist\n$/);
+});

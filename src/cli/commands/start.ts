@@ -1,27 +1,17 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { reportFatal } from '../errors.js';
+import { dirOption, parsePort, parseWorkers } from '../options.js';
 
-/** `cairn start`: serve the app (several workers with --workers or config server.workers). */
+/** `cairn start`: serve the app (several worker processes with --workers or config/server's `workers`). */
 export function registerStart(program: Command): void {
-  program
-    .command('start')
-    .description('start the app')
-    .option('-d, --dir <path>', 'app folder', '.')
-    .option('-p, --port <number>', 'port (default: config/server)', (v) => Number.parseInt(v, 10))
-    .option('--host <host>', 'host (default: config/server)')
-    .option('-w, --workers <number>', 'worker processes sharing the port', (v) => Number.parseInt(v, 10))
+  dirOption(program.command('start').description('start the app'))
+    .option('-p, --port <number>', 'port (default: config/server, 1337)', parsePort)
+    .option('-H, --host <host>', 'host (default: config/server, 127.0.0.1)')
+    .option('-w, --workers <number>', 'worker processes sharing the port (default: config/server, 1)', parseWorkers)
     .action(async (opts: { dir: string; port?: number; host?: string; workers?: number }) => {
       try {
-        const dir = resolve(opts.dir);
-        let workers = opts.workers;
-        if (workers === undefined && !process.env.CAIRN_WORKER) {
-          const { loadConfig } = await import('../../app/config.js');
-          workers = (await loadConfig(dir)).server.workers;
-        }
-        const server = await import('../../app/server.js');
-        if ((workers ?? 1) > 1 || process.env.CAIRN_WORKER) await server.startCluster({ ...opts, dir, workers });
-        else await server.startServer({ ...opts, dir });
+        const { startServer } = await import('../../app/server.js');
+        await startServer({ ...opts, handleSignals: true });
       } catch (error) {
         reportFatal(error);
       }

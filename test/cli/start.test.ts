@@ -1,0 +1,114 @@
+import { request } from 'node:http';
+import { rmSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { noteApp } from '../app/fixtures.js';
+import { ensureBuilt, freePort, spawnCairn } from './build.js';
+
+beforeAll(ensureBuilt);
+const running: Array<ReturnType<typeof spawnCairn>> = [];
+const dirs: string[] = [];
+afterEach(() => running.splice(0).forEach((p) => p.kill()));
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function start(args: string[], server: Record<string, unknown> = {}) {
+  const dir = noteApp(server);
+  dirs.push(dir);
+  const proc = spawnCairn(['start', '--dir', dir, ...args]);
+  running.push(proc);
+  return proc;
+}
+
+/** GET on a fresh connection (no keep-alive), so a cluster spreads requests over its workers. */
+function getJson(url: string): Promise<{ status: number; body: { pid?: number; done?: boolean } }> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+it('start prints the URL, serves the API; SIGTERM lets an in-flight request finish, then exits 0', async () => {
+  const port = await freePort();
+  const proc = start([], { port });
+  await proc.waitFor('REST API');
+  expect(proc.output).toContain(`Cairn is ready: http://127.0.0.1:${port}\n`);
+  expect(proc.output).toContain(`REST API: http://127.0.0.1:${port}/api`);
+  expect((await getJson(`http://127.0.0.1:${port}/api/notes`)).status).toBe(200);
+  const slow = getJson(`http://127.0.0.1:${port}/slow`);
+  await new Promise((r) => setTimeout(r, 100));
+  proc.child.kill('SIGTERM');
+  expect((await slow).body).toEqual({ done: true });
+  expect(await proc.exited).toBe(0);
+  expect(proc.output).toContain('SIGTERM: finishing in-flight requests');
+}, 30_000);
+
+it('--port and --host override config/server; SIGINT exits 0 too', async () => {
+  const port = await freePort();
+  const proc = start(['--port', String(port), '--host', '0.0.0.0'], { port: 1 });
+  await proc.waitFor('REST API');
+  expect(proc.output).toContain(`Cairn is ready: http://127.0.0.1:${port}`);
+  expect((await getJson(`http://127.0.0.1:${port}/api/notes`)).status).toBe(200);
+  proc.child.kill('SIGINT');
+  expect(await proc.exited).toBe(0);
+}, 30_000);
+
+it('a port in use exits 1 with one line', async () => {
+  const port = await freePort();
+  const first = start([], { port });
+  await first.waitFor('REST API');
+  const second = start([], { port });
+  expect(await second.exited).toBe(1);
+  expect(second.output).toMatch(/^cairn: listen EADDRINUSE.*\n$/);
+  first.child.kill('SIGTERM');
+  expect(await first.exited).toBe(0);
+}, 30_000);
+
+it('--workers 2: workers share the port, a crashed worker is replaced, SIGTERM stops them all and exits 0', async () => {
+  const port = await freePort();
+  const proc = start(['--workers', '2'], { port });
+  await proc.waitFor('REST API', 30_000);
+  expect(proc.output).toContain(`Cairn is ready: http://127.0.0.1:${port} (2 workers)`);
+  const pids = new Set<number>();
+  for (let i = 0; i < 40 && pids.size < 2; i++) pids.add((await getJson(`http://127.0.0.1:${port}/pid`)).body.pid!);
+  expect(pids.size).toBe(2);
+  expect(pids.has(proc.child.pid!)).toBe(false); // the primary serves nothing
+
+  const [victim] = pids;
+  process.kill(victim, 'SIGKILL');
+  await proc.waitFor(`worker ${victim} stopped (SIGKILL); starting another`);
+  const after = new Set<number>();
+  for (let i = 0; i < 200 && after.size < 2; i++) {
+    try {
+      after.add((await getJson(`http://127.0.0.1:${port}/pid`)).body.pid!);
+    } catch {
+      // between the crash and the replacement, a connection may land on the dead worker
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  expect(after.size).toBe(2);
+  expect(after.has(victim)).toBe(false);
+
+  const workers = [...after];
+  const slow = getJson(`http://127.0.0.1:${port}/slow`);
+  await new Promise((r) => setTimeout(r, 100));
+  proc.child.kill('SIGTERM');
+  expect((await slow).body).toEqual({ done: true });
+  expect(await proc.exited).toBe(0);
+  for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow(); // gone
+}, 60_000);
+
+it('--workers: a worker that cannot start stops the cluster with exit 1', async () => {
+  const port = await freePort();
+  const blocker = start([], { port });
+  await blocker.waitFor('REST API');
+  const proc = start(['--workers', '2'], { port });
+  expect(await proc.exited).toBe(1);
+  expect(proc.output).toContain('EADDRINUSE');
+  expect(proc.output).toContain('a worker exited during start-up');
+  blocker.child.kill('SIGTERM');
+  await blocker.exited;
+}, 60_000);
