@@ -14,7 +14,7 @@ const RUNS = Number(process.env.RUNS ?? 5);
 const cairn = (port) => ({
   command: process.execPath,
   args: [join(root, 'bin/cairn.js'), 'start', '--dir', join(root, 'examples/restaurants'), '--port', String(port)],
-  env: { DATABASE_FILENAME: DB_FILE, NODE_ENV: 'production' },
+  env: { DATABASE_FILENAME: DB_FILE, NODE_ENV: 'production', JWT_SECRET: 'bench-secret' },
 });
 const baseline = (port) => ({ command: process.execPath, args: [join(root, 'bench/baseline-server.js')], env: { DB_FILE, PORT: String(port) } });
 

@@ -7,7 +7,7 @@ import { createDatabase, syncSchema } from '../database/index.js';
 import { Documents } from '../documents/index.js';
 import { installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from './config.js';
-import { loadAppHooks } from './lifecycle.js';
+import { loadAppHooks, type AppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
 import { OPEN_ACCESS, type AccessControl } from './access.js';
 import { registerUpload } from '../upload/index.js';
@@ -87,6 +87,9 @@ export class Cairn {
     return this.locales.find((l) => l.isDefault)!.code;
   }
 
+  /** The app's src/index hooks (register, bootstrap, destroy). */
+  hooks: AppHooks = {};
+
   /** True once close() began: responses then ask clients to drop keep-alive connections. */
   closing = false;
 
@@ -95,6 +98,7 @@ export class Cairn {
     this.closing = true;
     await this.fastify.close();
     for (const hook of this.onClose) await hook();
+    await this.hooks.destroy?.({ cairn: this, strapi: this });
     await this.db.close();
   }
 }
@@ -120,6 +124,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     });
     const cairn = new Cairn(config, model, db, locales, fastify);
     const hooks = await loadAppHooks(options.dir);
+    cairn.hooks = hooks;
     await hooks.register?.({ cairn, strapi: cairn });
     installErrorHandling(fastify);
     // A request still running at shutdown ends its connection, so close() need not wait for keep-alive to time out.

@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type ResizeOptions } from 'sharp';
+import type { Metadata, ResizeOptions } from 'sharp';
 import { ValidationError } from '../errors/index.js';
 
 export interface Breakpoints {
@@ -25,6 +25,8 @@ export interface ImageInfo {
  */
 export async function imageInfo(buffer: Buffer, mime: string, breakpoints: Breakpoints): Promise<ImageInfo> {
   if (!mime.startsWith('image/')) return { width: null, height: null, formats: [] };
+  // sharp (libvips) costs ~18 MB and ~50 ms to load: only apps that receive images pay for it.
+  const { default: sharp } = await import('sharp');
   let meta: Metadata;
   try {
     meta = await sharp(buffer).metadata();
@@ -34,7 +36,7 @@ export async function imageInfo(buffer: Buffer, mime: string, breakpoints: Break
   const width = meta.width ?? null;
   const height = meta.height ?? null;
   if (!RESIZABLE.has(mime) || !width || !height) return { width, height, formats: [] };
-  const optimized = await optimize(buffer, meta.format);
+  const optimized = await optimize(sharp, buffer, meta.format);
   const jobs: Array<Promise<ImageInfo['formats'][number]>> = [];
   // Formats are made from the optimized original, as Strapi does.
   const source = optimized ?? buffer;
@@ -59,7 +61,7 @@ export async function imageInfo(buffer: Buffer, mime: string, breakpoints: Break
  * Strapi's size optimization: the image re-encoded in its own format at quality 80 (for PNG that means a
  * palette), kept only when smaller. Matching it keeps file sizes equal to the reference's.
  */
-async function optimize(buffer: Buffer, format: string | undefined): Promise<Buffer | undefined> {
+async function optimize(sharp: (typeof import('sharp'))['default'], buffer: Buffer, format: string | undefined): Promise<Buffer | undefined> {
   if (!format || !['jpeg', 'png', 'webp', 'tiff', 'avif'].includes(format)) return undefined;
   try {
     const output = await sharp(buffer)[format as 'png']({ quality: 80 }).toBuffer();
