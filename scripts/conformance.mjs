@@ -15,8 +15,9 @@ const kit = join(root, '..', 'shared', 'conformance');
 const work = mkdtempSync(join(tmpdir(), 'cairn-conformance-'));
 const appDir = join(work, 'app');
 cpSync(join(kit, 'app'), appDir, { recursive: true });
-const port = process.env.PORT ?? '14337';
-const base = `http://127.0.0.1:${port}`;
+// Port 0 by default: the system picks a free one (parallel runs never collide); the URL is read from Cairn's output.
+const port = process.env.PORT ?? '0';
+let base = '';
 const env = { ...process.env, NODE_ENV: 'production', PORT: port };
 const bin = join(root, 'bin', 'cairn.js');
 
@@ -42,16 +43,19 @@ let status = 1;
 try {
   for (let i = 0; ; i++) {
     if (server.exitCode !== null) throw new Error(`Cairn exited: ${log}`);
-    try {
-      if ((await fetch(`${base}/api/i18n/locales`)).status < 500) break;
-    } catch {
-      if (i > 600) throw new Error(`Cairn did not start: ${log}`);
+    const ready = /Cairn is ready: (http:\/\/[^\s()]+)/.exec(log);
+    if (ready) {
+      base = ready[1].replace(/\/$/, '');
+      break;
     }
+    if (i > 1200) throw new Error(`Cairn did not start: ${log}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  // A full-access token when the auth feature exists; any string before it does.
+  // The kit seeds and records with a full-access token made by the CLI, as its README says.
   const token = spawnSync(process.execPath, [bin, 'token', 'create', '--dir', appDir, '--name', 'conformance', '--type', 'full-access'], { env, encoding: 'utf8' });
-  const TOKEN = token.status === 0 ? token.stdout.trim() : 'no-auth-yet';
+  if (token.status !== 0) throw new Error(`cairn token create failed (${token.status}):\n${token.stdout}${token.stderr}`);
+  const TOKEN = token.stdout.trim();
+  if (!/^[0-9a-f]{128}$/.test(TOKEN)) throw new Error(`cairn token create printed something else than a key:\n${token.stdout}`);
   const t0 = Date.now();
   const seed = run('seed.mjs', { BASE_URL: base, TOKEN, QUIET: '1' });
   if (seed.status !== 0) throw new Error(`seed failed:\n${seed.out.slice(-3000)}`);

@@ -12,13 +12,14 @@ import { resolveLocales, type LocaleInfo } from './locales.js';
 import { OPEN_ACCESS, type AccessControl } from './access.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
+import { registerGraphql } from '../graphql/index.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
  * replaces `cairn.access`. Order matters: auth first, so the others' routes are guarded.
  */
 export type Feature = (cairn: Cairn) => Promise<void>;
-const FEATURES: Feature[] = [registerAuth, registerUpload];
+const FEATURES: Feature[] = [registerAuth, registerUpload, registerGraphql];
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 

@@ -126,7 +126,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     types.setTypeParser(20, (v: string) => v); // int8: exact, as a string
     types.setTypeParser(1700, (v: string) => Number(v)); // numeric
     for (const oid of [1082, 1083, 1114, 1184]) types.setTypeParser(oid, (v: string) => v); // date/time as text
-    const { connectionString, schema, ...rest } = connection as Record<string, unknown>;
+    const { connectionString, schema, filename: _filename, ...rest } = connection as Record<string, unknown>;
     const poolConfig = {
       ...(connectionString ? { connectionString: connectionString as string } : rest),
       types,
@@ -137,9 +137,11 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     dialect = new PostgresDialect({ pool: new pg.default.Pool(poolConfig as never) });
   } else {
     const mysql = await import('mysql2');
+    // SQLite's `filename` can arrive here through config defaults; mysql2 warns on unknown options.
+    const { filename: _filename, ...mysqlConnection } = connection as Record<string, unknown>;
     dialect = new MysqlDialect({
       pool: mysql.default.createPool({
-        ...(connection as object),
+        ...mysqlConnection,
         connectionLimit: pool.max ?? 10,
         timezone: 'Z',
         dateStrings: true,

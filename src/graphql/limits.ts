@@ -1,0 +1,80 @@
+import { GraphQLError, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+
+/**
+ * `depthLimit`: the deepest field of an operation (root fields are depth 0), fragments followed, must not exceed
+ * the limit. A validation rule, so a too-deep query is rejected before anything runs.
+ */
+export function depthLimitRule(limit: number) {
+  return (context: ValidationContext): ASTVisitor => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of context.getDocument().definitions) {
+      if (definition.kind === 'FragmentDefinition') fragments.set(definition.name.value, definition);
+    }
+    const depth = (set: SelectionSetNode | undefined, level: number, seen: Set<string>): number => {
+      let max = level;
+      for (const selection of set?.selections ?? []) {
+        if (selection.kind === 'Field') {
+          if (selection.name.value.startsWith('__')) continue;
+          max = Math.max(max, selection.selectionSet ? depth(selection.selectionSet, level + 1, seen) : level);
+        } else if (selection.kind === 'InlineFragment') max = Math.max(max, depth(selection.selectionSet, level, seen));
+        else if (!seen.has(selection.name.value)) {
+          const fragment = fragments.get(selection.name.value);
+          if (fragment) max = Math.max(max, depth(fragment.selectionSet, level, new Set([...seen, selection.name.value])));
+        }
+      }
+      return max;
+    };
+    return {
+      OperationDefinition(node) {
+        const found = depth(node.selectionSet, 0, new Set());
+        if (found > limit) {
+          context.reportError(new GraphQLError(`'${node.name?.value ?? ''}' exceeds maximum operation depth of ${limit}`, { nodes: [node] }));
+        }
+      },
+    };
+  };
+}
+
+/** `amountLimit`: pagination sizes are capped (pageSize, limit), and -1 means the limit. */
+export function capPagination(pagination: Record<string, number> | undefined, amountLimit: number, defaultSize: number) {
+  const p = { ...(pagination ?? {}) };
+  const offsetForm = p.start !== undefined || p.limit !== undefined;
+  if (offsetForm) {
+    if (p.limit === undefined || p.limit === -1 || p.limit > amountLimit) p.limit = p.limit === undefined ? defaultSize : amountLimit;
+  } else if (p.pageSize === undefined) p.pageSize = defaultSize;
+  else if (p.pageSize > amountLimit) p.pageSize = amountLimit;
+  return p;
+}
+
+/** Slices a populated list by nested `pagination` arguments (nested lists are not paginated in SQL). */
+export function paginateList<T>(items: T[], pagination: Record<string, number> | undefined, amountLimit: number): T[] {
+  if (!pagination || Object.keys(pagination).length === 0) return items.slice(0, amountLimit);
+  if (pagination.start !== undefined || pagination.limit !== undefined) {
+    const start = pagination.start ?? 0;
+    const limit = Math.min(pagination.limit ?? amountLimit, amountLimit);
+    return items.slice(start, start + limit);
+  }
+  const size = Math.min(pagination.pageSize ?? 10, amountLimit);
+  const page = Math.max(pagination.page ?? 1, 1);
+  return items.slice((page - 1) * size, page * size);
+}
+
+/**
+ * Introspection off (production, unless configured on): one error per operation that asks for `__schema` or
+ * `__type`, worded as the reference words it.
+ */
+export function noIntrospectionRule(context: ValidationContext): ASTVisitor {
+  let reported = false;
+  return {
+    Field(node) {
+      if (reported || (node.name.value !== '__schema' && node.name.value !== '__type')) return;
+      reported = true;
+      context.reportError(
+        new GraphQLError(
+          'GraphQL introspection is not allowed, but the query contained __schema or __type. To enable introspection, set introspection: true in the graphql plugin config',
+          { nodes: [node], extensions: { validationErrorCode: 'INTROSPECTION_DISABLED' } },
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,293 @@
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  GraphQLUnionType,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+} from 'graphql';
+import type { Attribute, Component, ContentType, Model, ScalarAttribute } from '../model/types.js';
+import { componentTypeName, enumName, typeName } from './names.js';
+import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar } from './scalars.js';
+
+const OPERATORS = ['eq', 'eqi', 'ne', 'nei', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi', 'contains', 'notContains', 'containsi', 'notContainsi', 'gt', 'gte', 'lt', 'lte'];
+
+/** Every GraphQL type generated from the model, built lazily and once. */
+export class TypeRegistry {
+  private readonly objects = new Map<string, GraphQLObjectType>();
+  private readonly inputs = new Map<string, GraphQLInputObjectType>();
+  private readonly enums = new Map<string, GraphQLEnumType>();
+  private readonly unions = new Map<string, GraphQLUnionType>();
+  private readonly scalarFilters = new Map<string, GraphQLInputObjectType>();
+
+  readonly paginationArg = new GraphQLInputObjectType({
+    name: 'PaginationArg',
+    fields: { page: { type: GraphQLInt }, pageSize: { type: GraphQLInt }, start: { type: GraphQLInt }, limit: { type: GraphQLInt } },
+  });
+  readonly pagination = new GraphQLObjectType({
+    name: 'Pagination',
+    fields: { total: { type: new GraphQLNonNull(GraphQLInt) }, page: { type: new GraphQLNonNull(GraphQLInt) }, pageSize: { type: new GraphQLNonNull(GraphQLInt) }, pageCount: { type: new GraphQLNonNull(GraphQLInt) } },
+  });
+  readonly status = new GraphQLEnumType({ name: 'PublicationStatus', values: { DRAFT: { value: 'draft' }, PUBLISHED: { value: 'published' } } });
+  readonly deleteResponse = new GraphQLObjectType({ name: 'DeleteMutationResponse', fields: { documentId: { type: new GraphQLNonNull(GraphQLID) } } });
+
+  constructor(
+    readonly model: Model,
+    /** Resolvers of relation fields (pagination of populated lists), supplied by the resolver layer. */
+    private readonly listField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
+    private readonly connectionField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
+  ) {}
+
+  /** The object type of a content-type or component. */
+  object(schema: ContentType | Component): GraphQLObjectType {
+    const name = schema.modelType === 'component' ? componentTypeName(schema) : typeName(schema);
+    let type = this.objects.get(name);
+    if (!type) {
+      type = new GraphQLObjectType({ name, fields: () => this.objectFields(schema) });
+      this.objects.set(name, type);
+    }
+    return type;
+  }
+
+  private objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    if (schema.modelType === 'component') fields.id = { type: new GraphQLNonNull(GraphQLID) };
+    else fields.documentId = { type: new GraphQLNonNull(GraphQLID) };
+    for (const attribute of schema.attributes.values()) {
+      if (schema.privateAttributes.has(attribute.name)) continue;
+      this.addOutputField(fields, schema, attribute);
+    }
+    if (schema.modelType === 'contentType') {
+      for (const key of ['createdAt', 'updatedAt', 'publishedAt']) fields[key] = { type: DateTimeScalar };
+      if (schema.localized) {
+        fields.locale = { type: GraphQLString };
+        this.addList(fields, 'localizations', schema);
+      }
+    }
+    return fields;
+  }
+
+  private addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {
+    switch (attribute.kind) {
+      case 'scalar':
+        fields[attribute.name] = { type: this.scalarOutput(owner, attribute) };
+        return;
+      case 'relation':
+      case 'media': {
+        const target = this.model.contentTypes.get(attribute.target)!;
+        const many = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
+        if (many) this.addList(fields, attribute.name, target);
+        else fields[attribute.name] = { type: this.object(target) };
+        return;
+      }
+      case 'component': {
+        const component = this.object(this.model.components.get(attribute.component)!);
+        fields[attribute.name] = { type: attribute.repeatable ? new GraphQLNonNull(new GraphQLList(component)) : component };
+        return;
+      }
+      case 'dynamiczone':
+        fields[attribute.name] = { type: new GraphQLNonNull(new GraphQLList(this.dynamicZone(owner, attribute.name, attribute.components))) };
+    }
+  }
+
+  /** A to-many field and its `_connection` twin, both taking filters, pagination and sort. */
+  private addList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType): void {
+    const args = { filters: { type: this.filters(target) }, pagination: { type: this.paginationArg, defaultValue: {} }, sort: { type: new GraphQLList(GraphQLString), defaultValue: [] } };
+    fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.object(target))), args, resolve: this.listField(name) as never };
+    fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: this.connectionField(name) as never };
+  }
+
+  relationCollection(target: ContentType): GraphQLObjectType {
+    return this.memo(`${typeName(target)}RelationResponseCollection`, (name) => new GraphQLObjectType({ name, fields: () => ({ nodes: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.object(target)))) } }) }));
+  }
+
+  entityCollection(target: ContentType): GraphQLObjectType {
+    return this.memo(`${typeName(target)}EntityResponseCollection`, (name) =>
+      new GraphQLObjectType({ name, fields: () => ({ nodes: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.object(target)))) }, pageInfo: { type: new GraphQLNonNull(this.pagination) } }) }),
+    );
+  }
+
+  private memo(name: string, make: (name: string) => GraphQLObjectType): GraphQLObjectType {
+    let type = this.objects.get(name);
+    if (!type) {
+      type = make(name);
+      this.objects.set(name, type);
+    }
+    return type;
+  }
+
+  private dynamicZone(owner: ContentType | Component, attribute: string, components: readonly string[]): GraphQLUnionType {
+    const name = `${owner.modelType === 'component' ? componentTypeName(owner) : typeName(owner)}${attribute[0].toUpperCase()}${attribute.slice(1)}DynamicZone`;
+    let union = this.unions.get(name);
+    if (!union) {
+      const types = components.map((uid) => this.object(this.model.components.get(uid)!));
+      union = new GraphQLUnionType({
+        name,
+        types,
+        resolveType: (value: { __component?: string }) => componentTypeName(this.model.components.get(value.__component ?? '')!),
+      });
+      this.unions.set(name, union);
+    }
+    return union;
+  }
+
+  private scalarOutput(owner: ContentType | Component, attribute: ScalarAttribute): GraphQLOutputType {
+    if (attribute.type === 'enumeration') return this.enumeration(owner, attribute) ?? GraphQLString;
+    return SCALAR_OUTPUT[attribute.type] ?? GraphQLString;
+  }
+
+  private enumeration(owner: ContentType | Component, attribute: ScalarAttribute): GraphQLEnumType | undefined {
+    const values = attribute.enum ?? [];
+    // GraphQL enum values must be names; an enumeration with other values is exposed as a String.
+    if (!values.every((v) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(v))) return undefined;
+    const name = enumName(owner, attribute.name);
+    let type = this.enums.get(name);
+    if (!type) {
+      type = new GraphQLEnumType({ name, values: Object.fromEntries(values.map((v) => [v, { value: v }])) });
+      this.enums.set(name, type);
+    }
+    return type;
+  }
+
+  /** `<Type>FiltersInput`: one member per attribute, nested inputs for relations and components, and/or/not. */
+  filters(schema: ContentType | Component): GraphQLInputObjectType {
+    const name = `${schema.modelType === 'component' ? componentTypeName(schema) : typeName(schema)}FiltersInput`;
+    let input = this.inputs.get(name);
+    if (!input) {
+      input = new GraphQLInputObjectType({
+        name,
+        fields: (): GraphQLInputFieldConfigMap => {
+          const fields: GraphQLInputFieldConfigMap = {};
+          fields[schema.modelType === 'component' ? 'id' : 'documentId'] = { type: this.scalarFilter('ID', GraphQLID) };
+          for (const attribute of schema.attributes.values()) {
+            if (schema.privateAttributes.has(attribute.name)) continue;
+            if (attribute.kind === 'scalar') fields[attribute.name] = { type: this.scalarFilterFor(attribute) };
+            else if (attribute.kind === 'relation') fields[attribute.name] = { type: this.filters(this.model.contentTypes.get(attribute.target)!) };
+            else if (attribute.kind === 'component') fields[attribute.name] = { type: this.filters(this.model.components.get(attribute.component)!) };
+          }
+          if (schema.modelType === 'contentType') {
+            for (const key of ['createdAt', 'updatedAt', 'publishedAt']) fields[key] = { type: this.scalarFilter('DateTime', DateTimeScalar) };
+            if (schema.localized) fields.locale = { type: this.scalarFilter('String', GraphQLString) };
+          }
+          fields.and = { type: new GraphQLList(input!) };
+          fields.or = { type: new GraphQLList(input!) };
+          fields.not = { type: input! };
+          return fields;
+        },
+      });
+      this.inputs.set(name, input);
+    }
+    return input;
+  }
+
+  private scalarFilterFor(attribute: ScalarAttribute): GraphQLInputObjectType {
+    const [prefix, type] = FILTER_OF[attribute.type] ?? ['String', GraphQLString];
+    return this.scalarFilter(prefix, type);
+  }
+
+  /** `StringFilterInput`, `IntFilterInput`...: every REST operator. */
+  private scalarFilter(prefix: string, type: GraphQLInputType): GraphQLInputObjectType {
+    let input = this.scalarFilters.get(prefix);
+    if (!input) {
+      const self: GraphQLInputObjectType = new GraphQLInputObjectType({
+        name: `${prefix}FilterInput`,
+        fields: () => ({
+          and: { type: new GraphQLList(type) },
+          or: { type: new GraphQLList(type) },
+          not: { type: self },
+          ...Object.fromEntries(OPERATORS.map((op) => [op, { type }])),
+          null: { type: GraphQLBoolean },
+          notNull: { type: GraphQLBoolean },
+          in: { type: new GraphQLList(type) },
+          notIn: { type: new GraphQLList(type) },
+          between: { type: new GraphQLList(type) },
+        }),
+      });
+      input = self;
+      this.scalarFilters.set(prefix, input);
+    }
+    return input;
+  }
+
+  /** `<Type>Input`: every writable attribute, all optional (relations and media as ids). */
+  input(schema: ContentType | Component): GraphQLInputObjectType {
+    const name = `${schema.modelType === 'component' ? componentTypeName(schema) : typeName(schema)}Input`;
+    let input = this.inputs.get(name);
+    if (!input) {
+      input = new GraphQLInputObjectType({
+        name,
+        fields: (): GraphQLInputFieldConfigMap => {
+          const fields: GraphQLInputFieldConfigMap = {};
+          if (schema.modelType === 'component') fields.id = { type: GraphQLID };
+          for (const attribute of schema.attributes.values()) {
+            switch (attribute.kind) {
+              case 'scalar':
+                fields[attribute.name] = { type: attribute.type === 'enumeration' ? (this.enumeration(schema, attribute) ?? GraphQLString) : (SCALAR_OUTPUT[attribute.type] as GraphQLInputType) ?? GraphQLString };
+                break;
+              case 'relation':
+                fields[attribute.name] = { type: attribute.toMany ? new GraphQLList(GraphQLID) : GraphQLID };
+                break;
+              case 'media':
+                fields[attribute.name] = { type: attribute.multiple ? new GraphQLList(GraphQLID) : GraphQLID };
+                break;
+              case 'component': {
+                const component = this.input(this.model.components.get(attribute.component)!);
+                fields[attribute.name] = { type: attribute.repeatable ? new GraphQLList(component) : component };
+                break;
+              }
+              case 'dynamiczone':
+                fields[attribute.name] = { type: new GraphQLList(JSONScalar) };
+            }
+          }
+          return fields;
+        },
+      });
+      this.inputs.set(name, input);
+    }
+    return input;
+  }
+}
+
+const SCALAR_OUTPUT: Partial<Record<string, GraphQLOutputType>> = {
+  string: GraphQLString,
+  text: GraphQLString,
+  richtext: GraphQLString,
+  email: GraphQLString,
+  uid: GraphQLString,
+  password: GraphQLString,
+  enumeration: GraphQLString,
+  blocks: JSONScalar,
+  json: JSONScalar,
+  integer: GraphQLInt,
+  biginteger: LongScalar,
+  float: GraphQLFloat,
+  decimal: GraphQLFloat,
+  boolean: GraphQLBoolean,
+  date: DateScalar,
+  time: TimeScalar,
+  datetime: DateTimeScalar,
+  timestamp: DateTimeScalar,
+};
+
+const FILTER_OF: Partial<Record<string, [string, GraphQLInputType]>> = {
+  integer: ['Int', GraphQLInt],
+  biginteger: ['Long', LongScalar],
+  float: ['Float', GraphQLFloat],
+  decimal: ['Float', GraphQLFloat],
+  boolean: ['Boolean', GraphQLBoolean],
+  date: ['Date', DateScalar],
+  time: ['Time', TimeScalar],
+  datetime: ['DateTime', DateTimeScalar],
+  timestamp: ['DateTime', DateTimeScalar],
+  json: ['JSON', JSONScalar],
+  blocks: ['JSON', JSONScalar],
+};

@@ -1,0 +1,253 @@
+import {
+  GraphQLBoolean,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLResolveInfo,
+} from 'graphql';
+import type { FastifyRequest } from 'fastify';
+import type { Cairn } from '../app/cairn.js';
+import { authorize, findAction } from '../app/access.js';
+import type { ContentType } from '../model/types.js';
+import { parseDocumentParams } from '../query/index.js';
+import { ApplicationError, CairnError, NotFoundError, ValidationError } from '../errors/index.js';
+import { TypeRegistry } from './schema-types.js';
+import { queryNames, typeName } from './names.js';
+import { I18NLocaleCodeScalar } from './scalars.js';
+import { capPagination, paginateList } from './limits.js';
+import { restFilters, selectionParams } from './selection.js';
+
+export interface GraphqlContext {
+  request: FastifyRequest;
+}
+
+export interface GraphqlOptions {
+  amountLimit: number;
+  defaultPageSize: number;
+}
+
+type Entry = Record<string, unknown>;
+
+/**
+ * Strapi v5's shadow CRUD schema (the flat shape): per content-type `<plural>`, `<plural>_connection`,
+ * `<singular>(documentId)` and create/update/delete mutations, plus register, login and me. Each root field
+ * compiles its whole selection (relations, components, dynamic zones) into one read of the document service.
+ */
+export function buildSchema(cairn: Cairn, options: GraphqlOptions): GraphQLSchema {
+  const registry = new TypeRegistry(
+    cairn.model,
+    (name) => (parent, args) => paginateList((parent[name] as unknown[]) ?? [], args.pagination, options.amountLimit),
+    (name) => (parent, args) => ({ nodes: paginateList((parent[name] as unknown[]) ?? [], args.pagination, options.amountLimit) }),
+  );
+  const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
+  const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
+  const exposed = [...cairn.model.contentTypes.values()].filter((ct) => !ct.plugin || ct.uid === 'plugin::upload.file');
+  for (const ct of exposed) addContentType(cairn, registry, options, ct, query, mutation);
+  addUsersPermissions(cairn, query, mutation);
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: query }),
+    mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutation }),
+  });
+}
+
+function readOptions(cairn: Cairn, request: FastifyRequest, caller: { can(a: string): boolean }) {
+  void request;
+  return {
+    ...cairn.config.api.rest,
+    maxLimit: Math.max(cairn.config.api.rest.maxLimit, 1),
+    locales: cairn.locales.map((l) => l.code),
+    defaultLocale: cairn.defaultLocale,
+    canFind: (uid: string) => caller.can(findAction(uid)),
+  };
+}
+
+function addContentType(
+  cairn: Cairn,
+  registry: TypeRegistry,
+  options: GraphqlOptions,
+  ct: ContentType,
+  query: GraphQLFieldConfigMap<unknown, GraphqlContext>,
+  mutation: GraphQLFieldConfigMap<unknown, GraphqlContext>,
+): void {
+  const names = queryNames(ct);
+  const type = registry.object(ct);
+  const documents = cairn.documents(ct.uid);
+  const localeArg: GraphQLFieldConfigArgumentMap = ct.localized ? { locale: { type: I18NLocaleCodeScalar } } : {};
+  const statusArg: GraphQLFieldConfigArgumentMap = { status: { type: registry.status, defaultValue: 'published' } };
+  const listArgs: GraphQLFieldConfigArgumentMap = {
+    filters: { type: registry.filters(ct) },
+    pagination: { type: registry.paginationArg, defaultValue: {} },
+    sort: { type: new GraphQLList(GraphQLString), defaultValue: [] },
+    ...statusArg,
+    ...localeArg,
+  };
+
+  /** One list read for a root field: its arguments and its whole selection in one spec. */
+  const readList = async (args: Record<string, unknown>, context: GraphqlContext, info: GraphQLResolveInfo, connection: boolean) => {
+    const caller = await authorize(cairn.access, context.request, `${ct.uid}.find`);
+    const selection = connection
+      ? info.fieldNodes[0].selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'nodes')
+      : info.fieldNodes[0];
+    const params = selectionParams(cairn.model, ct, type, selection && 'selectionSet' in selection ? selection.selectionSet : undefined, info);
+    const spec = parseDocumentParams(
+      cairn.model,
+      ct,
+      {
+        ...params,
+        filters: args.filters ? restFilters(args.filters) : undefined,
+        sort: args.sort,
+        pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize), withCount: connection },
+        status: args.status,
+        locale: args.locale,
+      },
+      { ...readOptions(cairn, context.request, caller), maxLimit: options.amountLimit },
+    );
+    const page = await documents.findPage(spec);
+    return { nodes: page.rows.map((r) => JSON.parse(r) as Entry), pagination: page.pagination as Record<string, number> };
+  };
+
+  query[names.plural] = {
+    type: new GraphQLNonNull(new GraphQLList(type)),
+    args: listArgs,
+    resolve: async (_root, args, context, info) => (await readList(args, context, info, false)).nodes,
+  };
+  query[`${names.plural}_connection`] = {
+    type: registry.entityCollection(ct),
+    args: listArgs,
+    resolve: async (_root, args, context, info) => {
+      const { nodes, pagination } = await readList(args, context, info, true);
+      const pageSize = pagination.pageSize ?? pagination.limit;
+      const page = pagination.page ?? Math.floor((pagination.start ?? 0) / pageSize) + 1;
+      return { nodes, pageInfo: { page, pageSize, total: pagination.total, pageCount: Math.ceil(pagination.total / pageSize) } };
+    },
+  };
+
+  /** The entry of one document, read with the selection of the field that asked. */
+  const readOne = async (documentId: string, status: unknown, locale: unknown, context: GraphqlContext, info: GraphQLResolveInfo) => {
+    const caller = await cairn.access.caller(context.request);
+    const params = selectionParams(cairn.model, ct, type, info.fieldNodes[0].selectionSet, info);
+    const spec = parseDocumentParams(cairn.model, ct, { ...params, status, locale }, readOptions(cairn, context.request, caller));
+    const text = await documents.findOneJson(spec, documentId);
+    return text === null ? null : (JSON.parse(text) as Entry);
+  };
+
+  query[names.single] = {
+    type,
+    args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...statusArg, ...localeArg },
+    resolve: async (_root, args, context, info) => {
+      await authorize(cairn.access, context.request, `${ct.uid}.findOne`);
+      return readOne(args.documentId, args.status, args.locale, context, info);
+    },
+  };
+
+  if (ct.plugin) return;
+  const name = typeName(ct);
+  const writeArgs: GraphQLFieldConfigArgumentMap = { ...(ct.draftAndPublish ? statusArg : {}), ...localeArg };
+  mutation[`create${name}`] = {
+    type,
+    args: { ...writeArgs, data: { type: new GraphQLNonNull(registry.input(ct)) } },
+    resolve: async (_root, args, context, info) => {
+      await authorize(cairn.access, context.request, `${ct.uid}.create`);
+      const documentId = await documents.createDocument({ data: args.data, status: args.status, locale: args.locale });
+      return readOne(documentId, ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published', documents.writeLocale({ locale: args.locale }), context, info);
+    },
+  };
+  mutation[`update${name}`] = {
+    type,
+    args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...writeArgs, data: { type: new GraphQLNonNull(registry.input(ct)) } },
+    resolve: async (_root, args, context, info) => {
+      await authorize(cairn.access, context.request, `${ct.uid}.update`);
+      const found = await documents.updateDocument({ documentId: args.documentId, data: args.data, status: args.status, locale: args.locale });
+      if (!found) throw new NotFoundError();
+      return readOne(args.documentId, ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published', documents.writeLocale({ locale: args.locale }), context, info);
+    },
+  };
+  mutation[`delete${name}`] = {
+    type: registry.deleteResponse,
+    args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...localeArg },
+    resolve: async (_root, args, context) => {
+      await authorize(cairn.access, context.request, `${ct.uid}.delete`);
+      await documents.delete({ documentId: args.documentId, locale: args.locale });
+      return { documentId: args.documentId };
+    },
+  };
+}
+
+/** register, login and me, answered by the same code as the REST auth routes. */
+function addUsersPermissions(cairn: Cairn, query: GraphQLFieldConfigMap<unknown, GraphqlContext>, mutation: GraphQLFieldConfigMap<unknown, GraphqlContext>): void {
+  const role = new GraphQLObjectType({
+    name: 'UsersPermissionsMeRole',
+    fields: { id: { type: new GraphQLNonNull(GraphQLID) }, name: { type: new GraphQLNonNull(GraphQLString) }, description: { type: GraphQLString }, type: { type: GraphQLString } },
+  });
+  const me = new GraphQLObjectType({
+    name: 'UsersPermissionsMe',
+    fields: {
+      id: { type: new GraphQLNonNull(GraphQLID) },
+      documentId: { type: new GraphQLNonNull(GraphQLID) },
+      username: { type: new GraphQLNonNull(GraphQLString) },
+      email: { type: GraphQLString },
+      confirmed: { type: GraphQLBoolean },
+      blocked: { type: GraphQLBoolean },
+      role: { type: role },
+    },
+  });
+  const payload = new GraphQLObjectType({ name: 'UsersPermissionsLoginPayload', fields: { jwt: { type: GraphQLString }, user: { type: new GraphQLNonNull(me) } } });
+  const registerInput = new GraphQLInputObjectType({
+    name: 'UsersPermissionsRegisterInput',
+    fields: { username: { type: new GraphQLNonNull(GraphQLString) }, email: { type: new GraphQLNonNull(GraphQLString) }, password: { type: new GraphQLNonNull(GraphQLString) } },
+  });
+  const loginInput = new GraphQLInputObjectType({
+    name: 'UsersPermissionsLoginInput',
+    fields: { identifier: { type: new GraphQLNonNull(GraphQLString) }, password: { type: new GraphQLNonNull(GraphQLString) }, provider: { type: GraphQLString, defaultValue: 'local' } },
+  });
+  /** Calls the REST auth route in-process (same validation, rate limit by the caller's address). */
+  const viaRest = async (context: GraphqlContext, method: 'GET' | 'POST', url: string, body?: object) => {
+    const response = await cairn.fastify.inject({
+      method,
+      url,
+      payload: body,
+      remoteAddress: context.request.ip,
+      headers: context.request.headers.authorization ? { authorization: context.request.headers.authorization } : {},
+    });
+    const parsed = JSON.parse(response.body || 'null');
+    if (response.statusCode >= 400) {
+      const error = parsed?.error ?? {};
+      throw new CairnError(error.name ?? 'ApplicationError', response.statusCode, error.message ?? 'Error', error.details ?? {});
+    }
+    return parsed;
+  };
+  mutation.register = { type: new GraphQLNonNull(payload), args: { input: { type: new GraphQLNonNull(registerInput) } }, resolve: (_r, args, context) => viaRest(context, 'POST', '/api/auth/local/register', { ...args.input }) };
+  mutation.login = {
+    type: new GraphQLNonNull(payload),
+    args: { input: { type: new GraphQLNonNull(loginInput) } },
+    resolve: (_r, args, context) => {
+      if (args.input.provider !== 'local') throw new ValidationError('Only the local provider is supported');
+      return viaRest(context, 'POST', '/api/auth/local', { identifier: args.input.identifier, password: args.input.password });
+    },
+  };
+  query.me = {
+    type: me,
+    resolve: async (_r, _a, context) => {
+      const caller = await cairn.access.caller(context.request);
+      if (caller.kind !== 'user') throw new ApplicationError('Unauthenticated');
+      const [user] = await cairn.db.query<Entry>(
+        `SELECT u.id, u.document_id AS "documentId", u.username, u.email, u.confirmed, u.blocked, r.id AS role_id, r.name AS role_name, r.description AS role_description, r.type AS role_type FROM up_users u LEFT JOIN up_users_role_lnk l ON l.entity_id = u.id LEFT JOIN up_roles r ON r.document_id = l.target_document_id WHERE u.id = ?`,
+        [caller.userId],
+      );
+      if (!user) return null;
+      const bool = (v: unknown) => v === true || v === 1 || v === '1';
+      return {
+        ...user,
+        confirmed: bool(user.confirmed),
+        blocked: bool(user.blocked),
+        role: user.role_id ? { id: user.role_id, name: user.role_name, description: user.role_description, type: user.role_type } : null,
+      };
+    },
+  };
+}
