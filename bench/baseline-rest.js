@@ -45,6 +45,11 @@ const statements = {
   dCount: `SELECT COUNT(*) AS n FROM restaurants r WHERE r.published_at IS NOT NULL AND r.locale = 'en'
         AND EXISTS (SELECT 1 FROM restaurants_chef_lnk l JOIN chefs c ON c.document_id = l.target_document_id WHERE l.entity_id = r.id AND substr(c.name, 1, 1) = 'A')`,
   f: `SELECT json_object(${article('a')}) AS doc FROM articles a WHERE a.document_id = ? AND a.published_at IS NOT NULL LIMIT 1`,
+  // (e) as GraphQL answers it: the selected fields only, views as a number.
+  e: `SELECT json_group_array(json(doc)) AS docs FROM (SELECT json_object('documentId', a.document_id, 'title', a.title, 'views', a.views, 'rating', a.rating, 'publishDate', a.publish_date,
+        'author', (SELECT json_object('documentId', t.document_id, 'name', t.name) FROM articles_author_lnk l JOIN authors t ON t.document_id = l.target_document_id WHERE l.entity_id = a.id LIMIT 1),
+        'categories', (SELECT json_group_array(json_object('documentId', t.document_id, 'name', t.name) ORDER BY l.ord, l.id) FROM articles_categories_lnk l JOIN categories t ON t.document_id = l.target_document_id WHERE l.entity_id = a.id)
+      ) AS doc FROM articles a WHERE a.published_at IS NOT NULL ORDER BY a.id LIMIT 100)`,
 };
 const prepared = Object.fromEntries(Object.entries(statements).map(([k, s]) => [k, db.prepare(s)]));
 const list = (key, pageSize) => {
@@ -63,4 +68,5 @@ app.get('/b', (_q, r) => send(r, (() => {
 app.get('/c', (_q, r) => send(r, list('c', 100)));
 app.get('/d', (_q, r) => send(r, list('d', 25)));
 app.get('/f/:id', (q, r) => send(r, `{"data":${prepared.f.get(q.params.id).doc},"meta":{}}`));
+app.post('/e', (_q, r) => send(r, `{"data":{"articles":${prepared.e.get().docs}}}`));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -24,15 +24,17 @@ const env = { ...process.env, NODE_ENV: 'production', DATABASE_CLIENT: client, D
 if (client === 'postgres') spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-c', `CREATE DATABASE ${dbName}`], { stdio: 'ignore' });
 
 // Reference figures from bench.md (Strapi 5 on this machine), req/s.
-const REFERENCE = { sqlite: { a: 285.5, b: 120.5, c: 14.3, d: 162.5, f: 483 }, postgres: { a: 148, b: 67, c: 11.2, d: 100, f: 283 } }[client];
-const TARGET_VS_REFERENCE = { a: 10, b: 6, c: 6, d: 8, f: 20 };
+const REFERENCE = { sqlite: { a: 285.5, b: 120.5, c: 14.3, d: 162.5, e: 10.2, f: 483 }, postgres: { a: 148, b: 67, c: 11.2, d: 100, e: 3.0, f: 283 } }[client];
+const TARGET_VS_REFERENCE = { a: 10, b: 6, c: 6, d: 8, e: 10, f: 20 };
 const SCENARIOS = {
   a: '/api/articles',
   b: '/api/articles?populate=*',
   c: '/api/restaurants?populate[chef][populate][0]=restaurants&populate[categories]=true&populate[address][populate]=*&filters[stars][$gte]=3&sort=name:asc&pagination[pageSize]=100',
   d: '/api/restaurants?filters[chef][name][$startsWith]=A',
+  e: 'POST /graphql',
   f: '/api/articles/{id}',
 };
+const GRAPHQL_E = JSON.stringify({ query: '{ articles(pagination: { pageSize: 100 }) { documentId title views rating publishDate author { documentId name } categories { documentId name } } }' });
 
 async function startServer(args, port, extraEnv = {}) {
   const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -48,9 +50,10 @@ async function startServer(args, port, extraEnv = {}) {
   }
 }
 
-async function load(url) {
-  await autocannon({ url, connections: 10, duration: WARMUP });
-  const r = await autocannon({ url, connections: 10, duration: DURATION });
+async function load(url, post) {
+  const request = post ? { method: 'POST', body: post, headers: { 'content-type': 'application/json' } } : {};
+  await autocannon({ url, connections: 10, duration: WARMUP, ...request });
+  const r = await autocannon({ url, connections: 10, duration: DURATION, ...request });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
 }
 
@@ -64,7 +67,8 @@ const { data: [first] } = await (await fetch(`http://127.0.0.1:${cairnPort}/api/
 const path = (p) => p.replace('{id}', first.documentId);
 
 const results = {};
-for (const [id, p] of Object.entries(SCENARIOS)) results[id] = { cairn: await load(`http://127.0.0.1:${cairnPort}${path(p)}`) };
+const cairnUrl = (id, p) => (id === 'e' ? `http://127.0.0.1:${cairnPort}/graphql` : `http://127.0.0.1:${cairnPort}${path(p)}`);
+for (const [id, p] of Object.entries(SCENARIOS)) results[id] = { cairn: await load(cairnUrl(id, p), id === 'e' ? GRAPHQL_E : undefined) };
 const cairnRss = rssMb(cairn.pid);
 await stop(cairn);
 
@@ -75,9 +79,10 @@ if (client === 'sqlite') {
   cairn = await startServer(cairnArgs(cairnPort), cairnPort);
   for (const [id, p] of Object.entries(SCENARIOS)) {
     const baseUrl = `http://127.0.0.1:${basePort}/${id}${id === 'f' ? `/${first.documentId}` : ''}`;
-    const [mine, theirs] = await Promise.all([fetch(`http://127.0.0.1:${cairnPort}${path(p)}`).then((r) => r.json()), fetch(baseUrl).then((r) => r.json())]);
+    const post = id === 'e' ? { method: 'POST', body: GRAPHQL_E, headers: { 'content-type': 'application/json' } } : {};
+    const [mine, theirs] = await Promise.all([fetch(cairnUrl(id, p), post).then((r) => r.json()), fetch(baseUrl, post).then((r) => r.json())]);
     if (JSON.stringify(mine) !== JSON.stringify(theirs)) console.warn(`note: scenario ${id}: baseline JSON differs from Cairn's`);
-    results[id].baseline = await load(baseUrl);
+    results[id].baseline = await load(baseUrl, id === 'e' ? GRAPHQL_E : undefined);
   }
   baselineRss = rssMb(baseline.pid);
   await stop(baseline);
