@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'bin', 'cairn.js');
+
+const schemas = {
+  contentTypes: {
+    note: {
+      kind: 'collectionType',
+      collectionName: 'notes',
+      info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+      attributes: { title: { type: 'string' } },
+    },
+  },
+  config: { plugins: { 'users-permissions': { config: { jwtSecret: 'admin-test' } } } },
+  // Code in src/index.js reads and changes permissions through the plugin's service.
+  index: `module.exports = { async bootstrap({ cairn }) {
+    const permissions = cairn.plugin('users-permissions').service('permissions');
+    await permissions.grant('public', ['api::note.note.find', 'plugin::users-permissions.user.find']);
+    await permissions.grant('authenticated', ['plugin::users-permissions.user.update']);
+  } };`,
+};
+
+it('cairn token create | list | revoke, against the app database', () => {
+  const dir = writeApp(schemas);
+  const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'token', ...args, '--dir', dir], { encoding: 'utf8' });
+  expect(spawnSync('npm', ['run', 'build'], { cwd: root }).status).toBe(0);
+  const created = run('create', '--name', 'ci', '--type', 'custom', '--actions', 'api::note.note.find', '--lifespan', '7');
+  expect(created.status, created.stderr).toBe(0);
+  expect(created.stdout.trim()).toMatch(/^[0-9a-f]{128}$/);
+  const list = run('list');
+  expect(list.stdout).toMatch(/\tci\tcustom\texpires 20\d\d-/);
+  expect(list.stdout).not.toContain(created.stdout.trim());
+  expect(run('create', '--name', 'ci', '--type', 'read-only').status).toBe(1);
+  expect(run('create', '--name', 'bad', '--type', 'superuser').status).toBe(1);
+  expect(run('revoke', 'ci').status).toBe(0);
+  expect(run('list').stdout).not.toContain('\tci\t');
+  expect(run('revoke', 'ci').status).toBe(1);
+}, 60_000);
+
+describeEachDialect('users CRUD and permissions from code', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(dialect, schemas);
+  });
+  afterAll(async () => app?.close());
+
+  it('permissions granted by src/index.js apply', async () => {
+    expect((await app.request('GET', '/api/notes', undefined, { authorization: '' })).status).toBe(200);
+    expect((await app.request('POST', '/api/notes', { data: { title: 'x' } }, { authorization: '' })).status).toBe(403);
+  });
+
+  it('user create, update and delete follow their permissions; responses never carry the password', async () => {
+    const created = await app.request('POST', '/api/users', { username: 'carol', email: 'Carol@Example.com', password: 'secret12' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ username: 'carol', email: 'carol@example.com', confirmed: true });
+    expect(created.body).not.toHaveProperty('password');
+    const listed = await app.request('GET', '/api/users', undefined, { authorization: '' });
+    expect(listed.body.map((u: { username: string }) => u.username)).toContain('carol');
+    const updated = await app.request('PUT', `/api/users/${created.body.id}`, { blocked: true });
+    expect(updated.body.blocked).toBe(true);
+    expect((await app.request('PUT', `/api/users/${created.body.id}`, { password: 'x' })).status).toBe(400);
+    expect((await app.request('POST', '/api/users', { username: 'eve', email: 'e@example.com', password: 'secret12' }, { authorization: '' })).status).toBe(403);
+    expect((await app.request('DELETE', `/api/users/${created.body.id}`, undefined, { authorization: '' })).status).toBe(403);
+    expect((await app.request('DELETE', `/api/users/${created.body.id}`)).status).toBe(200);
+    expect((await app.request('GET', `/api/users/${created.body.id}`)).status).toBe(404);
+  });
+
+  it('without a configured secret, development generates one in .tmp/ and reuses it on the next start', async () => {
+    const { readFileSync } = await import('node:fs');
+    const dir = writeApp({ ...schemas, config: {} });
+    const first = await startTestApp(dialect, dir);
+    const register = await first.request('POST', '/api/auth/local/register', { username: 'dev', email: 'dev@example.com', password: 'secret12' }, { authorization: '' });
+    expect(register.body.jwt.split('.')).toHaveLength(3);
+    const secret = readFileSync(join(dir, '.tmp', 'jwt-secret'), 'utf8');
+    expect(secret.length).toBeGreaterThan(20);
+    await first.close();
+    const second = await startTestApp(dialect, dir);
+    await second.close();
+    expect(readFileSync(join(dir, '.tmp', 'jwt-secret'), 'utf8')).toBe(secret);
+  });
+});
