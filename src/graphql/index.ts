@@ -25,7 +25,10 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
   if (cairn.config.plugins.graphql?.enabled === false) return;
   if (config.v4CompatibilityMode !== false) {
     // The seed's v4 shape (the default) is not built yet: serving another shape under it would mislead clients.
-    process.emitWarning('graphql: only v4CompatibilityMode: false (Strapi v5 shape) is available; the endpoint is off');
+    // Apps that configure GraphQL are told; apps that don't simply have no endpoint.
+    if (cairn.config.plugins.graphql) {
+      process.emitWarning('graphql: only v4CompatibilityMode: false (Strapi v5 shape) is available; the endpoint is off');
+    }
     return;
   }
   const endpoint = config.endpoint ?? '/graphql';
