@@ -134,7 +134,11 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       max: pool.max ?? 10,
       options: `-c timezone=UTC${schema ? ` -c search_path=${String(schema)}` : ''}`,
     };
-    dialect = new PostgresDialect({ pool: new pg.default.Pool(poolConfig as never) });
+    const pgPool = new pg.default.Pool(poolConfig as never);
+    // An idle pooled connection can be cut by the server (restart, failover, admin command); without a listener
+    // that error would crash the process. The pool drops the client and opens a new one when needed.
+    pgPool.on('error', (error: Error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
+    dialect = new PostgresDialect({ pool: pgPool });
   } else {
     const mysql = await import('mysql2');
     // SQLite's `filename` can arrive here through config defaults; mysql2 warns on unknown options.
