@@ -1,7 +1,7 @@
 import type { Component, ContentType } from '../model/types.js';
 import type { FieldRef } from './types.js';
 
-const SYSTEM: Record<string, FieldRef> = {
+const SYSTEM: Readonly<Record<string, FieldRef>> = {
   id: { name: 'id', column: 'id', type: 'id' },
   documentId: { name: 'documentId', column: 'document_id', type: 'string' },
   createdAt: { name: 'createdAt', column: 'created_at', type: 'datetime' },
@@ -10,10 +10,13 @@ const SYSTEM: Record<string, FieldRef> = {
   locale: { name: 'locale', column: 'locale', type: 'string' },
 };
 
+/** `id` of any schema: what a relation filter without a field (`filters[chef]=3`) compares. */
+export const ID_FIELD: FieldRef = SYSTEM.id;
+
 /**
  * The column a query may name on a schema: a non-private scalar attribute, or a system field (`id` on
  * components; `documentId`, timestamps and `locale` (localized types) on content-types). Undefined otherwise:
- * private and unknown names are indistinguishable to the caller.
+ * private and unknown names are indistinguishable to the caller. `createdBy`/`updatedBy` are never fields.
  */
 export function fieldRef(schema: ContentType | Component, name: string): FieldRef | undefined {
   if (name === 'id') return SYSTEM.id;
@@ -22,16 +25,24 @@ export function fieldRef(schema: ContentType | Component, name: string): FieldRe
     return SYSTEM[name];
   }
   const attribute = schema.attributes.get(name);
-  if (!attribute || attribute.kind !== 'scalar' || schema.privateAttributes.has(name) || attribute.type === 'password') return undefined;
+  if (!attribute || attribute.kind !== 'scalar' || attribute.private || schema.privateAttributes.has(name) || attribute.type === 'password') {
+    return undefined;
+  }
   return { name, column: attribute.column, type: attribute.type as FieldRef['type'] };
 }
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A plain object, as qs builds them or code writes them (not an array, a Date, a Map...). */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
 
-/** qs gives arrays; beyond its array limit, or from code, they can be objects with numeric keys. */
+/** qs gives arrays; past its array limit, or from code, they can be objects with numeric keys. */
 export function asArray(v: unknown): unknown[] | undefined {
   if (Array.isArray(v)) return v;
-  if (isPlainObject(v) && Object.keys(v).every((k) => /^\d+$/.test(k))) return Object.values(v);
-  return undefined;
+  if (!isPlainObject(v)) return undefined;
+  const keys = Object.keys(v);
+  if (keys.length === 0 || !keys.every((k) => /^\d+$/.test(k))) return undefined;
+  return keys.sort((a, b) => Number(a) - Number(b)).map((k) => v[k]);
 }

@@ -1,8 +1,11 @@
 export * from './types.js';
-export { parseQueryString, parseReadParams, parseDocumentParams, type ReadOptions } from './parse-query.js';
+export { parseReadParams, parseDocumentParams, READ_PARAMS, type ReadOptions } from './parse-query.js';
+export { parseQueryString, QS_LIMITS } from './parse-query-string.js';
 export { parseFilters } from './parse-filters.js';
 export { parseFields } from './parse-fields.js';
 export { parseSort } from './parse-sort.js';
-export { parsePagination } from './parse-pagination.js';
-export { parsePopulate } from './parse-populate.js';
+export { parsePagination, type PaginationLimits } from './parse-pagination.js';
+export { parsePopulate, type PopulateContext } from './parse-populate.js';
+export { castFilterValue, normalizeDatetime } from './cast-value.js';
 export { fieldRef } from './fields-of.js';
+export { invalidKey } from './errors.js';

@@ -1,23 +1,37 @@
 import type { Component, ContentType } from '../model/types.js';
-import { ValidationError } from '../errors/index.js';
+import { describe, invalidKey, joinPath, queryError, type QueryParam } from './errors.js';
 import { asArray, fieldRef } from './fields-of.js';
 
 /**
- * `fields=a`, `fields=a,b`, `fields[0]=a`: scalar attributes and system fields only; `id` and `documentId` always
- * come. Undefined means every (non-private) scalar. A relation, media, component or unknown name is a 400.
+ * `fields=a`, `fields=a,b`, `fields[0]=a&fields[1]=b` (items may hold commas too), `*` for all. Scalar attributes
+ * and system fields only: a relation, media, component, dynamic zone, private, password or unknown name is a 400
+ * `Invalid key <name>`. `id` and `documentId` always come: they may be listed and are left out of the result.
+ * Returns the names in the order given, without repeats; undefined means every non-private scalar.
  */
-export function parseFields(schema: ContentType | Component, raw: unknown): string[] | undefined {
+export function parseFields(
+  schema: ContentType | Component,
+  raw: unknown,
+  param: QueryParam = 'fields',
+  path: string | null = null,
+): string[] | undefined {
   if (raw === undefined) return undefined;
-  const list = typeof raw === 'string' ? raw.split(',') : asArray(raw);
-  if (!list) throw new ValidationError('fields must be a list of attribute names', { key: 'fields', source: 'query', param: 'fields' });
+  const list = typeof raw === 'string' ? [raw] : asArray(raw);
+  if (!list) throw queryError(param, `Invalid fields parameter ${describe(raw)}: expected a string or a list of strings`, 'fields', path);
   const names: string[] = [];
+  let all = false;
   for (const item of list) {
-    if (typeof item !== 'string') throw new ValidationError('fields must be a list of attribute names', { key: 'fields', source: 'query', param: 'fields' });
-    const name = item.trim();
-    if (name === '*') return undefined;
-    if (name === '') continue;
-    if (!fieldRef(schema, name)) throw ValidationError.invalidKey('fields', name, name);
-    if (name !== 'id' && name !== 'documentId' && !names.includes(name)) names.push(name);
+    if (typeof item !== 'string') throw queryError(param, `Invalid fields parameter: expected a list of strings, got ${describe(item)}`, 'fields', path);
+    for (const part of item.split(',')) {
+      const name = part.trim();
+      if (name === '*') {
+        all = true;
+        continue;
+      }
+      if (name === '') throw queryError(param, 'Invalid fields parameter: empty field name', '', path);
+      // The path of a field is its own name (the reference: `Invalid key author`, path `author`).
+      if (!fieldRef(schema, name)) throw invalidKey(param, name, joinPath(path, name));
+      if (name !== 'id' && name !== 'documentId' && !names.includes(name)) names.push(name);
+    }
   }
-  return names;
+  return all ? undefined : names;
 }

@@ -1,135 +1,185 @@
 import type { Component, ContentType, Model } from '../model/types.js';
-import { ValidationError } from '../errors/index.js';
 import { COMPARISON_OPERATORS, type ComparisonOperator, type FieldRef, type Filter, type FilterValue } from './types.js';
 import { castFilterValue } from './cast-value.js';
-import { asArray, fieldRef, isPlainObject } from './fields-of.js';
+import { describe, invalidKey, joinPath, queryError, type QueryParam } from './errors.js';
+import { asArray, fieldRef, ID_FIELD, isPlainObject } from './fields-of.js';
+import { throughRelation } from './null-row.js';
 
 const OPERATORS = new Set<string>(COMPARISON_OPERATORS);
-/** Operators that compare text whatever the column type: their operand is not cast. */
+/** Operators that compare text whatever the column type: their operand is a string, not cast. */
 const TEXT_OPERATORS = new Set<string>([
   '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi',
   '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
 ]);
+/** json and blocks columns: a text search in the JSON document, or a null test. */
 const JSON_OPERATORS = new Set<string>(['$contains', '$notContains', '$containsi', '$notContainsi', '$null', '$notNull']);
 
-const invalidKey = (key: string, path?: string) => ValidationError.invalidKey('filters', key, path);
+type Schema = ContentType | Component;
+
+interface Walk {
+  model: Model;
+  canFind: (uid: string) => boolean;
+  /** `filters`, or `populate` for the filters of a populated relation. */
+  param: QueryParam;
+}
 
 /**
- * Turns `filters[...]` (as qs parsed it) into a validated filter tree on `schema`. Unknown, private and
- * unfilterable keys (media, dynamic zones) are 400s: a dropped filter would silently return everything.
+ * Turns `filters[...]` (as qs parsed it, or as code wrote it) into a validated filter tree on `schema`:
+ * - `{ field: value }` is `$eq` (a list is `$in`); `{ field: { $op: value } }`, with `$not`/`$and`/`$or` of
+ *   conditions on the field; values cast to the field's type;
+ * - `$and`/`$or` (lists) and `$not` (an object) at any level; keys at one level are ANDed; a list is an AND;
+ * - relations (any depth) and components (repeatable too) by name; through a relation, an operator without a
+ *   field compares the related entry's `id` (`filters[chef]=3`, `filters[chef][$null]=true`), as the reference.
+ * Unknown, private and unfilterable keys (media, dynamic zones) are 400s: a dropped filter would silently return
+ * everything. `path` is the attribute path of `schema` (null at the top), for error details.
  */
 export function parseFilters(
   model: Model,
-  schema: ContentType | Component,
+  schema: Schema,
   raw: unknown,
-  path = '',
+  path: string | null = null,
   canFind: (uid: string) => boolean = () => true,
+  param: QueryParam = 'filters',
 ): Filter {
+  if (!isPlainObject(raw) && !Array.isArray(raw)) {
+    throw queryError(param, 'The filters parameter must be an object or an array', path ?? 'filters', path);
+  }
+  return parseLevel({ model, canFind, param }, schema, raw, path, false);
+}
+
+/** One object of conditions on `schema`. `viaRelation`: operators without a field compare `id`. */
+function parseLevel(walk: Walk, schema: Schema, raw: unknown, path: string | null, viaRelation: boolean): Filter {
+  const list = Array.isArray(raw) ? raw : undefined;
+  if (list) return and(list.map((item) => parseLevel(walk, schema, item, path, viaRelation)));
   if (!isPlainObject(raw)) {
-    throw new ValidationError(`filters${path ? ` at ${path}` : ''} must be an object`, { key: path || 'filters', source: 'query', param: 'filters' });
+    if (viaRelation) return fieldCondition(walk, ID_FIELD, raw, path);
+    throw queryError(walk.param, `Invalid filter ${describe(raw)}${path ? ` at ${path}` : ''}: expected an object`, path ?? 'filters', path);
   }
   const items: Filter[] = [];
   for (const [key, value] of Object.entries(raw)) {
     if (key === '$and' || key === '$or') {
-      const list = asArray(value);
-      if (!list) throw new ValidationError(`${key} must be an array of filters`, { key, path: path || null, source: 'query', param: 'filters' });
-      items.push({ kind: key === '$and' ? 'and' : 'or', items: list.map((item) => parseFilters(model, schema, item, path, canFind)) });
+      const operands = asArray(value);
+      if (!operands) throw queryError(walk.param, `${key} must be a list of filters`, key, path);
+      const parsed = operands.map((item) => parseLevel(walk, schema, item, path, viaRelation));
+      // An empty list is no condition, as the reference reads it.
+      if (parsed.length) items.push(key === '$and' ? and(parsed) : { kind: 'or', items: parsed });
     } else if (key === '$not') {
-      items.push({ kind: 'not', item: parseFilters(model, schema, value, path, canFind) });
+      if (isEmptyObject(value)) continue;
+      if (!isPlainObject(value) && !Array.isArray(value) && !viaRelation) throw queryError(walk.param, '$not must be an object', key, path);
+      items.push({ kind: 'not', item: parseLevel(walk, schema, value, path, viaRelation) });
+    } else if (viaRelation && OPERATORS.has(key)) {
+      items.push(compare(walk, ID_FIELD, key as ComparisonOperator, value, path));
     } else {
-      items.push(parseAttributeFilter(model, schema, key, value, path, canFind));
+      items.push(attributeFilter(walk, schema, key, value, path));
     }
   }
+  return and(items);
+}
+
+const isEmptyObject = (v: unknown) => isPlainObject(v) && Object.keys(v).length === 0;
+/** AND of conditions; empty ones (no condition) drop out. */
+function and(all: Filter[]): Filter {
+  const items = all.filter((f) => !(f.kind === 'and' && f.items.length === 0));
   return items.length === 1 ? items[0] : { kind: 'and', items };
 }
 
-function parseAttributeFilter(
-  model: Model,
-  schema: ContentType | Component,
-  key: string,
-  value: unknown,
-  path: string,
-  canFind: (uid: string) => boolean,
-): Filter {
-  const here = path ? `${path}.${key}` : key;
+function attributeFilter(walk: Walk, schema: Schema, key: string, value: unknown, path: string | null): Filter {
   const field = fieldRef(schema, key);
-  if (field) return parseFieldCondition(field, value, here);
+  const here = joinPath(path, key);
+  // `{ field: {} }` (from code) is no condition, as the reference drops empty objects; the key must still exist.
+  const empty = isEmptyObject(value);
+  if (field) return empty ? and([]) : fieldCondition(walk, field, value, here);
   const attribute = schema.attributes.get(key);
-  if (!attribute || schema.privateAttributes.has(key)) throw invalidKey(key, path || undefined);
+  // Unknown and private keys read the same (the attribute path stops before them); see errors.ts.
+  if (!attribute || attribute.private || schema.privateAttributes.has(key)) throw invalidKey(walk.param, key, path);
   if (attribute.kind === 'relation') {
     // Filtering through a type the caller may not read would be an oracle on it: refused like an unknown key.
-    if (!canFind(attribute.target)) throw invalidKey(key, path || undefined);
-    const target = model.contentTypes.get(attribute.target)!;
-    return { kind: 'relation', attribute: key, filter: parseFilters(model, target, value, here, canFind) };
+    if (!walk.canFind(attribute.target)) throw invalidKey(walk.param, key, path);
+    const target = walk.model.contentTypes.get(attribute.target)!;
+    if (empty) return and([]);
+    return throughRelation('relation', key, parseLevel(walk, target, value, here, true));
   }
   if (attribute.kind === 'component') {
-    const component = model.components.get(attribute.component)!;
-    return { kind: 'component', attribute: key, filter: parseFilters(model, component, value, here, canFind) };
+    const component = walk.model.components.get(attribute.component)!;
+    if (!isPlainObject(value) && !Array.isArray(value)) throw invalidKey(walk.param, key, here);
+    if (empty) return and([]);
+    return throughRelation('component', key, parseLevel(walk, component, value, here, false));
   }
-  // Media and dynamic zones can't be filtered on.
-  throw invalidKey(key, path || undefined);
+  // Media, dynamic zones and passwords can't be filtered on.
+  throw invalidKey(walk.param, key, here);
 }
 
-/** `filters[field]=x`, `filters[field][$op]=x`, `[$not]`, `[$and]`/`[$or]` of conditions on one field. */
-function parseFieldCondition(field: FieldRef, value: unknown, path: string): Filter {
+/** `filters[field]=x`, `[field][$op]=x`, `[field][$not][$op]=x`, `[field][$and|$or][i][$op]=x`. */
+function fieldCondition(walk: Walk, field: FieldRef, value: unknown, path: string | null): Filter {
   if (!isPlainObject(value)) {
     const list = asArray(value);
-    if (list) return compare(field, '$in', list, path);
-    return compare(field, '$eq', value, path);
+    return list ? compare(walk, field, '$in', list, path) : compare(walk, field, '$eq', value, path);
   }
   const items: Filter[] = [];
   for (const [op, operand] of Object.entries(value)) {
-    if (op === '$not') items.push({ kind: 'not', item: parseFieldCondition(field, operand, path) });
-    else if (op === '$and' || op === '$or') {
-      const list = asArray(operand);
-      if (!list) throw new ValidationError(`${op} must be an array`, { key: op, path, source: 'query', param: 'filters' });
-      items.push({ kind: op === '$and' ? 'and' : 'or', items: list.map((item) => parseFieldCondition(field, item, path)) });
-    } else if (OPERATORS.has(op)) items.push(compare(field, op as ComparisonOperator, operand, path));
-    else throw invalidKey(op, path);
+    if (op === '$not') {
+      if (isEmptyObject(operand)) continue;
+      items.push({ kind: 'not', item: fieldCondition(walk, field, operand, path) });
+    } else if (op === '$and' || op === '$or') {
+      const operands = asArray(operand);
+      if (!operands) throw queryError(walk.param, `${op} must be a list of conditions`, op, path);
+      const parsed = operands.map((item) => fieldCondition(walk, field, item, path));
+      if (parsed.length) items.push(op === '$and' ? and(parsed) : { kind: 'or', items: parsed });
+    } else if (OPERATORS.has(op)) {
+      items.push(compare(walk, field, op as ComparisonOperator, operand, path));
+    } else {
+      throw invalidKey(walk.param, op, path);
+    }
   }
-  if (!items.length) throw new ValidationError(`filters at ${path} has no condition`, { key: field.name, path, source: 'query', param: 'filters' });
-  return items.length === 1 ? items[0] : { kind: 'and', items };
+  return and(items);
 }
 
 /** No database stores NUL in text (PostgreSQL refuses it): such a value can match nothing and is bad input. */
-function refuseNul(value: unknown, path: string): void {
-  const values = Array.isArray(value) ? value : [value];
+function refuseNul(walk: Walk, values: unknown[], operator: string, path: string | null): void {
   if (values.some((v) => typeof v === 'string' && v.includes('\u0000'))) {
-    throw new ValidationError(`filters at ${path}: values may not contain NUL characters`, { key: path, source: 'query', param: 'filters' });
+    throw queryError(walk.param, `Invalid value for ${operator}${path ? ` at ${path}` : ''}: NUL characters are not allowed`, operator, path);
   }
 }
 
-function compare(field: FieldRef, operator: ComparisonOperator, raw: unknown, path: string): Filter {
-  refuseNul(asArray(raw) ?? raw, path);
-  if ((field.type === 'json' || field.type === 'blocks') && !JSON_OPERATORS.has(operator)) throw invalidKey(operator, path);
+function compare(walk: Walk, field: FieldRef, operator: ComparisonOperator, raw: unknown, path: string | null): Filter {
+  const at = path ? ` at ${path}` : '';
+  const bad = (message: string) => queryError(walk.param, `${operator}${at} ${message}`, operator, path);
+  const cast = (v: unknown) => castFilterValue(field, v, path, walk.param);
+  if ((field.type === 'json' || field.type === 'blocks') && !JSON_OPERATORS.has(operator)) throw invalidKey(walk.param, operator, path);
+  const list = asArray(raw);
+  refuseNul(walk, list ?? [raw], operator, path);
   let value: FilterValue;
   switch (operator) {
     case '$in':
-    case '$notIn': {
+    case '$notIn':
       // A single value is a list of one, as the reference reads `filters[x][$in]=5`.
-      const list = asArray(raw) ?? [raw];
-      value = list.map((v) => castFilterValue(field, v));
+      value = (list ?? [raw]).map((v) => cast(v));
       break;
-    }
-    case '$between': {
-      const list = asArray(raw);
-      if (!list || list.length !== 2) {
-        throw new ValidationError(`$between at ${path} needs exactly two values`, { key: operator, path, source: 'query', param: 'filters' });
-      }
-      value = list.map((v) => castFilterValue(field, v));
+    case '$between':
+      if (!list || list.length !== 2) throw bad('takes exactly two values');
+      value = list.map((v) => {
+        if (v === null) throw bad('takes two values, not null');
+        return cast(v);
+      });
       break;
-    }
     case '$null':
     case '$notNull':
-      if (raw === true || raw === 'true' || raw === '1') value = true;
-      else if (raw === false || raw === 'false' || raw === '0') value = false;
-      else throw new ValidationError(`${operator} at ${path} takes true or false`, { key: operator, path, source: 'query', param: 'filters' });
+      if (raw === true || raw === 'true' || raw === '1' || raw === 1) value = true;
+      else if (raw === false || raw === 'false' || raw === '0' || raw === 0) value = false;
+      else throw bad('takes true or false');
       break;
     default:
-      if (typeof raw === 'object' && raw !== null) {
-        throw new ValidationError(`${operator} at ${path} takes a single value`, { key: operator, path, source: 'query', param: 'filters' });
+      if (list || isPlainObject(raw)) throw bad('takes a single value');
+      if (raw === null) {
+        // `{ $eq: null }` / `{ $ne: null }` from code: IS (NOT) NULL. Nothing else compares to null.
+        if (operator !== '$eq' && operator !== '$ne') throw bad('takes a value, not null');
+        value = null;
+      } else if (TEXT_OPERATORS.has(operator)) {
+        if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') throw bad('takes a single value');
+        value = String(raw);
+      } else {
+        value = cast(raw);
       }
-      value = TEXT_OPERATORS.has(operator) ? String(raw ?? '') : castFilterValue(field, raw);
   }
   return { kind: 'compare', field, operator, value };
 }

@@ -1,5 +1,6 @@
-import { PaginationError, ValidationError } from '../errors/index.js';
+import { PaginationError } from '../errors/index.js';
 import type { Pagination } from './types.js';
+import { describe, invalidKey, queryError } from './errors.js';
 import { isPlainObject } from './fields-of.js';
 
 export interface PaginationLimits {
@@ -8,45 +9,57 @@ export interface PaginationLimits {
   withCount: boolean;
 }
 
-const bad = (key: string, message: string) =>
-  new ValidationError(`pagination[${key}] ${message}`, { key, path: `pagination.${key}`, source: 'query', param: 'pagination' });
+const KEYS = new Set(['page', 'pageSize', 'start', 'limit', 'withCount']);
 
+const bad = (key: string, message: string, value: unknown) =>
+  queryError('pagination', `Invalid pagination[${key}] ${describe(value)}: ${message}`, key, `pagination.${key}`);
+
+/** A whole number (a JS number or its decimal text); anything else (`abc`, `1e3`, `2.5`) is a 400. */
 function integer(key: string, raw: unknown): number {
-  const text = typeof raw === 'number' ? String(raw) : raw;
-  if (typeof text !== 'string' || !/^-?\d+$/.test(text.trim())) throw bad(key, 'must be an integer');
-  return Number(text);
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
+  if (text === undefined || !/^[-+]?\d+$/.test(text)) throw bad(key, 'expected an integer', raw);
+  const n = Number(text);
+  // Past 2^53 an offset is no longer exact: no table is that long.
+  if (!Number.isSafeInteger(n)) throw bad(key, 'too large', raw);
+  return n;
+}
+
+function boolean(key: string, raw: unknown): boolean {
+  if (raw === true || raw === 'true' || raw === '1' || raw === 1) return true;
+  if (raw === false || raw === 'false' || raw === '0' || raw === 0) return false;
+  throw bad(key, 'expected true or false', raw);
 }
 
 /**
- * Page form (`page`, `pageSize`) or offset form (`start`, `limit`), never both. Sizes above maxLimit are clamped
- * (as the reference does), `limit=-1` means maxLimit; zero, negative or non-numeric values are 400s.
+ * Page form (`page`, `pageSize`) or offset form (`start`, `limit`), never both (400 PaginationError, the
+ * reference's message). Sizes above maxLimit are clamped (as the reference does), `limit=-1` means maxLimit;
+ * zero, negative or non-numeric values are 400 ValidationErrors (the reference clamps or ignores them).
+ * `withCount` defaults to the configured value.
  */
 export function parsePagination(raw: unknown, limits: PaginationLimits): Pagination {
   if (raw === undefined) return { mode: 'page', page: 1, pageSize: limits.defaultLimit, withCount: limits.withCount };
-  if (!isPlainObject(raw)) throw new ValidationError('pagination must be an object', { key: 'pagination', source: 'query', param: 'pagination' });
+  if (!isPlainObject(raw)) throw queryError('pagination', `Invalid pagination parameter ${describe(raw)}: expected an object`, 'pagination');
   for (const key of Object.keys(raw)) {
-    if (!['page', 'pageSize', 'start', 'limit', 'withCount'].includes(key)) throw ValidationError.invalidKey('pagination', key, key);
+    if (!KEYS.has(key)) throw invalidKey('pagination', key, null);
   }
-  let withCount = limits.withCount;
-  if (raw.withCount !== undefined) {
-    if (raw.withCount === true || raw.withCount === 'true') withCount = true;
-    else if (raw.withCount === false || raw.withCount === 'false') withCount = false;
-    else throw bad('withCount', 'must be true or false');
-  }
-  const pageForm = raw.page !== undefined || raw.pageSize !== undefined;
-  const offsetForm = raw.start !== undefined || raw.limit !== undefined;
+  const given = (key: string) => raw[key] !== undefined && raw[key] !== null;
+  const withCount = given('withCount') ? boolean('withCount', raw.withCount) : limits.withCount;
+  const pageForm = given('page') || given('pageSize');
+  const offsetForm = given('start') || given('limit');
   if (pageForm && offsetForm) throw new PaginationError('Cannot use both page & offset pagination in the same query');
   if (offsetForm) {
-    const start = raw.start === undefined ? 0 : integer('start', raw.start);
-    if (start < 0) throw bad('start', 'must be 0 or more');
-    let limit = raw.limit === undefined ? limits.defaultLimit : integer('limit', raw.limit);
+    const start = given('start') ? integer('start', raw.start) : 0;
+    if (start < 0) throw bad('start', 'must be 0 or more', raw.start);
+    let limit = given('limit') ? integer('limit', raw.limit) : limits.defaultLimit;
     if (limit === -1) limit = limits.maxLimit;
-    if (limit < 1) throw bad('limit', 'must be at least 1 (or -1 for as many as allowed)');
+    if (limit < 1) throw bad('limit', 'must be at least 1 (or -1 for as many as allowed)', raw.limit);
     return { mode: 'offset', start, limit: Math.min(limit, limits.maxLimit), withCount };
   }
-  const page = raw.page === undefined ? 1 : integer('page', raw.page);
-  if (page < 1) throw bad('page', 'must be at least 1');
-  const pageSize = raw.pageSize === undefined ? limits.defaultLimit : integer('pageSize', raw.pageSize);
-  if (pageSize < 1) throw bad('pageSize', 'must be at least 1');
-  return { mode: 'page', page, pageSize: Math.min(pageSize, limits.maxLimit), withCount };
+  const page = given('page') ? integer('page', raw.page) : 1;
+  if (page < 1) throw bad('page', 'must be at least 1', raw.page);
+  const size = given('pageSize') ? integer('pageSize', raw.pageSize) : limits.defaultLimit;
+  if (size < 1) throw bad('pageSize', 'must be at least 1', raw.pageSize);
+  const pageSize = Math.min(size, limits.maxLimit);
+  if (!Number.isSafeInteger((page - 1) * pageSize)) throw bad('page', 'too large', raw.page);
+  return { mode: 'page', page, pageSize, withCount };
 }

@@ -1,6 +1,6 @@
-import type { Attribute, Component, ContentType, Model } from '../model/types.js';
-import { ValidationError } from '../errors/index.js';
+import type { Component, ContentType, Model } from '../model/types.js';
 import type { PopulateNode, PopulateTree } from './types.js';
+import { describe, invalidKey, joinPath, queryError } from './errors.js';
 import { asArray, isPlainObject } from './fields-of.js';
 import { parseFields } from './parse-fields.js';
 import { parseFilters } from './parse-filters.js';
@@ -8,164 +8,202 @@ import { parseSort } from './parse-sort.js';
 
 export interface PopulateContext {
   model: Model;
-  /** Whether the caller may `find` a content-type; populate omits the ones it may not. */
+  /** Whether the caller may `find` a content-type; populate omits the ones it may not (no error). */
   canFind: (uid: string) => boolean;
 }
 
 type Schema = ContentType | Component;
+type MutableNode = { -readonly [K in keyof PopulateNode]: PopulateNode[K] };
 type MutableTree = Map<string, PopulateNode>;
 
-const invalidKey = (key: string, path: string) => ValidationError.invalidKey('populate', key, path);
-const NODE_KEYS = new Set(['fields', 'filters', 'sort', 'populate', 'count', 'on']);
-const isTrue = (v: unknown) => v === true || v === 'true';
-const isFalse = (v: unknown) => v === false || v === 'false';
+/** What a populatable attribute leads to. */
+type Slot =
+  | { kind: 'relation'; target: ContentType; toMany: boolean }
+  | { kind: 'component'; target: Component }
+  | { kind: 'dynamiczone'; components: readonly string[] };
 
-/** What can be populated on a schema: relations, media, components, dynamic zones (and localizations). */
-function populatable(schema: Schema, name: string): Attribute | 'localizations' | undefined {
-  if (name === 'localizations' && schema.modelType === 'contentType' && schema.localized) return 'localizations';
-  const attribute = schema.attributes.get(name);
-  if (!attribute || attribute.kind === 'scalar' || schema.privateAttributes.has(name)) return undefined;
-  return attribute;
-}
-
-/** The schema whose rows a populated attribute returns (undefined for dynamic zones: one per component). */
-function targetOf(ctx: PopulateContext, schema: Schema, attribute: Attribute | 'localizations'): Schema | undefined {
-  if (attribute === 'localizations') return schema;
-  if (attribute.kind === 'relation' || attribute.kind === 'media') return ctx.model.contentTypes.get(attribute.target);
-  if (attribute.kind === 'component') return ctx.model.components.get(attribute.component);
-  return undefined;
-}
-
-function allowed(ctx: PopulateContext, schema: Schema, attribute: Attribute | 'localizations'): boolean {
-  if (attribute === 'localizations') return ctx.canFind((schema as ContentType).uid);
-  if (attribute.kind === 'relation' || attribute.kind === 'media') return ctx.canFind(attribute.target);
-  return true;
-}
+const isTrue = (v: unknown) => v === true || v === 'true' || v === '1';
+const isFalse = (v: unknown) => v === false || v === 'false' || v === '0';
+const PAGINATION_KEYS = new Set(['pagination', 'page', 'pageSize', 'start', 'limit']);
+const KEYS: Record<Slot['kind'], ReadonlySet<string>> = {
+  relation: new Set(['fields', 'filters', 'sort', 'populate', 'count']),
+  component: new Set(['fields', 'populate']),
+  dynamiczone: new Set(['on', 'populate']),
+};
 
 const emptyNode = (): PopulateNode => ({ populate: new Map() });
 
 /**
- * Parses `populate` in every form Strapi v5 documents: `*`, `a,b`, `[a, b]`, dot paths `a.b.c`, and the object
- * form `{ a: true | { fields, filters, sort, populate, count, on } }`, at any depth.
+ * What `name` on `schema` populates: relations (to types the caller may find), media, components, dynamic zones
+ * and `localizations` (localized types). 'hidden': exists but the caller may not find its target (omitted).
+ * Undefined: unknown, private, scalar, `createdBy`/`updatedBy` (a 400, the same for each).
  */
-export function parsePopulate(ctx: PopulateContext, schema: Schema, raw: unknown, path = ''): PopulateTree {
+function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hidden' | undefined {
+  if (name === 'localizations' && schema.modelType === 'contentType' && schema.localized) {
+    return ctx.canFind(schema.uid) ? { kind: 'relation', target: schema, toMany: true } : 'hidden';
+  }
+  const attribute = schema.attributes.get(name);
+  if (!attribute || attribute.private || schema.privateAttributes.has(name)) return undefined;
+  switch (attribute.kind) {
+    case 'relation':
+    case 'media': {
+      if (!ctx.canFind(attribute.target)) return 'hidden';
+      const target = ctx.model.contentTypes.get(attribute.target)!;
+      return { kind: 'relation', target, toMany: attribute.kind === 'relation' ? attribute.toMany : attribute.multiple };
+    }
+    case 'component':
+      return { kind: 'component', target: ctx.model.components.get(attribute.component)! };
+    case 'dynamiczone':
+      return { kind: 'dynamiczone', components: attribute.components };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Parses `populate` in every form Strapi v5 documents, at any depth: `*` (one level of everything), `a`, `a,b`,
+ * `[a, b]`, dot paths `a.b.c` (through relations, components and dynamic zones), and the object form
+ * `{ a: true | '*' | { fields, filters, sort, populate, count, on } }`. `path` is the attribute path of `schema`.
+ */
+export function parsePopulate(ctx: PopulateContext, schema: Schema, raw: unknown, path: string | null = null): PopulateTree {
   const tree: MutableTree = new Map();
   addPopulate(ctx, schema, raw, path, tree);
   return tree;
 }
 
-function addPopulate(ctx: PopulateContext, schema: Schema, raw: unknown, path: string, tree: MutableTree): void {
-  if (raw === undefined || raw === '' || isFalse(raw)) return;
-  if (raw === '*' || isTrue(raw)) {
-    if (raw === '*') addStar(ctx, schema, tree);
-    return;
-  }
+function addPopulate(ctx: PopulateContext, schema: Schema, raw: unknown, path: string | null, tree: MutableTree): void {
+  if (raw === undefined || raw === null || raw === '' || isFalse(raw)) return;
+  if (raw === '*' || raw === true) return addStar(ctx, schema, tree);
   if (typeof raw === 'string') {
-    for (const item of raw.split(',')) addPath(ctx, schema, item.trim().split('.'), path, tree);
+    for (const item of raw.split(',')) {
+      const text = item.trim();
+      if (text !== '') addPath(ctx, schema, text.split('.'), path, tree);
+    }
     return;
   }
   const list = asArray(raw);
   if (list) {
     for (const item of list) {
-      if (typeof item !== 'string') throw invalidKey(String(item), path || String(item));
+      if (typeof item !== 'string') throw invalidPopulate(item, path);
       addPopulate(ctx, schema, item, path, tree);
     }
     return;
   }
-  if (!isPlainObject(raw)) throw invalidKey(String(raw), path);
+  if (!isPlainObject(raw)) throw invalidPopulate(raw, path);
   for (const [name, value] of Object.entries(raw)) {
-    const here = path ? `${path}.${name}` : name;
-    const attribute = populatable(schema, name);
-    if (!attribute) throw invalidKey(name, here);
-    if (isFalse(value)) continue;
-    if (!allowed(ctx, schema, attribute)) continue;
-    tree.set(name, mergeNodes(tree.get(name), parseNode(ctx, schema, attribute, value, here)));
+    // `populate[0]=a&populate[b][fields]=x` mixes list items into the object form.
+    if (/^\d+$/.test(name) && typeof value === 'string') {
+      addPopulate(ctx, schema, value, path, tree);
+      continue;
+    }
+    const here = joinPath(path, name);
+    const slot = slotOf(ctx, schema, name);
+    if (!slot) throw invalidKey('populate', name, here);
+    if (isFalse(value) || value === null || slot === 'hidden') continue;
+    tree.set(name, mergeNodes(tree.get(name), parseNode(ctx, slot, value, here)));
   }
 }
+
+const invalidPopulate = (value: unknown, path: string | null) =>
+  queryError(
+    'populate',
+    `Invalid populate parameter ${describe(value)}${path ? ` at ${path}` : ''}. Expected a string, an array of strings, a populate object`,
+    path ?? 'populate',
+    path,
+  );
 
 /** `populate=*`: every relation, media, component and dynamic zone one level deep (what the caller may find). */
 function addStar(ctx: PopulateContext, schema: Schema, tree: MutableTree): void {
   const names = [...schema.attributes.keys()];
   if (schema.modelType === 'contentType' && schema.localized) names.push('localizations');
   for (const name of names) {
-    const attribute = populatable(schema, name);
-    if (!attribute || !allowed(ctx, schema, attribute)) continue;
-    if (!tree.has(name)) tree.set(name, emptyNode());
+    const slot = slotOf(ctx, schema, name);
+    if (slot && slot !== 'hidden' && !tree.has(name)) tree.set(name, emptyNode());
   }
 }
 
-/** A dot path `address.geo`: each step populated, the last with its defaults. */
-function addPath(ctx: PopulateContext, schema: Schema, steps: string[], path: string, tree: MutableTree): void {
+/** A dot path `address.geo`: each step populated (first level), the last with its defaults. */
+function addPath(ctx: PopulateContext, schema: Schema, steps: string[], path: string | null, tree: MutableTree): void {
   const [name, ...rest] = steps;
-  if (name === '') return;
   if (name === '*' && rest.length === 0) return addStar(ctx, schema, tree);
-  const here = path ? `${path}.${name}` : name;
-  const attribute = populatable(schema, name);
-  if (!attribute) throw invalidKey(name, here);
-  if (!allowed(ctx, schema, attribute)) return;
-  const node = (tree.get(name) as PopulateNode | undefined) ?? emptyNode();
-  tree.set(name, node);
-  if (!rest.length) return;
-  const target = targetOf(ctx, schema, attribute);
-  if (target) addPath(ctx, target, rest, here, node.populate as MutableTree);
-  else if (attribute !== 'localizations' && attribute.kind === 'dynamiczone') {
-    // A path below a dynamic zone applies to each of its components that has the attribute.
-    const on = new Map(node.on ?? []);
-    for (const uid of attribute.components) {
-      const component = ctx.model.components.get(uid)!;
-      if (!populatable(component, rest[0])) continue;
-      const sub = on.get(uid) ?? emptyNode();
-      addPath(ctx, component, rest, here, sub.populate as MutableTree);
-      on.set(uid, sub);
+  const here = joinPath(path, name);
+  const slot = slotOf(ctx, schema, name);
+  if (!slot) throw invalidKey('populate', name, here);
+  if (slot === 'hidden') return;
+  const node: MutableNode = { ...(tree.get(name) ?? emptyNode()) };
+  if (rest.length) {
+    if (slot.kind === 'dynamiczone') {
+      node.on = componentsWith(ctx, slot.components, here, node.on, (component, sub) => {
+        if (!slotOf(ctx, component, rest[0])) return false;
+        addPath(ctx, component, rest, here, sub);
+        return true;
+      }, rest[0]);
+    } else {
+      const populate = new Map(node.populate);
+      addPath(ctx, slot.target, rest, here, populate);
+      node.populate = populate;
     }
-    tree.set(name, { ...node, on });
   }
+  tree.set(name, node);
 }
 
-function parseNode(ctx: PopulateContext, schema: Schema, attribute: Attribute | 'localizations', value: unknown, path: string): PopulateNode {
+/**
+ * Applies `apply` to each component of a dynamic zone that accepts it (returns true); a name no component has
+ * is a 400. Returns the `on` map with a node per component.
+ */
+function componentsWith(
+  ctx: PopulateContext,
+  components: readonly string[],
+  path: string,
+  previous: ReadonlyMap<string, PopulateNode> | undefined,
+  apply: (component: Component, tree: MutableTree) => boolean,
+  name: string,
+): ReadonlyMap<string, PopulateNode> {
+  const on = new Map(previous ?? components.map((uid) => [uid, emptyNode()] as const));
+  let used = false;
+  for (const uid of components) {
+    const component = ctx.model.components.get(uid)!;
+    const node = on.get(uid) ?? emptyNode();
+    const populate = new Map(node.populate);
+    if (apply(component, populate)) {
+      used = true;
+      on.set(uid, { ...node, populate });
+    }
+  }
+  if (!used) throw invalidKey('populate', name, joinPath(path, name));
+  return on;
+}
+
+function parseNode(ctx: PopulateContext, slot: Slot, value: unknown, path: string): PopulateNode {
   if (isTrue(value)) return emptyNode();
-  const target = targetOf(ctx, schema, attribute);
-  const isDynamicZone = attribute !== 'localizations' && attribute.kind === 'dynamiczone';
-  if (value === '*' || typeof value === 'string' || asArray(value)) {
-    // `populate[a]=*` or `populate[a]=b,c`: what to populate inside `a`.
-    return parseNode(ctx, schema, attribute, { populate: value }, path);
-  }
-  if (!isPlainObject(value)) throw invalidKey(String(value), path);
+  // `populate[a]=*`, `populate[a]=b,c`, `populate[a][0]=b`: what to populate inside `a`.
+  if (typeof value === 'string' || asArray(value)) return parseNode(ctx, slot, { populate: value }, path);
+  if (!isPlainObject(value)) throw invalidPopulate(value, path);
   for (const key of Object.keys(value)) {
-    if (key === 'pagination') {
-      throw new ValidationError(`Pagination is not allowed in populate (at ${path})`, { key, path, source: 'query', param: 'populate' });
+    if (PAGINATION_KEYS.has(key)) {
+      throw queryError('populate', `Pagination is not allowed in populate (at ${path})`, key, path);
     }
-    if (!NODE_KEYS.has(key)) throw invalidKey(key, path);
+    if (key === 'count' && slot.kind === 'relation' && !slot.toMany) throw invalidKey('populate', key, path);
+    if (!KEYS[slot.kind].has(key)) throw invalidKey('populate', key, path);
   }
-  const toMany = attribute === 'localizations' || (attribute.kind === 'relation' && attribute.toMany) || (attribute.kind === 'media' && attribute.multiple);
-  const isRelation = attribute === 'localizations' || attribute.kind === 'relation' || attribute.kind === 'media';
-  const node: { -readonly [K in keyof PopulateNode]: PopulateNode[K] } = { populate: new Map() };
+  if (slot.kind === 'dynamiczone') return { populate: new Map(), on: dynamicZoneOn(ctx, slot.components, value, path) };
+  const node: MutableNode = { populate: new Map() };
+  const target = slot.target;
   if (value.count !== undefined) {
-    if (!toMany || !isRelation) throw invalidKey('count', path);
     if (isTrue(value.count)) node.count = true;
+    else if (!isFalse(value.count)) throw queryError('populate', `Invalid count at ${path}: expected true or false`, 'count', path);
   }
-  if (isDynamicZone) {
-    if (value.fields !== undefined || value.filters !== undefined || value.sort !== undefined) {
-      throw invalidKey(Object.keys(value).find((k) => k !== 'on' && k !== 'populate')!, path);
-    }
-    node.on = dynamicZoneOn(ctx, attribute.components, value, path);
-    return node;
-  }
-  if (value.on !== undefined) throw invalidKey('on', path);
-  if (!target) throw invalidKey(path, path);
-  if (value.fields !== undefined) node.fields = parseFields(target, value.fields);
-  if ((value.filters !== undefined || value.sort !== undefined) && !isRelation) {
-    throw invalidKey(value.filters !== undefined ? 'filters' : 'sort', path);
-  }
-  if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters, '', ctx.canFind);
-  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind);
+  if (value.fields !== undefined) node.fields = parseFields(target, value.fields, 'populate', path);
+  if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters, path, ctx.canFind, 'populate');
+  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind, 'populate');
   if (value.populate !== undefined) node.populate = parsePopulate(ctx, target, value.populate, path);
   return node;
 }
 
 /**
- * Dynamic zones: `on[<component>]` gives each named component its own strategy (others return their scalar
- * fields only); without `on`, `populate` applies to every component that has the attributes it names.
+ * Dynamic zones. `on[<component>]` gives a named component its own strategy (true, '*', or `{ fields, populate }`);
+ * `populate` (`*`, names, dot paths or objects) applies to every component that has the names it gives (a name no
+ * component has is a 400). With `on` only, the components not named return their scalar fields.
  */
 function dynamicZoneOn(
   ctx: PopulateContext,
@@ -173,49 +211,67 @@ function dynamicZoneOn(
   value: Record<string, unknown>,
   path: string,
 ): ReadonlyMap<string, PopulateNode> {
-  const on = new Map<string, PopulateNode>();
-  if (value.on !== undefined) {
-    if (!isPlainObject(value.on)) throw invalidKey('on', path);
-    for (const [uid, sub] of Object.entries(value.on)) {
-      if (!components.includes(uid)) throw invalidKey(uid, `${path}.on`);
-      const component = ctx.model.components.get(uid)!;
-      on.set(uid, isTrue(sub) ? emptyNode() : parseComponentNode(ctx, component, sub, `${path}.on.${uid}`));
+  let on = new Map<string, PopulateNode>();
+  const sub = value.populate;
+  if (sub !== undefined && sub !== null && sub !== '' && !isFalse(sub)) {
+    on = new Map(components.map((uid) => [uid, emptyNode()] as const));
+    for (const [name, item] of populateItems(sub, path)) {
+      const apply = (component: Component, tree: MutableTree) => {
+        if (name === '*') addStar(ctx, component, tree);
+        else if (slotOf(ctx, component, name)) addPopulate(ctx, component, item, path, tree);
+        else return false;
+        return true;
+      };
+      on = new Map(componentsWith(ctx, components, path, on, apply, name));
     }
-    return on;
   }
-  for (const uid of components) {
-    const component = ctx.model.components.get(uid)!;
-    const sub = value.populate;
-    const tree: MutableTree = new Map();
-    if (sub === '*' || isTrue(sub)) addStar(ctx, component, tree);
-    else if (sub !== undefined) {
-      // Names that exist in this component only; a name no component has is still an error.
-      const names = typeof sub === 'string' ? sub.split(',').map((s) => s.trim().split('.')[0]) : Object.keys(asArray(sub) ? {} : (sub as object));
-      const known = names.filter((n) => populatable(component, n));
-      if (known.length === names.length) addPopulate(ctx, component, sub, path, tree);
-      else if (!components.some((c) => names.every((n) => populatable(ctx.model.components.get(c)!, n)))) {
-        throw invalidKey(names.find((n) => !populatable(component, n))!, path);
-      }
+  if (value.on !== undefined) {
+    if (!isPlainObject(value.on)) throw invalidKey('populate', 'on', path);
+    for (const [uid, strategy] of Object.entries(value.on)) {
+      if (!components.includes(uid)) throw invalidKey('populate', uid, `${path}.on`);
+      if (isFalse(strategy) || strategy === null) continue;
+      const component = ctx.model.components.get(uid)!;
+      on.set(uid, parseNode(ctx, { kind: 'component', target: component }, strategy, `${path}.on.${uid}`));
     }
-    on.set(uid, { populate: tree });
   }
   return on;
 }
 
-function parseComponentNode(ctx: PopulateContext, component: Component, value: unknown, path: string): PopulateNode {
-  if (value === '*') return { populate: parsePopulate(ctx, component, '*', path) };
-  if (!isPlainObject(value)) throw invalidKey(String(value), path);
-  for (const key of Object.keys(value)) if (key !== 'fields' && key !== 'populate') throw invalidKey(key, path);
-  return {
-    fields: value.fields !== undefined ? parseFields(component, value.fields) : undefined,
-    populate: value.populate !== undefined ? parsePopulate(ctx, component, value.populate, path) : new Map(),
-  };
+/** The populate value of a dynamic zone as (first name, value to apply) pairs. */
+function populateItems(raw: unknown, path: string): Array<[string, unknown]> {
+  if (raw === '*' || isTrue(raw)) return [['*', '*']];
+  if (typeof raw === 'string') {
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+      .map((s) => [s.split('.')[0], s]);
+  }
+  const list = asArray(raw);
+  if (list) {
+    return list.flatMap((item) => {
+      if (typeof item !== 'string') throw invalidPopulate(item, path);
+      return populateItems(item, path);
+    });
+  }
+  if (isPlainObject(raw)) return Object.entries(raw).map(([name, value]) => [name, { [name]: value }]);
+  throw invalidPopulate(raw, path);
 }
 
-/** Two mentions of the same attribute (`populate[0]=a&populate[a][fields]=x`) combine. */
+/** Two mentions of the same attribute (`populate[0]=a.b&populate[1]=a.c`) combine. */
 function mergeNodes(a: PopulateNode | undefined, b: PopulateNode): PopulateNode {
   if (!a) return b;
+  const merged: MutableNode = { ...a };
+  for (const key of ['fields', 'filters', 'sort', 'count'] as const) {
+    if (b[key] !== undefined) (merged as Record<string, unknown>)[key] = b[key];
+  }
   const populate = new Map(a.populate);
   for (const [k, v] of b.populate) populate.set(k, mergeNodes(populate.get(k), v));
-  return { ...a, ...b, populate };
+  merged.populate = populate;
+  if (b.on) {
+    const on = new Map(a.on ?? []);
+    for (const [k, v] of b.on) on.set(k, mergeNodes(on.get(k), v));
+    merged.on = on;
+  }
+  return merged;
 }

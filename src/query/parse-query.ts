@@ -1,54 +1,67 @@
-import qs from 'qs';
 import type { ContentType, Model } from '../model/types.js';
-import { ValidationError } from '../errors/index.js';
 import type { ReadSpec, Status } from './types.js';
+import { describe, invalidKey, queryError } from './errors.js';
+import { isPlainObject } from './fields-of.js';
 import { parseFields } from './parse-fields.js';
 import { parseFilters } from './parse-filters.js';
 import { parsePagination } from './parse-pagination.js';
 import { parsePopulate } from './parse-populate.js';
 import { parseSort } from './parse-sort.js';
 
+export { parseQueryString } from './parse-query-string.js';
+
 export interface ReadOptions {
+  /** `api.rest.defaultLimit`, `maxLimit`, `withCount`. */
   defaultLimit: number;
   maxLimit: number;
   withCount: boolean;
+  /** Locale codes of the app, and the default one (localized content-types only). */
   locales: string[];
   defaultLocale: string;
-  /** Whether the caller may find a content-type (populate omits others). Default: everything. */
+  /** Whether the caller may `find` a content-type: populate omits others, filters and sorts through them are 400s. */
   canFind?: (uid: string) => boolean;
+  /**
+   * Top-level parameters a route handles itself, besides the read parameters: accepted by `parseReadParams`'s
+   * strict check and left to the caller (they are not part of the ReadSpec).
+   */
+  allowedParams?: readonly string[];
 }
 
-const PARAMS = new Set(['filters', 'fields', 'sort', 'populate', 'pagination', 'status', 'locale']);
+/** The read parameters of Strapi v5's Content API. REST adds nothing else. */
+export const READ_PARAMS: readonly string[] = ['filters', 'fields', 'sort', 'populate', 'pagination', 'status', 'locale'];
+const READ_PARAM_SET = new Set(READ_PARAMS);
 
 /**
- * Parses a query string with qs, with limits. Exceeding one is a 400, never a silent truncation that would
- * drop part of a filter.
+ * REST: validates a parsed query string into a ReadSpec. Strict: an unknown top-level parameter is a 400
+ * `Invalid key <param>` (an ignored one would change results without the client knowing).
  */
-export function parseQueryString(raw: string): Record<string, unknown> {
-  try {
-    return qs.parse(raw, {
-      depth: 20,
-      arrayLimit: 100,
-      parameterLimit: 1000,
-      strictDepth: true,
-      throwOnLimitExceeded: true,
-      allowPrototypes: false,
-    }) as Record<string, unknown>;
-  } catch (error) {
-    throw new ValidationError(`Invalid query string: ${(error as Error).message}`, { source: 'query' });
-  }
-}
-
-/** REST: every top-level parameter must be known (strict by default: an ignored one would change results). */
 export function parseReadParams(model: Model, contentType: ContentType, params: Record<string, unknown>, options: ReadOptions): ReadSpec {
+  const extra = options.allowedParams ?? [];
   for (const key of Object.keys(params)) {
-    if (!PARAMS.has(key)) throw new ValidationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: key });
+    if (!READ_PARAM_SET.has(key) && !extra.includes(key)) throw invalidKey(key, key, null);
   }
-  return parseDocumentParams(model, contentType, params, options);
+  return readSpec(model, contentType, params, options);
 }
 
-/** Read parameters from code (the document service): the same validation, undefined values ignored. */
+/**
+ * Read parameters from code (the document service, GraphQL): the same validation of every read parameter, but
+ * keys it does not know are left to the caller, undefined and null values mean "not given", and Strapi's
+ * document-service pagination at the top level (`page`, `pageSize`, `start`, `limit`) is read too.
+ */
 export function parseDocumentParams(model: Model, contentType: ContentType, params: Record<string, unknown>, options: ReadOptions): ReadSpec {
+  const given: Record<string, unknown> = {};
+  for (const key of READ_PARAMS) if (params[key] !== undefined && params[key] !== null) given[key] = params[key];
+  const flat = ['page', 'pageSize', 'start', 'limit'].filter((k) => params[k] !== undefined && params[k] !== null);
+  if (flat.length) {
+    if (given.pagination !== undefined) {
+      throw queryError('pagination', `Use pagination or ${flat.join(', ')}, not both`, flat[0], null);
+    }
+    given.pagination = Object.fromEntries(flat.map((k) => [k, params[k]]));
+  }
+  return readSpec(model, contentType, given, options);
+}
+
+function readSpec(model: Model, contentType: ContentType, params: Record<string, unknown>, options: ReadOptions): ReadSpec {
   const canFind = options.canFind ?? (() => true);
   const spec: ReadSpec = {
     status: parseStatus(params.status),
@@ -58,23 +71,34 @@ export function parseDocumentParams(model: Model, contentType: ContentType, para
     pagination: parsePagination(params.pagination, options),
     populate: parsePopulate({ model, canFind }, contentType, params.populate),
   };
-  if (params.filters !== undefined && params.filters !== '') spec.filters = parseFilters(model, contentType, params.filters, '', canFind);
+  // `filters=` (nothing) is no filter; an empty object is none either.
+  const filters = params.filters;
+  if (filters !== undefined && filters !== '' && !(isPlainObject(filters) && Object.keys(filters).length === 0)) {
+    spec.filters = parseFilters(model, contentType, filters, null, canFind);
+  }
   return spec;
 }
 
+/**
+ * `published` (default) or `draft`; anything else is a 400 (the reference reads any other value as draft).
+ * Content-types without Draft & Publish accept it and ignore it (every entry is published).
+ */
 function parseStatus(raw: unknown): Status {
   if (raw === undefined || raw === 'published') return 'published';
   if (raw === 'draft') return 'draft';
-  throw new ValidationError(`Invalid status ${JSON.stringify(raw)}: use draft or published`, { key: 'status', source: 'query', param: 'status' });
+  throw queryError('status', `Invalid status ${describe(raw)}: expected draft or published`, 'status');
 }
 
+/**
+ * Localized content-types: the default locale, a configured code, or `*` (every locale); an unknown code is a 400
+ * (the reference answers an empty list). Other types ignore `locale`, as the reference does, but it must be a string.
+ */
 function parseLocale(contentType: ContentType, raw: unknown, options: ReadOptions): string | undefined {
   if (raw !== undefined && typeof raw !== 'string') {
-    throw new ValidationError('locale must be a locale code', { key: 'locale', source: 'query', param: 'locale' });
+    throw queryError('locale', `Invalid locale ${describe(raw)}: expected a locale code`, 'locale');
   }
-  // Non-localized content-types ignore `locale`, as the reference does.
   if (!contentType.localized) return undefined;
   if (raw === undefined) return options.defaultLocale;
   if (raw === '*' || options.locales.includes(raw)) return raw;
-  throw new ValidationError(`Invalid locale ${raw}`, { key: 'locale', source: 'query', param: 'locale' });
+  throw queryError('locale', `Invalid locale ${describe(raw)}: expected one of ${[...options.locales, '*'].join(', ')}`, 'locale');
 }

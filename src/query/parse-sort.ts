@@ -1,63 +1,102 @@
 import type { Component, ContentType, Model } from '../model/types.js';
-import { ValidationError } from '../errors/index.js';
 import type { SortItem } from './types.js';
+import { describe, invalidKey, joinPath, queryError, type QueryParam } from './errors.js';
 import { asArray, fieldRef, isPlainObject } from './fields-of.js';
 
-const invalidKey = (key: string) => new ValidationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: 'sort' });
+type Schema = ContentType | Component;
+
+interface SortContext {
+  model: Model;
+  canFind: (uid: string) => boolean;
+  param: QueryParam;
+}
 
 /**
- * `sort=a`, `a:desc`, `a:asc,b:desc`, `sort[0]=a:asc`, `sort[a]=asc`, `sort[chef][name]=asc`, `sort=chef.name:asc`.
- * Fields reached through relations must go through to-one relations (one value per entry to sort by).
+ * Every sort form of the reference: `sort=a`, `a:desc`, `a:asc,b:desc`, `sort[0]=a:asc`, `sort[a]=asc`,
+ * `sort[chef][name]=asc`, `sort=chef.name:asc`, `sort[0][chef][name]=asc`. Directions are asc/desc in any case.
+ * A field reached through relations must go through to-one relations only (one value per entry to sort by);
+ * a to-many step is a 400 naming the path. Unknown, private and non-scalar names are 400 `Invalid key`.
  */
 export function parseSort(
   model: Model,
-  schema: ContentType | Component,
+  schema: Schema,
   raw: unknown,
   canFind: (uid: string) => boolean = () => true,
+  param: QueryParam = 'sort',
 ): SortItem[] {
   if (raw === undefined || raw === '') return [];
+  const ctx: SortContext = { model, canFind, param };
   const items: SortItem[] = [];
-  const add = (value: unknown) => {
-    if (typeof value === 'string') {
-      for (const part of value.split(',')) {
-        if (part.trim() === '') continue;
-        const [path, direction = 'asc', ...rest] = part.trim().split(':');
-        if (rest.length) throw invalidKey(part);
-        items.push(item(model, schema, path.split('.'), direction, canFind));
-      }
-    } else if (isPlainObject(value)) {
-      for (const [key, sub] of Object.entries(value)) items.push(...objectItems(model, schema, [key], sub, canFind));
-    } else throw invalidKey(String(value));
-  };
   const list = asArray(raw);
-  if (list) list.forEach(add);
-  else add(raw);
+  for (const value of list ?? [raw]) {
+    if (typeof value === 'string') items.push(...stringItems(ctx, schema, value));
+    else if (isPlainObject(value)) items.push(...objectItems(ctx, schema, [], value));
+    else throw invalidSort(param, value);
+  }
   return items;
 }
 
-function objectItems(model: Model, schema: ContentType | Component, path: string[], value: unknown, canFind: (uid: string) => boolean): SortItem[] {
-  if (typeof value === 'string') return [item(model, schema, path, value, canFind)];
-  if (isPlainObject(value)) return Object.entries(value).flatMap(([key, sub]) => objectItems(model, schema, [...path, key], sub, canFind));
-  throw invalidKey(path.join('.'));
+const invalidSort = (param: QueryParam, value: unknown) =>
+  queryError(
+    param,
+    `Invalid sort parameter ${describe(value)}. Expected a string, an array of strings, a sort object or an array of sort objects`,
+    'sort',
+  );
+
+/** `a`, `a:desc`, `chef.name:asc`, `a:asc,b:desc` (empty parts, as from a trailing comma, are skipped). */
+function stringItems(ctx: SortContext, schema: Schema, value: string): SortItem[] {
+  const items: SortItem[] = [];
+  for (const part of value.split(',')) {
+    const text = part.trim();
+    if (text === '') continue;
+    const [field, direction = 'asc', ...rest] = text.split(':');
+    if (rest.length) throw invalidKey(ctx.param, text, null);
+    items.push(item(ctx, schema, field.trim().split('.'), direction.trim(), text));
+  }
+  return items;
 }
 
-function item(model: Model, schema: ContentType | Component, path: string[], direction: string, canFind: (uid: string) => boolean): SortItem {
+/** `{ a: 'asc' }`, `{ chef: { name: 'desc' } }`, several keys in order. */
+function objectItems(ctx: SortContext, schema: Schema, path: string[], value: Record<string, unknown>): SortItem[] {
+  const items: SortItem[] = [];
+  for (const [key, sub] of Object.entries(value)) {
+    const here = [...path, key];
+    if (typeof sub === 'string') items.push(item(ctx, schema, here, sub.trim(), `${here.join('.')}:${sub}`));
+    else if (isPlainObject(sub)) items.push(...objectItems(ctx, schema, here, sub));
+    else throw queryError(ctx.param, `Invalid sort type at ${here.join('.')}: expected an object or a string, got ${describe(sub)}`, key, here.join('.'));
+  }
+  return items;
+}
+
+function item(ctx: SortContext, schema: Schema, steps: string[], direction: string, text: string): SortItem {
   const dir = direction.toLowerCase();
-  if (dir !== 'asc' && dir !== 'desc') throw invalidKey(`${path.join('.')}:${direction}`);
+  if (dir !== 'asc' && dir !== 'desc') {
+    throw queryError(ctx.param, 'Invalid order. order can only be one of asc|desc|ASC|DESC', text, null);
+  }
   const relations: string[] = [];
-  let current: ContentType | Component = schema;
-  for (const name of path.slice(0, -1)) {
+  let current: Schema = schema;
+  let path: string | null = null;
+  for (const name of steps.slice(0, -1)) {
     const attribute = current.attributes.get(name);
-    if (!attribute || attribute.kind !== 'relation' || current.privateAttributes.has(name) || !canFind(attribute.target)) {
-      throw invalidKey(path.join('.'));
+    // Private relations and relations to types the caller may not find read like unknown keys.
+    if (!attribute || attribute.kind !== 'relation' || attribute.private || current.privateAttributes.has(name) || !ctx.canFind(attribute.target)) {
+      throw invalidKey(ctx.param, name, path);
     }
+    path = joinPath(path, name);
     if (attribute.toMany) {
-      throw new ValidationError(`Cannot sort on ${path.join('.')}: ${name} is a to-many relation`, { key: path.join('.'), path: null, source: 'query', param: 'sort' });
+      throw queryError(
+        ctx.param,
+        `Cannot sort on ${steps.join('.')}: ${name} is a to-many relation (sort through to-one relations only)`,
+        steps.join('.'),
+        path,
+      );
     }
     relations.push(name);
-    current = model.contentTypes.get(attribute.target)!;
+    current = ctx.model.contentTypes.get(attribute.target)!;
   }
-  const field = fieldRef(current, path[path.length - 1]);
-  if (!field) throw invalidKey(path.join('.'));
+  const last = steps[steps.length - 1];
+  if (last === '') throw queryError(ctx.param, 'Field cannot be empty', text, path);
+  const field = fieldRef(current, last);
+  if (!field) throw invalidKey(ctx.param, last, path);
   return { relations, field, direction: dir };
 }

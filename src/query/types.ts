@@ -77,9 +77,14 @@ export type Filter =
   | { kind: 'or'; items: Filter[] }
   | { kind: 'not'; item: Filter }
   | { kind: 'compare'; field: FieldRef; operator: ComparisonOperator; value: FilterValue }
-  /** Matches when some related entry (in the same status/locale rules as populate) matches `filter`. */
+  /**
+   * Matches when some related entry (in the same status/locale rules as populate) matches `filter`.
+   * `filter: { kind: 'and', items: [] }` (always true) means "has a related entry"; the parser wraps it in `not`
+   * for "has none", which it adds (in an `or`) wherever the reference's LEFT JOIN would let an entry without
+   * related entries match (`filters[author][id][$null]=true`, `filters[author][$null]=true`): see null-row.ts.
+   */
   | { kind: 'relation'; attribute: string; filter: Filter }
-  /** Matches when the component (or one item of a repeatable one) matches `filter`. */
+  /** Matches when the component (or one item of a repeatable one) matches `filter` (same "has none" rule). */
   | { kind: 'component'; attribute: string; filter: Filter };
 
 export interface SortItem {

@@ -1,0 +1,68 @@
+import qs from 'qs';
+import { ValidationError } from '../errors/index.js';
+
+/** Limits for qs: deep enough for any real populate tree, small enough that a request can't blow up. */
+export const QS_LIMITS = { depth: 20, arrayLimit: 100, parameterLimit: 1000 } as const;
+
+/** `name`, then `[segment]`s: what qs reads without dropping or re-reading part of the key. */
+const KEY = /^[^[\]]+(?:\[[^[\]]*\])*$/;
+/** Names qs silently drops (they would shadow Object.prototype): refused instead of ignored. */
+const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+function decode(text: string): string {
+  const spaced = text.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced; // qs keeps a malformed escape as it is
+  }
+}
+
+const malformed = (key: string, reason: string) =>
+  new ValidationError(`Invalid query parameter ${JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key)}: ${reason}`, {
+    key,
+    path: null,
+    source: 'query',
+    param: key.split('[')[0],
+  });
+
+/** Every key must be well formed: qs reads `a[b]]c` or `a[b` some way instead of failing. */
+function checkKeys(raw: string): void {
+  for (const part of raw.split('&')) {
+    if (part === '') continue;
+    const at = part.indexOf('=');
+    const key = decode(at === -1 ? part : part.slice(0, at));
+    if (key === '') throw malformed(key, 'empty name');
+    if (!KEY.test(key)) throw malformed(key, 'malformed brackets');
+    for (const segment of key.split('[')) {
+      const name = segment.endsWith(']') ? segment.slice(0, -1) : segment;
+      if (PROTOTYPE_NAMES.has(name)) throw malformed(key, `"${name}" is not a valid name`);
+    }
+  }
+}
+
+/**
+ * Parses a query string (without the `?`) with qs, with limits (depth 20, 100 array items, 1,000 parameters).
+ * Exceeding one, a malformed key (`filters[title]][$eq]`) or a key qs would silently drop (`__proto__`,
+ * `constructor`...) is a 400 ValidationError, never a silent truncation that would drop part of a filter.
+ */
+export function parseQueryString(raw: string): Record<string, unknown> {
+  const text = raw.startsWith('?') ? raw.slice(1) : raw;
+  if (text === '') return {};
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = qs.parse(text, {
+      ...QS_LIMITS,
+      strictDepth: true,
+      throwOnLimitExceeded: true,
+      allowPrototypes: false,
+      allowDots: false,
+      comma: false,
+    }) as Record<string, unknown>;
+  } catch (error) {
+    throw new ValidationError(`Invalid query string: ${(error as Error).message}`, { key: null, path: null, source: 'query', param: null });
+  }
+  // After qs, so its parameter limit has bounded the number of keys.
+  checkKeys(text);
+  return parsed;
+}

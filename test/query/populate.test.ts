@@ -1,0 +1,225 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Model } from '../../src/model/types.js';
+import type { PopulateNode, PopulateTree } from '../../src/query/index.js';
+import { conformanceModel, errorOf, labModel, read } from './model.js';
+
+/** A populate tree as plain data: `{ name: { fields?, filters?, sort?, count?, populate?, on? } }`. */
+type Plain = Record<string, Record<string, unknown>>;
+function plain(tree: PopulateTree): Plain {
+  const out: Plain = {};
+  for (const [name, node] of tree) out[name] = plainNode(node);
+  return out;
+}
+function plainNode(node: PopulateNode): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (node.fields) out.fields = node.fields;
+  if (node.filters) out.filters = node.filters;
+  if (node.sort) out.sort = node.sort.map((s) => `${[...s.relations, s.field.name].join('.')}:${s.direction}`);
+  if (node.count) out.count = true;
+  if (node.populate.size) out.populate = plain(node.populate);
+  if (node.on) out.on = Object.fromEntries([...node.on].map(([uid, sub]) => [uid, plainNode(sub)]));
+  return out;
+}
+
+const lab = labModel();
+const SAMPLE = 'api::sample.sample';
+const populate = (query: string, uid = SAMPLE, model: Model = lab) => plain(read(model, uid, query).populate);
+const fail = (query: string, uid = SAMPLE, model: Model = lab) => errorOf(() => read(model, uid, query));
+
+describe('populate: forms', () => {
+  it('none by default; `*` is every relation, media, component and dynamic zone, one level', () => {
+    expect(populate('')).toEqual({});
+    expect(populate('populate=*')).toEqual({ owner: {}, gallery: {}, cover: {}, points: {}, zone: {} });
+    expect(populate('populate[0]=*')).toEqual(populate('populate=*'));
+  });
+
+  it('names, comma lists, lists, `[name]=true`; `false` populates nothing', () => {
+    const expected = { owner: {}, points: {} };
+    for (const query of [
+      'populate=owner,points',
+      'populate=owner, points',
+      'populate[0]=owner&populate[1]=points',
+      'populate[]=owner&populate[]=points',
+      'populate[owner]=true&populate[points]=true',
+      'populate[owner]=1&populate[points]=true&populate[cover]=false',
+      'populate[0]=owner&populate[points]=true',
+    ]) {
+      expect(populate(query), query).toEqual(expected);
+    }
+    expect(populate('populate[owner]=false')).toEqual({});
+    expect(populate('populate=')).toEqual({});
+  });
+
+  it('dot paths to any depth, through relations and components, merged', () => {
+    expect(populate('populate=owner.team.boss')).toEqual({ owner: { populate: { team: { populate: { boss: {} } } } } });
+    expect(populate('populate[0]=owner.team&populate[1]=owner.samples')).toEqual({ owner: { populate: { team: {}, samples: {} } } });
+    expect(populate('populate[0]=owner&populate[1]=owner.team')).toEqual({ owner: { populate: { team: {} } } });
+    expect(populate('populate=owner.*')).toEqual({ owner: { populate: { samples: {}, team: {} } } });
+  });
+
+  it('nested object form to any depth: populate as a string, a list, an object or `*`', () => {
+    expect(populate('populate[owner][populate]=team')).toEqual({ owner: { populate: { team: {} } } });
+    expect(populate('populate[owner][populate][0]=team&populate[owner][populate][1]=samples')).toEqual({ owner: { populate: { team: {}, samples: {} } } });
+    expect(populate('populate[owner][populate][team][populate][boss][populate][team]=true')).toEqual({
+      owner: { populate: { team: { populate: { boss: { populate: { team: {} } } } } } },
+    });
+    expect(populate('populate[owner][populate]=*')).toEqual({ owner: { populate: { samples: {}, team: {} } } });
+    expect(populate('populate[owner]=*')).toEqual({ owner: { populate: { samples: {}, team: {} } } });
+    expect(populate('populate[owner]=team')).toEqual({ owner: { populate: { team: {} } } });
+  });
+
+  it('fields, filters, sort and count on a relation', () => {
+    const tree = populate(
+      'populate[owner][fields][0]=name&populate[owner][populate][samples][filters][count][$gt]=1&populate[owner][populate][samples][sort][0]=title:desc&populate[owner][populate][samples][fields]=title',
+    );
+    expect(tree).toEqual({
+      owner: {
+        fields: ['name'],
+        populate: {
+          samples: {
+            fields: ['title'],
+            sort: ['title:desc'],
+            filters: { kind: 'compare', field: { name: 'count', column: 'count', type: 'integer' }, operator: '$gt', value: 1 },
+          },
+        },
+      },
+    });
+    expect(populate('populate[gallery][count]=true')).toEqual({ gallery: { count: true } });
+    expect(populate('populate[owner][populate][samples][count]=false')).toEqual({ owner: { populate: { samples: {} } } });
+  });
+
+  it('components: fields and nested populate; repeatable too', () => {
+    expect(populate('populate[points][fields][0]=x')).toEqual({ points: { fields: ['x'] } });
+    expect(populate('populate[zone][on][shape.box][populate][corner][fields][0]=y')).toEqual({
+      zone: { on: { 'shape.box': { populate: { corner: { fields: ['y'] } } } } },
+    });
+  });
+
+  it('media: fields of the file type; private file fields are not selectable', () => {
+    expect(populate('populate[cover][fields][0]=name&populate[cover][fields][1]=url')).toEqual({ cover: { fields: ['name', 'url'] } });
+    expect(fail('populate[cover][fields][0]=folderPath')).toMatchObject({ status: 400, details: { key: 'folderPath', param: 'populate' } });
+  });
+
+  it('a relation to a type the caller may not find is omitted, not an error', () => {
+    const canFind = (uid: string) => uid !== 'api::person.person';
+    expect(plain(read(lab, SAMPLE, 'populate=*', { canFind }).populate)).toEqual({ gallery: {}, cover: {}, points: {}, zone: {} });
+    expect(plain(read(lab, SAMPLE, 'populate[owner][fields][0]=name&populate[points]=true', { canFind }).populate)).toEqual({ points: {} });
+    expect(plain(read(lab, SAMPLE, 'populate=owner.team', { canFind }).populate)).toEqual({});
+  });
+});
+
+describe('populate: dynamic zones', () => {
+  it('`zone` or `zone=true`: first level of every component', () => {
+    expect(populate('populate=zone')).toEqual({ zone: {} });
+    expect(populate('populate[zone]=true')).toEqual({ zone: {} });
+  });
+
+  it('`on` gives named components their strategy; others get no `on` entry', () => {
+    expect(populate('populate[zone][on][shape.box][populate][person][fields][0]=name&populate[zone][on][shape.point]=true')).toEqual({
+      zone: { on: { 'shape.box': { populate: { person: { fields: ['name'] } } }, 'shape.point': {} } },
+    });
+    expect(populate('populate[zone][on][shape.box]=*')).toEqual({ zone: { on: { 'shape.box': { populate: { corner: {}, person: {} } } } } });
+    expect(populate('populate[zone][on][shape.point][fields]=x')).toEqual({ zone: { on: { 'shape.point': { fields: ['x'] } } } });
+  });
+
+  it('`populate` applies to every component that has the name; `*` to all', () => {
+    expect(populate('populate[zone][populate]=*')).toEqual({ zone: { on: { 'shape.point': {}, 'shape.box': { populate: { corner: {}, person: {} } } } } });
+    expect(populate('populate[zone][populate]=person')).toEqual({ zone: { on: { 'shape.point': {}, 'shape.box': { populate: { person: {} } } } } });
+    expect(populate('populate=zone.person')).toEqual({ zone: { on: { 'shape.point': {}, 'shape.box': { populate: { person: {} } } } } });
+    expect(populate('populate[zone][populate][person][fields][0]=name')).toEqual({
+      zone: { on: { 'shape.point': {}, 'shape.box': { populate: { person: { fields: ['name'] } } } } },
+    });
+  });
+
+  it('a name no component has, an unknown component and relation options are 400s', () => {
+    expect(fail('populate[zone][populate]=nope')).toMatchObject({ status: 400, details: { key: 'nope', param: 'populate' } });
+    expect(fail('populate=zone.nope').status).toBe(400);
+    expect(fail('populate[zone][on][shape.nope]=true')).toMatchObject({ status: 400, details: { key: 'shape.nope' } });
+    expect(fail('populate[zone][fields][0]=x')).toMatchObject({ status: 400, details: { key: 'fields' } });
+    expect(fail('populate[zone][filters][x]=1').status).toBe(400);
+    expect(fail('populate[zone][count]=true').status).toBe(400);
+    expect(fail('populate[zone][on]=x').status).toBe(400);
+  });
+});
+
+describe('populate: strictness', () => {
+  it('unknown, scalar, private, createdBy: Invalid key with the populate path (the reference: Invalid key nope)', () => {
+    for (const name of ['nope', 'title', 'secret', 'hidden', 'spy', 'createdBy', 'updatedBy', 'localizations']) {
+      expect(fail(`populate=${name}`), name).toEqual({
+        status: 400,
+        name: 'ValidationError',
+        message: `Invalid key ${name}`,
+        details: { key: name, path: name, source: 'query', param: 'populate' },
+      });
+      expect(fail(`populate[${name}]=true`).message).toBe(`Invalid key ${name}`);
+    }
+    expect(fail('populate[owner][populate][nope]=true')).toMatchObject({ message: 'Invalid key nope at owner.nope', details: { path: 'owner.nope' } });
+    expect(fail('populate=owner.team.nope')).toMatchObject({ message: 'Invalid key nope at owner.team.nope' });
+    expect(fail('populate=*,nope').status).toBe(400);
+  });
+
+  it('pagination inside populate is a 400', () => {
+    for (const key of ['pagination][limit', 'limit', 'start', 'page', 'pageSize']) {
+      expect(fail(`populate[owner][populate][samples][${key}]=1`), key).toMatchObject({ status: 400, name: 'ValidationError' });
+    }
+  });
+
+  it('count only on to-many relations and media; only true or false', () => {
+    expect(fail('populate[owner][count]=true')).toMatchObject({ status: 400, details: { key: 'count' } });
+    expect(fail('populate[cover][count]=true').status).toBe(400);
+    expect(fail('populate[points][count]=true').status).toBe(400);
+    expect(fail('populate[gallery][count]=yes').status).toBe(400);
+  });
+
+  it('options a target does not take, and malformed values', () => {
+    expect(fail('populate[points][filters][x]=1')).toMatchObject({ status: 400, details: { key: 'filters' } });
+    expect(fail('populate[points][sort]=x').status).toBe(400);
+    expect(fail('populate[owner][on][x]=true')).toMatchObject({ status: 400, details: { key: 'on' } });
+    expect(fail('populate[owner][nope]=1')).toMatchObject({ details: { key: 'nope' } });
+    expect(fail('populate[0][a]=1').status).toBe(400);
+    expect(fail('populate[owner][fields][0]=team')).toMatchObject({ status: 400, details: { key: 'team', param: 'populate' } });
+    expect(fail('populate[owner][filters][nope]=1')).toMatchObject({ status: 400, message: 'Invalid key nope at owner', details: { param: 'populate' } });
+    expect(fail('populate[owner][sort]=nope')).toMatchObject({ status: 400, details: { key: 'nope', param: 'populate' } });
+  });
+});
+
+describe('populate on the conformance model (the reference forms)', () => {
+  let model: Model;
+  beforeAll(async () => {
+    model = await conformanceModel();
+  });
+  const RESTAURANT = 'api::restaurant.restaurant';
+
+  it('populate=* on a localized type includes localizations', () => {
+    expect(Object.keys(populate('populate=*', RESTAURANT, model))).toEqual(['chef', 'categories', 'cover', 'address', 'blocks', 'localizations']);
+    expect(populate('populate[localizations][fields][0]=name&populate[localizations][fields][1]=locale', RESTAURANT, model)).toEqual({
+      localizations: { fields: ['name', 'locale'] },
+    });
+  });
+
+  it('address does not populate address.geo; the dot path and nested populate do', () => {
+    expect(populate('populate=address', RESTAURANT, model)).toEqual({ address: {} });
+    const nested = { address: { populate: { geo: {} } } };
+    expect(populate('populate=address.geo', RESTAURANT, model)).toEqual(nested);
+    expect(populate('populate[address][populate]=geo', RESTAURANT, model)).toEqual(nested);
+    expect(populate('populate[0]=address&populate[1]=address.geo', RESTAURANT, model)).toEqual(nested);
+  });
+
+  it('the dynamic-zone fragment of the reference', () => {
+    expect(
+      populate('populate[blocks][on][sections.menu][populate][dishes][fields][0]=name&populate[blocks][on][sections.hero]=true', RESTAURANT, model),
+    ).toEqual({ blocks: { on: { 'sections.menu': { populate: { dishes: { fields: ['name'] } } }, 'sections.hero': {} } } });
+  });
+
+  it('bench scenario c', () => {
+    expect(populate('populate[chef][populate][0]=restaurants&populate[categories]=true&populate[address][populate]=*', RESTAURANT, model)).toEqual({
+      chef: { populate: { restaurants: {} } },
+      categories: {},
+      address: { populate: { geo: {} } },
+    });
+  });
+
+  it('non-localized types have no localizations', () => {
+    expect(fail('populate=localizations', 'api::article.article', model).message).toBe('Invalid key localizations');
+  });
+});
