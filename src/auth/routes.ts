@@ -52,14 +52,7 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
     const body = bodyOf(req);
     const extra = Object.keys(body).filter((k) => !['username', 'email', 'password', ...options.allowedFields].includes(k));
     if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`);
-    const errors: FieldError[] = [];
-    const username = stringField(body, 'username', errors);
-    const email = stringField(body, 'email', errors).toLowerCase();
-    const password = stringField(body, 'password', errors);
-    if (!errors.length) checkCredentials(username, email, password, options.minPasswordLength, errors);
-    if (errors.length) throw ValidationError.fromFieldErrors(errors);
-    const taken = await cairn.db.query('SELECT id FROM up_users WHERE email = ? OR username = ? LIMIT 1', [email, username]);
-    if (taken.length) throw new ApplicationError('Email or Username are already taken');
+    const { username, email, password } = await newCredentials(cairn, body, options.minPasswordLength);
     const roleId = await options.permissions.ensureRole('authenticated', 'Authenticated');
     const extras = Object.fromEntries(options.allowedFields.filter((k) => k in body).map((k) => [k, body[k]]));
     const documentId = await users().createDocument({
@@ -131,14 +124,7 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
   app.post('/api/users', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.create`);
     const body = bodyOf(req);
-    const errors: FieldError[] = [];
-    const username = stringField(body, 'username', errors);
-    const email = stringField(body, 'email', errors).toLowerCase();
-    const password = stringField(body, 'password', errors);
-    if (!errors.length) checkCredentials(username, email, password, options.minPasswordLength, errors);
-    if (errors.length) throw ValidationError.fromFieldErrors(errors);
-    const taken = await cairn.db.query('SELECT id FROM up_users WHERE email = ? OR username = ? LIMIT 1', [email, username]);
-    if (taken.length) throw new ApplicationError('Email or Username are already taken');
+    const { username, email, password } = await newCredentials(cairn, body, options.minPasswordLength);
     const { role, confirmed, blocked } = body;
     const roleId = typeof role === 'string' ? role : await options.permissions.ensureRole('authenticated', 'Authenticated');
     const documentId = await users().createDocument({
@@ -173,6 +159,19 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
     await users().delete({ documentId: user.documentId as string });
     return reply.type(JSON_TYPE).send(JSON.stringify(user));
   });
+}
+
+/** username, email (lower-cased) and password of a new user: checked, and not taken by another user. */
+async function newCredentials(cairn: Cairn, body: Record<string, unknown>, minPasswordLength: number) {
+  const errors: FieldError[] = [];
+  const username = stringField(body, 'username', errors);
+  const email = stringField(body, 'email', errors).toLowerCase();
+  const password = stringField(body, 'password', errors);
+  if (!errors.length) checkCredentials(username, email, password, minPasswordLength, errors);
+  if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  const taken = await cairn.db.query('SELECT id FROM up_users WHERE email = ? OR username = ? LIMIT 1', [email, username]);
+  if (taken.length) throw new ApplicationError('Email or Username are already taken');
+  return { username, email, password };
 }
 
 function checkCredentials(username: string, email: string, password: string, minPassword: number, errors: FieldError[]) {
