@@ -91,12 +91,8 @@ export class Cairn {
   /** The app's src/index hooks (register, bootstrap, destroy). */
   hooks: AppHooks = {};
 
-  /** True once close() began. */
-  closing = false;
-
   /** Stops the HTTP server (in-flight requests finish) and closes the database. */
   async close(): Promise<void> {
-    this.closing = true;
     // A request still running at shutdown leaves a keep-alive connection behind: close such connections as soon
     // as they are idle, so close() need not wait for keep-alive to time out (no per-request hook needed).
     const sweeper = setInterval(() => this.fastify.server.closeIdleConnections?.(), 50);
