@@ -1,4 +1,4 @@
-import type { Component, ContentType, Model, ScalarAttribute } from './types.js';
+import type { Attribute, Component, ContentType, Model, ScalarAttribute } from './types.js';
 import { buildModel } from './build-model.js';
 import { readModelFiles } from './load-files.js';
 
@@ -7,7 +7,10 @@ export { buildModel, type ModelInput } from './build-model.js';
 export { snakeCase } from './names.js';
 export { BUILTIN_SCHEMAS, type BuiltinSchema } from './builtin.js';
 
-/** Loads and validates every schema of an app folder; a bad one throws a ModelError naming file and attribute. */
+/**
+ * Loads and validates every schema of an app folder (`src/api/<api>/content-types/<name>/schema.json`,
+ * `src/components/<category>/<name>.json`); a bad one throws a ModelError naming file, attribute and reason.
+ */
 export async function loadModel(appDir: string): Promise<Model> {
   return buildModel(await readModelFiles(appDir));
 }
@@ -24,7 +27,12 @@ export function getComponent(model: Model, uid: string): Component {
   return c;
 }
 
+/** A scalar that may be read, filtered and sorted on: never a private one (password, `private: true`). */
+export function isSelectableScalar(attribute: Attribute): attribute is ScalarAttribute {
+  return attribute.kind === 'scalar' && !attribute.private;
+}
+
 /** Non-private scalar attributes in schema order: what an entry shows by default. */
 export function scalarAttributes(schema: ContentType | Component): ScalarAttribute[] {
-  return [...schema.attributes.values()].filter((a): a is ScalarAttribute => a.kind === 'scalar' && !a.private);
+  return [...schema.attributes.values()].filter(isSelectableScalar);
 }

@@ -1,11 +1,10 @@
 import { ModelError } from '../errors/index.js';
-import type { Attribute, RelationKind, ScalarType } from './types.js';
-import { ATTRIBUTE_NAME, RESERVED_NAMES, snakeCase } from './names.js';
+import type { Attribute, RelationAttribute, RelationKind, ScalarType } from './types.js';
+import { readCountRange, readFlag, type Fail, type Raw } from './attribute-options.js';
+import { frozenCopy, isPlainObject } from './frozen.js';
+import { ATTRIBUTE_NAME, COMPONENT_UID, reservedNameReason, shortIdentifier, snakeCase } from './names.js';
+import { normalizeScalar, SCALAR_TYPES } from './normalize-scalar.js';
 
-const SCALAR_TYPES = new Set<ScalarType>([
-  'string', 'text', 'richtext', 'blocks', 'enumeration', 'email', 'password', 'uid', 'date', 'time',
-  'datetime', 'timestamp', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'json',
-]);
 const RELATIONS = new Set<RelationKind>(['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay', 'morphToOne', 'morphToMany']);
 const TO_MANY = new Set<RelationKind>(['oneToMany', 'manyToMany', 'manyWay', 'morphToMany']);
 const MEDIA_TYPES = new Set(['images', 'files', 'videos', 'audios']);
@@ -20,129 +19,96 @@ export interface AttributeContext {
   plugin: boolean;
 }
 
-type Raw = Record<string, unknown>;
-
-/** Turns one schema.json attribute into normalized metadata, or throws a ModelError naming file and attribute. */
+/**
+ * Turns one schema.json attribute into normalized metadata, or throws a ModelError naming file and attribute.
+ * Checks that need other attributes or schemas (targets, inverse sides, targetField) run later, in normalize-schema
+ * and resolve-references. The result is not frozen yet: resolving an inverse relation fills in its link table.
+ */
 export function normalizeAttribute(name: string, raw: unknown, ctx: AttributeContext): Attribute {
-  const fail = (reason: string): never => {
+  const fail: Fail = (reason) => {
     throw new ModelError(ctx.file, name, reason);
   };
-  if (!ATTRIBUTE_NAME.test(name)) fail('attribute names must start with a letter and use letters, digits or _');
-  if (RESERVED_NAMES.has(name) || name.startsWith('__')) fail(`"${name}" is reserved`);
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('an attribute must be an object');
+  const reserved = reservedNameReason(name);
+  if (reserved) fail(reserved);
+  if (!ATTRIBUTE_NAME.test(name)) fail('attribute names must start with a letter and use only letters, digits or _');
+  if (!isPlainObject(raw)) fail('an attribute must be an object');
   const a = raw as Raw;
+  const type = a.type;
+  if (typeof type !== 'string' || type === '') return fail('"type" is missing');
   const i18n = (a.pluginOptions as { i18n?: { localized?: unknown } } | undefined)?.i18n;
   const base = {
     name,
-    required: a.required === true,
-    private: a.private === true || a.type === 'password',
+    required: readFlag(a, 'required', fail),
+    // Passwords are never readable, whatever the schema says.
+    private: readFlag(a, 'private', fail) || type === 'password',
     localized: ctx.localizedOwner && i18n?.localized !== false,
-    raw: Object.freeze({ ...a }),
+    raw: frozenCopy(a),
   };
-  const type = a.type;
-  if (typeof type !== 'string') return fail('"type" is missing');
-
-  if (SCALAR_TYPES.has(type as ScalarType)) {
-    const number = (key: string) => {
-      if (a[key] === undefined) return undefined;
-      const n = typeof a[key] === 'string' ? Number(a[key]) : a[key];
-      if (typeof n !== 'number' || !Number.isFinite(n)) fail(`"${key}" must be a number`);
-      return n as number;
-    };
-    if (type === 'enumeration') {
-      if (!Array.isArray(a.enum) || a.enum.length === 0 || !a.enum.every((v) => typeof v === 'string' && v !== '')) {
-        fail('an enumeration needs "enum": a non-empty list of strings');
-      }
-    }
-    if (a.regex !== undefined) {
-      if (typeof a.regex !== 'string') fail('"regex" must be a string');
-      try {
-        new RegExp(a.regex as string);
-      } catch (error) {
-        fail(`"regex" is not a valid regular expression: ${(error as Error).message}`);
-      }
-    }
-    if (a.targetField !== undefined && (type !== 'uid' || typeof a.targetField !== 'string')) {
-      fail('"targetField" is only for uid attributes and must name an attribute');
-    }
-    return {
-      ...base,
-      kind: 'scalar',
-      type: type as ScalarType,
-      column: snakeCase(name),
-      unique: a.unique === true || type === 'uid',
-      default: a.default,
-      min: number('min'),
-      max: number('max'),
-      minLength: number('minLength'),
-      maxLength: number('maxLength'),
-      regex: a.regex as string | undefined,
-      enum: type === 'enumeration' ? Object.freeze([...(a.enum as string[])]) : undefined,
-      targetField: a.targetField as string | undefined,
-    };
-  }
+  if (SCALAR_TYPES.has(type)) return normalizeScalar(base, type as ScalarType, a, fail);
 
   switch (type) {
-    case 'relation': {
-      const relation = a.relation as RelationKind;
-      if (!RELATIONS.has(relation)) fail(`unknown relation "${String(a.relation)}"`);
-      if (relation.startsWith('morph') && !ctx.plugin) fail('morph relations are not supported on api content-types');
-      if (typeof a.target !== 'string' || a.target === '') fail('a relation needs a "target" content-type uid');
-      if (a.mappedBy !== undefined && a.inversedBy !== undefined) fail('a relation cannot have both mappedBy and inversedBy');
-      if (ctx.isComponent && (a.mappedBy !== undefined || a.inversedBy !== undefined)) {
-        fail('relations in components are one-way: no mappedBy/inversedBy');
-      }
-      const owner = a.mappedBy === undefined;
-      return {
-        ...base,
-        kind: 'relation',
-        relation,
-        target: a.target as string,
-        toMany: TO_MANY.has(relation),
-        owner,
-        linkTable: `${ctx.table}_${snakeCase(name)}_lnk`,
-        inversedBy: a.inversedBy as string | undefined,
-        mappedBy: a.mappedBy as string | undefined,
-        inverseOf: (a.inversedBy ?? a.mappedBy) as string | undefined,
-      };
-    }
+    case 'relation':
+      return normalizeRelation(base, a, ctx, fail);
     case 'media': {
       const allowed = a.allowedTypes ?? [];
       if (!Array.isArray(allowed) || !allowed.every((t) => MEDIA_TYPES.has(t as string))) {
-        fail('"allowedTypes" must list images, files, videos or audios');
+        fail(`"allowedTypes" must list only images, files, videos or audios, not ${JSON.stringify(allowed)}`);
       }
       return {
         ...base,
         kind: 'media',
-        multiple: a.multiple === true,
+        multiple: readFlag(a, 'multiple', fail),
         allowedTypes: Object.freeze([...(allowed as string[])]),
         target: 'plugin::upload.file',
-        linkTable: `${ctx.table}_${snakeCase(name)}_lnk`,
+        linkTable: shortIdentifier(`${ctx.table}_${snakeCase(name)}_lnk`),
       };
     }
     case 'component':
-      if (typeof a.component !== 'string' || !a.component.includes('.')) fail('"component" must be a component uid like "category.name"');
-      return {
-        ...base,
-        kind: 'component',
-        component: a.component as string,
-        repeatable: a.repeatable === true,
-        min: a.min as number | undefined,
-        max: a.max as number | undefined,
-      };
-    case 'dynamiczone':
-      if (ctx.isComponent) fail('dynamic zones are not allowed inside components');
-      if (!Array.isArray(a.components) || a.components.length === 0 || !a.components.every((c) => typeof c === 'string')) {
-        fail('a dynamic zone needs "components": a non-empty list of component uids');
+      if (typeof a.component !== 'string' || !COMPONENT_UID.test(a.component)) {
+        fail(`"component" must be a component uid like "category.name", not ${JSON.stringify(a.component)}`);
       }
-      return {
-        ...base,
-        kind: 'dynamiczone',
-        components: Object.freeze([...(a.components as string[])]),
-        min: a.min as number | undefined,
-        max: a.max as number | undefined,
-      };
+      return { ...base, kind: 'component', component: a.component as string, repeatable: readFlag(a, 'repeatable', fail), ...readCountRange(a, fail) };
+    case 'dynamiczone':
+      // Strapi forbids them too: a dynamic zone is a top-level layout of components.
+      if (ctx.isComponent) fail('dynamic zones are not allowed inside components');
+      if (!Array.isArray(a.components) || a.components.length === 0 || !a.components.every((c) => typeof c === 'string' && COMPONENT_UID.test(c))) {
+        fail('a dynamic zone needs "components": a non-empty list of component uids like "category.name"');
+      }
+      return { ...base, kind: 'dynamiczone', components: Object.freeze([...(a.components as string[])]), ...readCountRange(a, fail) };
     default:
       return fail(`unknown attribute type "${type}"`);
   }
+}
+
+type Base = Pick<RelationAttribute, 'name' | 'required' | 'private' | 'localized' | 'raw'>;
+
+function normalizeRelation(base: Base, a: Raw, ctx: AttributeContext, fail: Fail): RelationAttribute {
+  const relation = a.relation as RelationKind;
+  if (!RELATIONS.has(relation)) fail(`unknown relation "${String(a.relation)}" (expected oneToOne, oneToMany, manyToOne, manyToMany, oneWay or manyWay)`);
+  if (relation.startsWith('morph') && !ctx.plugin) fail(`morph relations ("${relation}") are not supported on api content-types`);
+  if (typeof a.target !== 'string' || a.target === '') fail('a relation needs a "target" content-type uid');
+  for (const key of ['mappedBy', 'inversedBy'] as const) {
+    if (a[key] !== undefined && (typeof a[key] !== 'string' || a[key] === '')) fail(`"${key}" must name an attribute of the target`);
+  }
+  const { mappedBy, inversedBy } = a as { mappedBy?: string; inversedBy?: string };
+  const bidirectional = mappedBy !== undefined || inversedBy !== undefined;
+  if (mappedBy !== undefined && inversedBy !== undefined) fail('a relation cannot have both mappedBy and inversedBy');
+  if (bidirectional && ctx.isComponent) fail('relations in components are one-way: no mappedBy/inversedBy');
+  if (bidirectional && (relation === 'oneWay' || relation === 'manyWay')) fail(`a ${relation} relation is one-way: no mappedBy/inversedBy`);
+  // The same two rules Strapi's database layer enforces: the "many" side owns a manyToOne/oneToMany pair.
+  if (relation === 'oneToMany' && inversedBy !== undefined) fail('a bidirectional oneToMany is the inverse side: use mappedBy (its manyToOne side owns the relation)');
+  if (relation === 'manyToOne' && mappedBy !== undefined) fail('a bidirectional manyToOne is the owning side: use inversedBy, not mappedBy');
+  return {
+    ...base,
+    kind: 'relation',
+    relation,
+    target: a.target as string,
+    toMany: TO_MANY.has(relation),
+    owner: mappedBy === undefined,
+    // An inverse side's link table is replaced by its owner's in resolve-references.
+    linkTable: shortIdentifier(`${ctx.table}_${snakeCase(base.name)}_lnk`),
+    inversedBy,
+    mappedBy,
+    inverseOf: inversedBy ?? mappedBy,
+  };
 }
