@@ -3,9 +3,11 @@
 // database, the seed, the recorded queries, and compare.mjs. Prints compare's report; exits with its status.
 // Env: DATABASE_CLIENT (sqlite | postgres | mysql, default sqlite), QUERIES/GOLDEN_DIR/DEVIATIONS (GraphQL v4 suite),
 //      GRAPHQL_V4_COMPAT, PORT (default 14337), KEEP=1 to keep the temp folder,
-//      EXCLUDE (regex on query names: left out of the run and of the comparison).
+//      EXCLUDE (regex on query names: left out of the run and of the comparison),
+//      CAIRN_DEVIATIONS (a folder with deviations.json and overrides/: Cairn's own deliberate differences, merged
+//      over the kit's).
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +73,7 @@ try {
   const compare = run('compare.mjs', {
     GOLDEN_DIR: process.env.GOLDEN_DIR ?? join(kit, 'goldens'),
     ACTUAL_DIR: out,
-    DEVIATIONS: process.env.DEVIATIONS ?? join(kit, 'deviations.json'),
+    DEVIATIONS: mergedDeviations(process.env.DEVIATIONS ?? join(kit, 'deviations.json'), process.env.CAIRN_DEVIATIONS),
     NAMES: join(work, 'names.txt'),
     VERBOSE: '1',
   });
@@ -89,3 +91,17 @@ try {
   else console.log(`kept ${work}`);
 }
 process.exit(status);
+
+/**
+ * The kit's deviations with Cairn's own on top (each with its reason; the README's compatibility table lists
+ * them), written with both overrides/ folders into the work folder, where compare.mjs looks for overrides.
+ */
+function mergedDeviations(kitFile, cairnDir) {
+  if (!cairnDir) return kitFile;
+  const merged = { ...JSON.parse(readFileSync(kitFile, 'utf8')), ...JSON.parse(readFileSync(join(cairnDir, 'deviations.json'), 'utf8')) };
+  for (const dir of [join(kitFile, '..', 'overrides'), join(cairnDir, 'overrides')]) {
+    if (existsSync(dir)) cpSync(dir, join(work, 'overrides'), { recursive: true });
+  }
+  writeFileSync(join(work, 'deviations.json'), JSON.stringify(merged));
+  return join(work, 'deviations.json');
+}

@@ -5,7 +5,7 @@ const CODES: Record<string, string> = {
   ForbiddenError: 'FORBIDDEN',
   UnauthorizedError: 'UNAUTHENTICATED',
   ValidationError: 'BAD_USER_INPUT',
-  PaginationError: 'BAD_USER_INPUT',
+  PaginationError: 'STRAPI_PAGINATION_ERROR',
   NotFoundError: 'NOT_FOUND',
   ApplicationError: 'STRAPI_APPLICATION_ERROR',
   RateLimitError: 'RATE_LIMITED',

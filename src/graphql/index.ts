@@ -4,6 +4,7 @@ import type { Cairn } from '../app/cairn.js';
 import { toGraphQLError } from './errors.js';
 import { depthLimitRule, noIntrospectionRule } from './limits.js';
 import { buildSchema } from './schema.js';
+import { buildV4Schema } from './v4/schema.js';
 
 interface GraphqlConfig {
   endpoint?: string;
@@ -17,23 +18,17 @@ interface GraphqlConfig {
 const CACHE_SIZE = 500;
 
 /**
- * The GraphQL endpoint (Strapi v5's flat shape). Documents are parsed and validated once per query text;
+ * The GraphQL endpoint, in Strapi v4's shape (the default) or v5's flat one. Documents are parsed and validated once per query text;
  * validation errors are HTTP 400s, resolver errors HTTP 200s with `errors[].extensions.code`, as the reference.
  */
 export async function registerGraphql(cairn: Cairn): Promise<void> {
   const config = (cairn.config.plugins.graphql?.config ?? {}) as GraphqlConfig;
   if (cairn.config.plugins.graphql?.enabled === false) return;
-  if (config.v4CompatibilityMode !== false) {
-    // The seed's v4 shape (the default) is not built yet: serving another shape under it would mislead clients.
-    // Apps that configure GraphQL are told; apps that don't simply have no endpoint.
-    if (cairn.config.plugins.graphql) {
-      process.emitWarning('graphql: only v4CompatibilityMode: false (Strapi v5 shape) is available; the endpoint is off');
-    }
-    return;
-  }
   const endpoint = config.endpoint ?? '/graphql';
   const amountLimit = config.amountLimit ?? 100;
-  const schema = buildSchema(cairn, { amountLimit, defaultPageSize: 10 });
+  // The seed's shape (Strapi v4's `data { id attributes }`) unless `v4CompatibilityMode: false` asks for v5's.
+  const build = config.v4CompatibilityMode === false ? buildSchema : buildV4Schema;
+  const schema = build(cairn, { amountLimit, defaultPageSize: 10 });
   const introspection = config.introspection ?? cairn.config.environment !== 'production';
   const rules = [...specifiedRules, depthLimitRule(config.depthLimit ?? 10), ...(introspection ? [] : [noIntrospectionRule])];
   const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();

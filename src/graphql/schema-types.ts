@@ -23,11 +23,11 @@ const OPERATORS = ['eq', 'eqi', 'ne', 'nei', 'startsWith', 'startsWithi', 'endsW
 
 /** Every GraphQL type generated from the model, built lazily and once. */
 export class TypeRegistry {
-  private readonly objects = new Map<string, GraphQLObjectType>();
-  private readonly inputs = new Map<string, GraphQLInputObjectType>();
-  private readonly enums = new Map<string, GraphQLEnumType>();
-  private readonly unions = new Map<string, GraphQLUnionType>();
-  private readonly scalarFilters = new Map<string, GraphQLInputObjectType>();
+  protected readonly objects = new Map<string, GraphQLObjectType>();
+  protected readonly inputs = new Map<string, GraphQLInputObjectType>();
+  protected readonly enums = new Map<string, GraphQLEnumType>();
+  protected readonly unions = new Map<string, GraphQLUnionType>();
+  protected readonly scalarFilters = new Map<string, GraphQLInputObjectType>();
 
   readonly paginationArg = new GraphQLInputObjectType({
     name: 'PaginationArg',
@@ -43,8 +43,8 @@ export class TypeRegistry {
   constructor(
     readonly model: Model,
     /** Resolvers of relation fields (pagination of populated lists), supplied by the resolver layer. */
-    private readonly listField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
-    private readonly connectionField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
+    protected readonly listField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
+    protected readonly connectionField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
   ) {}
 
   /** The object type of a content-type or component. */
@@ -58,7 +58,7 @@ export class TypeRegistry {
     return type;
   }
 
-  private objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
+  protected objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     if (schema.modelType === 'component') fields.id = { type: new GraphQLNonNull(GraphQLID) };
     else fields.documentId = { type: new GraphQLNonNull(GraphQLID) };
@@ -76,7 +76,7 @@ export class TypeRegistry {
     return fields;
   }
 
-  private addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {
+  protected addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {
     switch (attribute.kind) {
       case 'scalar':
         fields[attribute.name] = { type: this.scalarOutput(owner, attribute) };
@@ -100,7 +100,7 @@ export class TypeRegistry {
   }
 
   /** A to-many field and its `_connection` twin, both taking filters, pagination and sort. */
-  private addList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType): void {
+  protected addList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType): void {
     const args = { filters: { type: this.filters(target) }, pagination: { type: this.paginationArg, defaultValue: {} }, sort: { type: new GraphQLList(GraphQLString), defaultValue: [] } };
     fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.object(target))), args, resolve: this.listField(name) as never };
     fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: this.connectionField(name) as never };
@@ -116,7 +116,7 @@ export class TypeRegistry {
     );
   }
 
-  private memo(name: string, make: (name: string) => GraphQLObjectType): GraphQLObjectType {
+  protected memo(name: string, make: (name: string) => GraphQLObjectType): GraphQLObjectType {
     let type = this.objects.get(name);
     if (!type) {
       type = make(name);
@@ -125,7 +125,7 @@ export class TypeRegistry {
     return type;
   }
 
-  private dynamicZone(owner: ContentType | Component, attribute: string, components: readonly string[]): GraphQLUnionType {
+  protected dynamicZone(owner: ContentType | Component, attribute: string, components: readonly string[]): GraphQLUnionType {
     const name = `${owner.modelType === 'component' ? componentTypeName(owner) : typeName(owner)}${attribute[0].toUpperCase()}${attribute.slice(1)}DynamicZone`;
     let union = this.unions.get(name);
     if (!union) {
@@ -140,12 +140,12 @@ export class TypeRegistry {
     return union;
   }
 
-  private scalarOutput(owner: ContentType | Component, attribute: ScalarAttribute): GraphQLOutputType {
+  protected scalarOutput(owner: ContentType | Component, attribute: ScalarAttribute): GraphQLOutputType {
     if (attribute.type === 'enumeration') return this.enumeration(owner, attribute) ?? GraphQLString;
     return SCALAR_OUTPUT[attribute.type] ?? GraphQLString;
   }
 
-  private enumeration(owner: ContentType | Component, attribute: ScalarAttribute): GraphQLEnumType | undefined {
+  protected enumeration(owner: ContentType | Component, attribute: ScalarAttribute): GraphQLEnumType | undefined {
     const values = attribute.enum ?? [];
     // GraphQL enum values must be names; an enumeration with other values is exposed as a String.
     if (!values.every((v) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(v))) return undefined;
@@ -167,7 +167,8 @@ export class TypeRegistry {
         name,
         fields: (): GraphQLInputFieldConfigMap => {
           const fields: GraphQLInputFieldConfigMap = {};
-          fields[schema.modelType === 'component' ? 'id' : 'documentId'] = { type: this.scalarFilter('ID', GraphQLID) };
+          const idField = this.filterIdField(schema);
+          if (idField) fields[idField] = { type: this.scalarFilter('ID', GraphQLID) };
           for (const attribute of schema.attributes.values()) {
             if (schema.privateAttributes.has(attribute.name)) continue;
             if (attribute.kind === 'scalar') fields[attribute.name] = { type: this.scalarFilterFor(attribute) };
@@ -189,13 +190,31 @@ export class TypeRegistry {
     return input;
   }
 
-  private scalarFilterFor(attribute: ScalarAttribute): GraphQLInputObjectType {
+  /** The identifier member of a FiltersInput: `documentId` on content-types, `id` on components. */
+  protected filterIdField(schema: ContentType | Component): string | undefined {
+    return schema.modelType === 'component' ? 'id' : 'documentId';
+  }
+
+  /** The input of a dynamic zone: a list of `{ __component, ...fields }` objects. */
+  protected dynamicZoneInput(owner: ContentType | Component, attribute: string): GraphQLInputType {
+    void owner;
+    void attribute;
+    return new GraphQLList(JSONScalar);
+  }
+
+  /** Members an Input has besides the attributes (none here). */
+  protected inputExtras(schema: ContentType | Component, fields: GraphQLInputFieldConfigMap): void {
+    void schema;
+    void fields;
+  }
+
+  protected scalarFilterFor(attribute: ScalarAttribute): GraphQLInputObjectType {
     const [prefix, type] = FILTER_OF[attribute.type] ?? ['String', GraphQLString];
     return this.scalarFilter(prefix, type);
   }
 
   /** `StringFilterInput`, `IntFilterInput`...: every REST operator. */
-  private scalarFilter(prefix: string, type: GraphQLInputType): GraphQLInputObjectType {
+  protected scalarFilter(prefix: string, type: GraphQLInputType): GraphQLInputObjectType {
     let input = this.scalarFilters.get(prefix);
     if (!input) {
       const self: GraphQLInputObjectType = new GraphQLInputObjectType({
@@ -245,9 +264,10 @@ export class TypeRegistry {
                 break;
               }
               case 'dynamiczone':
-                fields[attribute.name] = { type: new GraphQLList(JSONScalar) };
+                fields[attribute.name] = { type: this.dynamicZoneInput(schema, attribute.name) };
             }
           }
+          this.inputExtras(schema, fields);
           return fields;
         },
       });

@@ -16,7 +16,7 @@ import type { Cairn } from '../app/cairn.js';
 import { authorize, findAction } from '../app/access.js';
 import type { ContentType } from '../model/types.js';
 import { parseDocumentParams } from '../query/index.js';
-import { ApplicationError, CairnError, NotFoundError, ValidationError } from '../errors/index.js';
+import { ApplicationError, CairnError, ForbiddenError, NotFoundError, ValidationError } from '../errors/index.js';
 import { TypeRegistry } from './schema-types.js';
 import { queryNames, typeName } from './names.js';
 import { I18NLocaleCodeScalar } from './scalars.js';
@@ -56,8 +56,8 @@ export function buildSchema(cairn: Cairn, options: GraphqlOptions): GraphQLSchem
   });
 }
 
-function readOptions(cairn: Cairn, request: FastifyRequest, caller: { can(a: string): boolean }) {
-  void request;
+/** Read options of a GraphQL read for this caller (populate omits the types it may not find). */
+export function readOptions(cairn: Cairn, caller: { can(a: string): boolean }) {
   return {
     ...cairn.config.api.rest,
     maxLimit: Math.max(cairn.config.api.rest.maxLimit, 1),
@@ -106,7 +106,7 @@ function addContentType(
         status: args.status,
         locale: args.locale,
       },
-      { ...readOptions(cairn, context.request, caller), maxLimit: options.amountLimit },
+      { ...readOptions(cairn, caller), maxLimit: options.amountLimit },
     );
     const page = await documents.findPage(spec);
     return { nodes: page.rows.map((r) => JSON.parse(r) as Entry), pagination: page.pagination as Record<string, number> };
@@ -132,7 +132,7 @@ function addContentType(
   const readOne = async (documentId: string, status: unknown, locale: unknown, context: GraphqlContext, info: GraphQLResolveInfo) => {
     const caller = await cairn.access.caller(context.request);
     const params = selectionParams(cairn.model, ct, type, info.fieldNodes[0].selectionSet, info);
-    const spec = parseDocumentParams(cairn.model, ct, { ...params, status, locale }, readOptions(cairn, context.request, caller));
+    const spec = parseDocumentParams(cairn.model, ct, { ...params, status, locale }, readOptions(cairn, caller));
     const text = await documents.findOneJson(spec, documentId);
     return text === null ? null : (JSON.parse(text) as Entry);
   };
@@ -180,7 +180,7 @@ function addContentType(
 }
 
 /** register, login and me, answered by the same code as the REST auth routes. */
-function addUsersPermissions(cairn: Cairn, query: GraphQLFieldConfigMap<unknown, GraphqlContext>, mutation: GraphQLFieldConfigMap<unknown, GraphqlContext>): void {
+export function addUsersPermissions(cairn: Cairn, query: GraphQLFieldConfigMap<unknown, GraphqlContext>, mutation: GraphQLFieldConfigMap<unknown, GraphqlContext>): void {
   const role = new GraphQLObjectType({
     name: 'UsersPermissionsMeRole',
     fields: { id: { type: new GraphQLNonNull(GraphQLID) }, name: { type: new GraphQLNonNull(GraphQLString) }, description: { type: GraphQLString }, type: { type: GraphQLString } },
@@ -235,7 +235,9 @@ function addUsersPermissions(cairn: Cairn, query: GraphQLFieldConfigMap<unknown,
     type: me,
     resolve: async (_r, _a, context) => {
       const caller = await cairn.access.caller(context.request);
-      if (caller.kind !== 'user') throw new ApplicationError('Unauthenticated');
+      // No credentials: forbidden, as the reference answers; an API token is a credential without a user.
+      if (caller.kind === 'public') throw new ForbiddenError();
+      if (caller.kind !== 'user') throw new ApplicationError('Authentication requested');
       const [user] = await cairn.db.query<Entry>(
         `SELECT u.id, u.document_id AS "documentId", u.username, u.email, u.confirmed, u.blocked, r.id AS role_id, r.name AS role_name, r.description AS role_description, r.type AS role_type FROM up_users u LEFT JOIN up_users_role_lnk l ON l.entity_id = u.id LEFT JOIN up_roles r ON r.document_id = l.target_document_id WHERE u.id = ?`,
         [caller.userId],

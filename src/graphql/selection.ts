@@ -30,14 +30,14 @@ export function restFilters(filters: unknown): unknown {
 }
 
 /** The fields selected under a field node, fragments expanded, for one concrete type. */
-function collect(selectionSet: SelectionSetNode | undefined, typeName: string, info: GraphQLResolveInfo, out: FieldNode[] = []): FieldNode[] {
+export function collectFields(selectionSet: SelectionSetNode | undefined, typeName: string, info: GraphQLResolveInfo, out: FieldNode[] = []): FieldNode[] {
   for (const selection of selectionSet?.selections ?? []) {
     if (selection.kind === 'Field') out.push(selection);
     else if (selection.kind === 'InlineFragment') {
-      if (!selection.typeCondition || selection.typeCondition.name.value === typeName) collect(selection.selectionSet, typeName, info, out);
+      if (!selection.typeCondition || selection.typeCondition.name.value === typeName) collectFields(selection.selectionSet, typeName, info, out);
     } else {
       const fragment = info.fragments[selection.name.value];
-      if (fragment && fragment.typeCondition.name.value === typeName) collect(fragment.selectionSet, typeName, info, out);
+      if (fragment && fragment.typeCondition.name.value === typeName) collectFields(fragment.selectionSet, typeName, info, out);
     }
   }
   return out;
@@ -57,7 +57,7 @@ export function selectionParams(
 ): RestParams {
   const fields = new Set<string>();
   const populate: Record<string, Record<string, unknown>> = {};
-  for (const node of collect(selectionSet, type.name, info)) {
+  for (const node of collectFields(selectionSet, type.name, info)) {
     const name = node.name.value;
     if (name.startsWith('__') || name === 'documentId' || name === 'id') continue;
     const connection = name.endsWith('_connection');
@@ -74,7 +74,7 @@ export function selectionParams(
       continue;
     }
     const args = getArgumentValues(field, node, info.variableValues) as { filters?: unknown; sort?: unknown };
-    const inner = connection ? collect(node.selectionSet, getNamedType(field.type).name, info).find((f) => f.name.value === 'nodes')?.selectionSet : node.selectionSet;
+    const inner = connection ? collectFields(node.selectionSet, getNamedType(field.type).name, info).find((f) => f.name.value === 'nodes')?.selectionSet : node.selectionSet;
     const namedType = getNamedType(field.type);
     if (attribute?.kind === 'dynamiczone' && isUnionType(namedType)) {
       const on: Record<string, unknown> = {};

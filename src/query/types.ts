@@ -105,6 +105,15 @@ export type Pagination =
  * reference); without `on`, every component uses `populate` of this node.
  */
 export interface PopulateNode {
+  /**
+   * The attribute read, when the key of this node is another name (GraphQL aliases: `sorted: dishes(sort: ...)`
+   * next to `dishes`). Undefined: the key is the attribute.
+   */
+  attribute?: string;
+  /** Version of the targets (relations to Draft & Publish types); undefined: the request's. */
+  status?: Status;
+  /** With `status: 'draft'`: `publishedAt` of the targets comes from their published version (v4's PREVIEW). */
+  preview?: boolean;
   /** Scalar attributes to return; undefined = all non-private scalars. `id`/`documentId` always come. */
   fields?: string[];
   filters?: Filter;
@@ -126,6 +135,8 @@ export interface ReadSpec {
   pagination: Pagination;
   populate: PopulateTree;
   status: Status;
+  /** With `status: 'draft'`: `publishedAt` comes from each document's published version (v4's PREVIEW). */
+  preview?: boolean;
   /** Locale code, '*' for every locale, undefined for non-localized types. */
   locale?: string;
 }

@@ -6,8 +6,9 @@ import { describeEachDialect } from '../helpers/databases.js';
 /**
  * The reference kit in ../shared/conformance: Cairn (built, started by the CLI) is seeded through the REST API
  * by the kit's seed script, the recorded queries are replayed, and compare.mjs must report every one equal
- * (deviations.json lists where Cairn differs on purpose). The kit's GraphQL queries use Strapi v5's shape, which
- * the conformance app selects (`v4CompatibilityMode: false`).
+ * (deviations.json lists where Cairn differs on purpose). queries.json's GraphQL queries use Strapi v5's shape
+ * (`v4CompatibilityMode: false`); queries-gql-v4.json the seed's v4 shape, Cairn's default, with Cairn's own
+ * deliberate differences in test/conformance/gql-v4 (each with its reason).
  */
 describeEachDialect('conformance with the reference server (REST and GraphQL)', (dialect) => {
   it('every recorded query answers like the reference', { timeout: 600_000 }, async () => {
@@ -18,6 +19,21 @@ describeEachDialect('conformance with the reference server (REST and GraphQL)', 
       DATABASE_CLIENT: dialect,
     });
     expect(result.output).toMatch(/(\d+) of \1 match the reference/);
+    expect(result.status, result.output).toBe(0);
+  });
+
+  it('every recorded query of the seed GraphQL shape (v4) answers like the reference', { timeout: 600_000 }, async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const kit = join(root, '..', 'shared', 'conformance');
+    const result = await run(process.execPath, [join(root, 'scripts', 'conformance.mjs')], root, {
+      DATABASE_CLIENT: dialect,
+      GRAPHQL_V4_COMPAT: 'true',
+      QUERIES: join(kit, 'queries-gql-v4.json'),
+      GOLDEN_DIR: join(kit, 'goldens-gql-v4'),
+      DEVIATIONS: join(kit, 'deviations-gql-v4.json'),
+      CAIRN_DEVIATIONS: join(import.meta.dirname, 'gql-v4'),
+    });
+    expect(result.output).toMatch(/61 of 61 match the reference/);
     expect(result.status, result.output).toBe(0);
   });
 });

@@ -171,12 +171,17 @@ describe('GraphQL configuration', () => {
     }
   });
 
-  it('the seed v4 shape is not served yet: with v4CompatibilityMode unset the endpoint is off', async () => {
-    const app = await startTestApp('sqlite', { ...kitchen });
-    try {
-      expect((await app.request('POST', '/graphql', { query: '{ chefs { name } }' })).status).toBe(404);
-    } finally {
-      await app.close();
+  it('with v4CompatibilityMode unset the endpoint serves the seed shape (v4), with true too', async () => {
+    for (const v4CompatibilityMode of [undefined, true]) {
+      const app = await startTestApp('sqlite', { ...kitchen, config: { ...kitchen.config, plugins: { ...kitchen.config!.plugins, graphql: { config: { v4CompatibilityMode } } } } });
+      try {
+        await app.request('POST', '/api/chefs', { data: { name: 'Ann' } });
+        const res = await app.request('POST', '/graphql', { query: '{ chefs { data { attributes { name } } } }' });
+        expect(res.body).toEqual({ data: { chefs: { data: [{ attributes: { name: 'Ann' } }] } } });
+        expect((await app.request('POST', '/graphql', { query: '{ chefs { name } }' })).status).toBe(400);
+      } finally {
+        await app.close();
+      }
     }
   });
 });

@@ -44,11 +44,19 @@ export function entryObject(
     for (const [name, system] of Object.entries(SYSTEM_COLUMNS)) {
       if (name === 'locale' && !schema.localized) continue;
       if (wanted && !wanted.has(name)) continue;
-      pairs.push([name, frag(ctx.dialect.jsonValue(ctx.col(alias, system.column), system.type))]);
+      const column = name === 'publishedAt' && ctx.preview && schema.draftAndPublish ? publishedSibling(ctx, schema, alias) : ctx.col(alias, system.column);
+      pairs.push([name, frag(ctx.dialect.jsonValue(column, system.type))]);
     }
   }
   for (const [name, node] of populate) pairs.push([name, precomputed?.get(name) ?? populatedValue(ctx, schema, alias, name, node)]);
   return buildObject(ctx, pairs);
+}
+
+/** `published_at` of the published version of the same document and locale (preview of a draft row). */
+function publishedSibling(ctx: CompileContext, contentType: ContentType, alias: string): string {
+  const p = ctx.alias('p');
+  const locale = contentType.localized ? ` AND ${ctx.col(p, 'locale')} = ${ctx.col(alias, 'locale')}` : '';
+  return `(SELECT ${ctx.col(p, 'published_at')} FROM ${ctx.table(contentType.table)} ${p} WHERE ${ctx.col(p, 'document_id')} = ${ctx.col(alias, 'document_id')}${locale} AND ${ctx.col(p, 'published_at')} IS NOT NULL)`;
 }
 
 function scalarValue(ctx: CompileContext, alias: string, attribute: ScalarAttribute): Frag {
@@ -68,16 +76,19 @@ function populatedValue(
   node: PopulateNode,
 ): Frag {
   const parentLocalized = schema.modelType === 'contentType' && schema.localized;
-  if (name === 'localizations' && schema.modelType === 'contentType') {
-    return targetList(ctx, localizationsSource(ctx, schema, alias), node, true);
+  const attributeName = node.attribute ?? name;
+  // A node may read another version of its targets than the request's (v4's publicationState per relation).
+  const targetCtx = node.status ? ctx.withStatus(node.status, node.preview) : ctx;
+  if (attributeName === 'localizations' && schema.modelType === 'contentType') {
+    return targetList(targetCtx, localizationsSource(targetCtx, schema, alias), node, true);
   }
-  const attribute = schema.attributes.get(name);
-  if (!attribute) throw new Error(`cannot populate ${name}`);
+  const attribute = schema.attributes.get(attributeName);
+  if (!attribute) throw new Error(`cannot populate ${attributeName}`);
   switch (attribute.kind) {
     case 'relation':
-      return targetList(ctx, relationSource(ctx, attribute, alias, parentLocalized), node, attribute.toMany);
+      return targetList(targetCtx, relationSource(targetCtx, attribute, alias, parentLocalized), node, attribute.toMany);
     case 'media':
-      return targetList(ctx, relationSource(ctx, attribute, alias, parentLocalized), node, attribute.multiple);
+      return targetList(targetCtx, relationSource(targetCtx, attribute, alias, parentLocalized), node, attribute.multiple);
     case 'component':
       return componentValue(ctx, schema, alias, attribute.name, attribute.component, attribute.repeatable, node);
     case 'dynamiczone':

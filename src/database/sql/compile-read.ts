@@ -43,7 +43,7 @@ export function compileRead(
   spec: ReadSpec,
   options: { documentId?: string } = {},
 ): CompiledRead {
-  const ctx = new CompileContext(model, sqlDialect(dialect), spec.status);
+  const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft');
   const t = ctx.alias('t');
   const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
   const sortTerms = spec.sort.length ? `${compileSortTerms(ctx, spec.sort, contentType, t)}, ` : '';

@@ -24,8 +24,8 @@ export interface Hoisted {
 export function hoistToOneRelations(ctx: CompileContext, contentType: ContentType, spec: ReadSpec, rowAlias: string): Hoisted {
   const hoisted: Hoisted = { ctes: [], values: new Map() };
   for (const [name, node] of spec.populate) {
-    const attribute = contentType.attributes.get(name);
-    if (!isHoistable(attribute, node)) continue;
+    const attribute = contentType.attributes.get(node.attribute ?? name);
+    if (!isHoistable(attribute, node) || node.status) continue;
     const target = ctx.model.contentTypes.get(attribute.target)!;
     const cte = `cairn_pop_${hoisted.ctes.length}`;
     const t = ctx.alias('t');

@@ -1,0 +1,186 @@
+import { GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLResolveInfo } from 'graphql';
+import type { Cairn } from '../../app/cairn.js';
+import { authorize } from '../../app/access.js';
+import type { ContentType } from '../../model/types.js';
+import { parseDocumentParams, type ReadSpec } from '../../query/index.js';
+import { addUsersPermissions, readOptions, type GraphqlContext, type GraphqlOptions } from '../schema.js';
+import { queryNames, typeName } from '../names.js';
+import { I18NLocaleCodeScalar } from '../scalars.js';
+import { capPagination } from '../limits.js';
+import { collectFields } from '../selection.js';
+import { V4TypeRegistry } from './types.js';
+import { attributesSelection, v4Filters, v4Selection } from './selection.js';
+
+type Entry = Record<string, unknown>;
+type Args = Record<string, unknown>;
+
+/**
+ * Strapi v4's shadow CRUD schema, the seed's shape: `<plural>(filters, pagination, sort, publicationState,
+ * locale)` → `{ data: [{ id, attributes }], meta }`, `<singular>(id)` → `{ data }`, `create<Type>(data)`,
+ * `update<Type>(id, data)`, `delete<Type>(id)`, plus register, login and me. `id` is the documentId. Each root
+ * field reads its whole selection (relations, components, dynamic zones) with one SQL statement.
+ *
+ * Versions, as v4 answered: LIVE reads published versions; PREVIEW each document's latest content (its draft),
+ * with `publishedAt` set when it has a published version. `<singular>(id)` and mutations answer that latest
+ * content too; nested lists of Draft & Publish types follow their own `publicationState` (default LIVE).
+ */
+export function buildV4Schema(cairn: Cairn, options: GraphqlOptions): GraphQLSchema {
+  const registry = new V4TypeRegistry(cairn.model, options.amountLimit);
+  const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
+  const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
+  const exposed = [...cairn.model.contentTypes.values()].filter((ct) => !ct.plugin || ct.uid === 'plugin::upload.file' || ct.plugin === 'users-permissions');
+  for (const ct of exposed) addContentType(cairn, registry, options, ct, query, mutation);
+  addUsersPermissions(cairn, query, mutation);
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: query }),
+    mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutation }),
+  });
+}
+
+function addContentType(
+  cairn: Cairn,
+  registry: V4TypeRegistry,
+  options: GraphqlOptions,
+  ct: ContentType,
+  query: GraphQLFieldConfigMap<unknown, GraphqlContext>,
+  mutation: GraphQLFieldConfigMap<unknown, GraphqlContext>,
+): void {
+  const names = queryNames(ct);
+  const documents = cairn.documents(ct.uid);
+  const attributes = registry.object(ct);
+  const single = registry.entityResponse(ct);
+  const collection = registry.entityResponseCollection(ct);
+  const localeArg: GraphQLFieldConfigArgumentMap = ct.localized ? { locale: { type: I18NLocaleCodeScalar } } : {};
+  const listArgs: GraphQLFieldConfigArgumentMap = {
+    filters: { type: registry.filters(ct) },
+    pagination: { type: registry.paginationArg, defaultValue: {} },
+    sort: { type: new GraphQLList(GraphQLString), defaultValue: [] },
+    ...(ct.draftAndPublish ? { publicationState: { type: registry.publicationState, defaultValue: 'LIVE' } } : {}),
+    ...localeArg,
+  };
+
+  /** The spec of a root field: its arguments, and what its `data { attributes }` selects. */
+  const specOf = async (params: Record<string, unknown>, context: GraphqlContext, info: GraphQLResolveInfo, wrapper: GraphQLObjectType): Promise<ReadSpec> => {
+    const caller = await cairn.access.caller(context.request);
+    const read = readOptions(cairn, caller);
+    const selection = v4Selection({ model: cairn.model, canFind: read.canFind }, ct, attributes, attributesSelection(wrapper, info.fieldNodes, info), info);
+    const spec = parseDocumentParams(cairn.model, ct, { ...params, fields: selection.fields }, { ...read, maxLimit: options.amountLimit });
+    return { ...spec, populate: selection.populate, preview: spec.status === 'draft' };
+  };
+
+  /** Latest content of one document (any locale: v4's ids named one locale's entry), or null. */
+  const readLatest = async (documentId: string, context: GraphqlContext, info: GraphQLResolveInfo): Promise<Entry | null> => {
+    const spec = await specOf({ status: ct.draftAndPublish ? 'draft' : undefined, locale: ct.localized ? '*' : undefined }, context, info, single);
+    const text = await documents.findOneJson(spec, documentId);
+    return text === null ? null : (JSON.parse(text) as Entry);
+  };
+
+  query[names.plural] = {
+    type: collection,
+    args: listArgs,
+    extensions: { cairn: { action: `${ct.uid}.find` } },
+    resolve: async (_root, args: Args, context, info) => {
+      await authorize(cairn.access, context.request, `${ct.uid}.find`);
+      const withCount = collectFields(info.fieldNodes[0].selectionSet, collection.name, info).some((f) => f.name.value === 'meta');
+      const spec = await specOf(
+        {
+          filters: args.filters ? v4Filters(cairn.model, ct, args.filters) : undefined,
+          sort: args.sort,
+          pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize), withCount },
+          status: args.publicationState === 'PREVIEW' ? 'draft' : 'published',
+          locale: args.locale === 'all' ? '*' : args.locale,
+        },
+        context,
+        info,
+        collection,
+      );
+      const page = await documents.findPage(spec);
+      return { data: page.rows.map((r) => JSON.parse(r) as Entry), meta: { pagination: pageMeta(page.pagination as Record<string, number>) } };
+    },
+  };
+
+  query[names.single] = {
+    type: single,
+    args: { id: { type: GraphQLID }, ...localeArg },
+    extensions: { cairn: { action: `${ct.uid}.findOne` } },
+    resolve: async (_root, args: Args, context, info) => {
+      await authorize(cairn.access, context.request, `${ct.uid}.findOne`);
+      return { data: args.id === undefined || args.id === null ? null : await readLatest(String(args.id), context, info) };
+    },
+  };
+
+  if (ct.plugin) return;
+  const name = typeName(ct);
+  const input = registry.input(ct);
+  mutation[`create${name}`] = {
+    type: single,
+    args: { data: { type: new GraphQLNonNull(input) }, ...localeArg },
+    extensions: { cairn: { action: `${ct.uid}.create` } },
+    resolve: async (_root, args: Args, context, info) => {
+      await authorize(cairn.access, context.request, `${ct.uid}.create`);
+      const { data, publish } = splitPublishedAt(args.data as Entry);
+      const documentId = await documents.createDocument({ data, status: publish ? 'published' : 'draft', locale: args.locale as string | undefined });
+      return { data: await readLatest(documentId, context, info) };
+    },
+  };
+  mutation[`update${name}`] = {
+    type: single,
+    args: { id: { type: new GraphQLNonNull(GraphQLID) }, data: { type: new GraphQLNonNull(input) }, ...localeArg },
+    extensions: { cairn: { action: `${ct.uid}.update` } },
+    resolve: async (_root, args: Args, context, info) => {
+      await authorize(cairn.access, context.request, `${ct.uid}.update`);
+      const documentId = String(args.id);
+      const locale = args.locale as string | undefined;
+      const { data, publish } = splitPublishedAt(args.data as Entry);
+      // v4 edits the entry in place: a published entry stays published unless `publishedAt: null` says otherwise.
+      const keepPublished = publish === undefined && ct.draftAndPublish && (await isPublished(cairn, ct, documentId, locale));
+      const found = await documents.updateDocument({ documentId, data, status: publish || keepPublished ? 'published' : 'draft', locale });
+      if (!found) return { data: null };
+      if (publish === false) await documents.unpublish({ documentId, locale });
+      return { data: await readLatest(documentId, context, info) };
+    },
+  };
+  mutation[`delete${name}`] = {
+    type: single,
+    args: { id: { type: new GraphQLNonNull(GraphQLID) }, ...localeArg },
+    extensions: { cairn: { action: `${ct.uid}.delete` } },
+    resolve: async (_root, args: Args, context, info) => {
+      await authorize(cairn.access, context.request, `${ct.uid}.delete`);
+      const documentId = String(args.id);
+      const entry = await readLatest(documentId, context, info);
+      if (!entry) return { data: null };
+      await documents.delete({ documentId, locale: args.locale as string | undefined });
+      // The deleted entry, as v4 answered it: its links went with it.
+      return { data: withoutRelations(ct, entry) };
+    },
+  };
+}
+
+/** `publishedAt` in v4 input: a date publishes, null unpublishes (a draft on create), absent changes nothing. */
+function splitPublishedAt(input: Entry): { data: Entry; publish: boolean | undefined } {
+  const { publishedAt, ...data } = input;
+  return { data, publish: publishedAt === undefined ? undefined : publishedAt !== null };
+}
+
+async function isPublished(cairn: Cairn, ct: ContentType, documentId: string, locale: string | undefined): Promise<boolean> {
+  const documents = cairn.documents(ct.uid);
+  const spec = parseDocumentParams(cairn.model, ct, { fields: [], locale }, readOptions(cairn, { can: () => true }));
+  return (await documents.findOneJson(spec, documentId)) !== null;
+}
+
+function withoutRelations(ct: ContentType, entry: Entry): Entry {
+  const out: Entry = {};
+  for (const [key, value] of Object.entries(entry)) {
+    const attribute = ct.attributes.get(key);
+    if (key === 'localizations' || attribute?.kind === 'relation' || attribute?.kind === 'media') continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/** v4's meta: the page form even for `start`/`limit` (`start: 10, limit: 3` → page 4, pageSize 3). */
+function pageMeta(p: Record<string, number>): Record<string, number> {
+  const pageSize = p.pageSize ?? p.limit;
+  const page = p.page ?? Math.floor((p.start ?? 0) / pageSize) + 1;
+  return { page, pageSize, pageCount: p.total === undefined ? 0 : Math.ceil(p.total / pageSize), total: p.total ?? 0 };
+}

@@ -1,0 +1,177 @@
+import {
+  GraphQLEnumType,
+  GraphQLID,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLString,
+  GraphQLUnionType,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLFieldResolver,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLInputType,
+} from 'graphql';
+import type { Attribute, Component, ContentType, Model } from '../../model/types.js';
+import { TypeRegistry } from '../schema-types.js';
+import { componentTypeName, typeName } from '../names.js';
+import { DateTimeScalar, JSONScalar } from '../scalars.js';
+import { paginateList } from '../limits.js';
+
+type Entry = Record<string, unknown>;
+type Resolver = GraphQLFieldResolver<Entry, unknown, Record<string, unknown>>;
+
+/**
+ * The types of Strapi v4's GraphQL shape (the seed's): `<Type>` holds the attributes; entries travel as
+ * `<Type>Entity { id, attributes }` inside `<Type>EntityResponse { data }`, `<Type>EntityResponseCollection
+ * { data, meta }` and `<Type>RelationResponseCollection { data }`. `id` is the documentId.
+ *
+ * Resolvers read the entry JSON the compiler built: a populated attribute sits under the field's response key
+ * (its alias when aliased, see v4/selection.ts), so two aliases of one relation with different arguments work.
+ */
+export class V4TypeRegistry extends TypeRegistry {
+  readonly publicationState = new GraphQLEnumType({ name: 'PublicationState', values: { LIVE: { value: 'LIVE' }, PREVIEW: { value: 'PREVIEW' } } });
+  readonly meta = new GraphQLObjectType({ name: 'ResponseCollectionMeta', fields: () => ({ pagination: { type: new GraphQLNonNull(this.pagination) } }) });
+  readonly error = new GraphQLObjectType({ name: 'Error', fields: { code: { type: new GraphQLNonNull(GraphQLString) }, message: { type: GraphQLString } } });
+
+  constructor(
+    model: Model,
+    private readonly amountLimit: number,
+  ) {
+    super(
+      model,
+      () => () => undefined,
+      () => () => undefined,
+    );
+  }
+
+  protected override objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    if (schema.modelType === 'component') fields.id = { type: new GraphQLNonNull(GraphQLID) };
+    for (const attribute of schema.attributes.values()) {
+      if (schema.privateAttributes.has(attribute.name)) continue;
+      this.addOutputField(fields, schema, attribute);
+    }
+    if (schema.modelType === 'contentType') {
+      for (const key of ['createdAt', 'updatedAt', 'publishedAt']) {
+        if (key !== 'publishedAt' || schema.draftAndPublish) fields[key] = { type: DateTimeScalar };
+      }
+      if (schema.localized) {
+        this.addRelationList(fields, 'localizations', schema);
+        fields.locale = { type: GraphQLString };
+      }
+    }
+    return fields;
+  }
+
+  protected override addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {
+    if (attribute.kind !== 'relation' && attribute.kind !== 'media') {
+      super.addOutputField(fields, owner, attribute);
+      if (attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable)) fields[attribute.name].resolve = populatedList as never;
+      else if (attribute.kind === 'component') fields[attribute.name].resolve = populated as never;
+      return;
+    }
+    const target = this.model.contentTypes.get(attribute.target)!;
+    const many = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
+    if (many) this.addRelationList(fields, attribute.name, target);
+    else fields[attribute.name] = { type: this.entityResponse(target), resolve: ((parent, _args, _ctx, info) => ({ data: parent[info.path.key] ?? null })) as Resolver as never };
+  }
+
+  /** A to-many relation: `{ data: [...] }`, with filters, pagination, sort (and publicationState for D&P targets). */
+  private addRelationList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType): void {
+    const args: GraphQLFieldConfigArgumentMap = {
+      filters: { type: this.filters(target) },
+      pagination: { type: this.paginationArg, defaultValue: {} },
+      sort: { type: new GraphQLList(GraphQLString), defaultValue: [] },
+    };
+    if (target.draftAndPublish) args.publicationState = { type: this.publicationState, defaultValue: 'LIVE' };
+    const resolve: Resolver = (parent, args, _ctx, info) => ({
+      data: paginateList((parent[info.path.key] as unknown[]) ?? [], args.pagination as Record<string, number>, this.amountLimit),
+    });
+    fields[name] = { type: this.relationResponseCollection(target), args, resolve: resolve as never };
+  }
+
+  entity(target: ContentType): GraphQLObjectType {
+    return this.memo(`${typeName(target)}Entity`, (name) =>
+      new GraphQLObjectType<Entry>({
+        name,
+        fields: () => ({
+          id: { type: GraphQLID, resolve: (entry) => entry.documentId },
+          attributes: { type: this.object(target), resolve: (entry) => entry },
+        }),
+      }),
+    );
+  }
+
+  entityResponse(target: ContentType): GraphQLObjectType {
+    return this.memo(`${typeName(target)}EntityResponse`, (name) => new GraphQLObjectType({ name, fields: () => ({ data: { type: this.entity(target) } }) }));
+  }
+
+  entityResponseCollection(target: ContentType): GraphQLObjectType {
+    return this.memo(`${typeName(target)}EntityResponseCollection`, (name) =>
+      new GraphQLObjectType({
+        name,
+        fields: () => ({
+          data: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.entity(target)))) },
+          meta: { type: new GraphQLNonNull(this.meta) },
+        }),
+      }),
+    );
+  }
+
+  relationResponseCollection(target: ContentType): GraphQLObjectType {
+    return this.memo(`${typeName(target)}RelationResponseCollection`, (name) =>
+      new GraphQLObjectType({ name, fields: () => ({ data: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.entity(target)))) } }) }),
+    );
+  }
+
+  /** v4's dynamic-zone unions also hold `Error` (an item whose component is unknown). */
+  protected override dynamicZone(owner: ContentType | Component, attribute: string, components: readonly string[]): GraphQLUnionType {
+    const name = `${ownerName(owner)}${capitalize(attribute)}DynamicZone`;
+    let union = this.unions.get(name);
+    if (!union) {
+      const types = [...components.map((uid) => this.object(this.model.components.get(uid)!)), this.error];
+      union = new GraphQLUnionType({
+        name,
+        types,
+        resolveType: (value: { __component?: string }) => {
+          const component = this.model.components.get(value.__component ?? '');
+          return component ? componentTypeName(component) : 'Error';
+        },
+      });
+      this.unions.set(name, union);
+    }
+    return union;
+  }
+
+  /** v4 filters content-types by `id` (the documentId here); components have no identifier member. */
+  protected override filterIdField(schema: ContentType | Component): string | undefined {
+    return schema.modelType === 'component' ? undefined : 'id';
+  }
+
+  /** `[<Owner><Attribute>DynamicZoneInput!]`: a scalar taking `{ __component, ...fields }`. */
+  protected override dynamicZoneInput(owner: ContentType | Component, attribute: string): GraphQLInputType {
+    const name = `${ownerName(owner)}${capitalize(attribute)}DynamicZoneInput`;
+    let scalar = this.dynamicZoneInputs.get(name);
+    if (!scalar) {
+      scalar = new GraphQLScalarType({ name, serialize: JSONScalar.serialize, parseValue: JSONScalar.parseValue, parseLiteral: JSONScalar.parseLiteral });
+      this.dynamicZoneInputs.set(name, scalar);
+    }
+    return new GraphQLList(new GraphQLNonNull(scalar));
+  }
+
+  private readonly dynamicZoneInputs = new Map<string, GraphQLScalarType>();
+
+  /** Draft & Publish types take `publishedAt` (given: publish; null or absent on create: a draft). */
+  protected override inputExtras(schema: ContentType | Component, fields: GraphQLInputFieldConfigMap): void {
+    if (schema.modelType === 'contentType' && schema.draftAndPublish) fields.publishedAt = { type: DateTimeScalar };
+  }
+}
+
+/** Components and dynamic zones are read under the field's response key (see the class comment). */
+const populated: Resolver = (parent, _args, _ctx, info) => parent[info.path.key] ?? null;
+const populatedList: Resolver = (parent, _args, _ctx, info) => parent[info.path.key] ?? [];
+
+const ownerName = (owner: ContentType | Component) => (owner.modelType === 'component' ? componentTypeName(owner) : typeName(owner));
+const capitalize = (s: string) => s[0].toUpperCase() + s.slice(1);
