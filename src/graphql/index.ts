@@ -4,6 +4,12 @@ import type { Cairn } from '../app/cairn.js';
 import { toGraphQLError } from './errors.js';
 import { depthLimitRule, noIntrospectionRule } from './limits.js';
 import { buildSchema } from './schema.js';
+import { GraphqlExtensionService } from './extension.js';
+import { finalizeSchema } from './finalize.js';
+
+export { GraphqlExtensionService } from './extension.js';
+export { finalizeSchema } from './finalize.js';
+export { needs, type FieldAuth } from './field-auth.js';
 
 interface GraphqlConfig {
   endpoint?: string;
@@ -15,6 +21,15 @@ interface GraphqlConfig {
 }
 
 const CACHE_SIZE = 500;
+
+/**
+ * `cairn.plugin('graphql').service('extension')`, before the app's `register()` runs (it is where apps call it).
+ * A disabled plugin has no services, as in Strapi.
+ */
+export function registerGraphqlServices(cairn: Cairn): void {
+  if (cairn.config.plugins.graphql?.enabled === false) return;
+  cairn.services.set('graphql', { extension: new GraphqlExtensionService() });
+}
 
 /**
  * The GraphQL endpoint (Strapi v5's flat shape). Documents are parsed and validated once per query text;
@@ -33,7 +48,8 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
   }
   const endpoint = config.endpoint ?? '/graphql';
   const amountLimit = config.amountLimit ?? 100;
-  const schema = buildSchema(cairn, { amountLimit, defaultPageSize: 10 });
+  const ext = cairn.plugin('graphql').service<GraphqlExtensionService>('extension');
+  const schema = await finalizeSchema(buildSchema(cairn, { amountLimit, defaultPageSize: 10, shadowCRUD: config.shadowCRUD !== false }, ext), ext, cairn);
   const introspection = config.introspection ?? cairn.config.environment !== 'production';
   const rules = [...specifiedRules, depthLimitRule(config.depthLimit ?? 10), ...(introspection ? [] : [noIntrospectionRule])];
   const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
