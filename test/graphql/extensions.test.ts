@@ -29,6 +29,15 @@ module.exports = {
         nexus.extendType({ type: 'Query', definition(t) { t.field('stats', { type: 'Stats', resolve: () => ({ articles: 42, label: 'all' }) }); } }),
         nexus.extendType({ type: 'Article', definition(t) { t.string('shout', { resolve: (parent) => String(parent.title).toUpperCase() }); } }),
       ],
+      plugins: [
+        nexus.plugin({
+          name: 'label-suffix',
+          onCreateFieldResolver(config) {
+            if (config.parentTypeConfig.name !== 'Stats' || config.fieldConfig.name !== 'label') return;
+            return async (root, args, ctx, info, next) => (await next(root, args, ctx, info)) + ' (plugin)';
+          },
+        }),
+      ],
     }));
     ext.use({
       typeDefs: \`
@@ -74,7 +83,7 @@ module.exports = {
 
 const FILES = {
   'policies/has-header.js': `module.exports = (context, config) => context.http.headers[config.header] === 'yes';`,
-  'policies/always.js': `module.exports = { handler: () => true };`,
+  'policies/always.ts': `const always: { handler: () => boolean } = { handler: () => true };\nexport default always;`,
   'middlewares/suffix.js': `module.exports = (options) => async (next, parent, args, context, info) => {
     const entry = await next(parent, args, context, info);
     return entry && { ...entry, body: entry.body + options.suffix };
@@ -169,10 +178,10 @@ describeEachDialect('GraphQL extensions', (dialect) => {
     expect(found.body.data!.articles).toEqual([{ title: 'HELLO!', views: 3 }]);
   });
 
-  it('nexus types: new root fields, new object types, fields on generated types; the generated unions and enums still work', async () => {
+  it('nexus types and plugins: new root fields, new object types, fields on generated types; generated unions and enums still work', async () => {
     const res = await gql('{ hello stats { articles label } articles { shout kind parts { __typename ... on ComponentPartsQuote { text } } } }');
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data).toEqual({ hello: 'hi', stats: { articles: 42, label: 'all' }, articles: [{ shout: 'HELLO!', kind: 'news', parts: [{ __typename: 'ComponentPartsQuote', text: 'q' }] }] });
+    expect(res.body.data).toEqual({ hello: 'hi', stats: { articles: 42, label: 'all (plugin)' }, articles: [{ shout: 'HELLO!', kind: 'news', parts: [{ __typename: 'ComponentPartsQuote', text: 'q' }] }] });
   });
 
   it('typeDefs extend Query, Mutation and a generated type; their resolvers see the whole entry', async () => {
