@@ -1,6 +1,15 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  resolve: {
+    // Node resolves `graphql` to its CommonJS build (the package has no `exports`), and so do nexus and
+    // @graphql-tools; Vite would pick `index.mjs` for our sources, a second graphql instance that graphql-js refuses
+    // to mix ("from another module or realm"). Tests resolve it as Node does in production.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,

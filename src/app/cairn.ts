@@ -12,7 +12,7 @@ import { resolveLocales, type LocaleInfo } from './locales.js';
 import { OPEN_ACCESS, type AccessControl } from './access.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
-import { registerGraphql } from '../graphql/index.js';
+import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
@@ -129,6 +129,8 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     const cairn = new Cairn(config, model, db, locales, fastify);
     const hooks = await loadAppHooks(options.dir);
     cairn.hooks = hooks;
+    // Services apps call from register() exist before it runs (the features' own registration comes after).
+    registerGraphqlServices(cairn);
     await hooks.register?.({ cairn, strapi: cairn });
     installErrorHandling(fastify);
     const rest: RestContext = {

@@ -72,6 +72,13 @@ export class ForbiddenError extends CairnError {
   }
 }
 
+/** 403 from a policy that refused (a GraphQL resolver's `policies`): Strapi's `PolicyError`, "Policy Failed". */
+export class PolicyError extends CairnError {
+  constructor(message = 'Policy Failed', details: ErrorDetails = {}) {
+    super('PolicyError', 403, message, details);
+  }
+}
+
 export class NotFoundError extends CairnError {
   constructor(message = 'Not Found', details: ErrorDetails = {}) {
     super('NotFoundError', 404, message, details);

@@ -3,6 +3,7 @@ import { CairnError } from '../errors/index.js';
 
 const CODES: Record<string, string> = {
   ForbiddenError: 'FORBIDDEN',
+  PolicyError: 'FORBIDDEN',
   UnauthorizedError: 'UNAUTHENTICATED',
   ValidationError: 'BAD_USER_INPUT',
   PaginationError: 'STRAPI_PAGINATION_ERROR',

@@ -5,6 +5,12 @@ import { toGraphQLError } from './errors.js';
 import { depthLimitRule, noIntrospectionRule } from './limits.js';
 import { buildSchema } from './schema.js';
 import { buildV4Schema } from './v4/schema.js';
+import { GraphqlExtensionService } from './extension.js';
+import { finalizeSchema } from './finalize.js';
+
+export { GraphqlExtensionService } from './extension.js';
+export { finalizeSchema } from './finalize.js';
+export { needs, type FieldAuth } from './field-auth.js';
 
 interface GraphqlConfig {
   endpoint?: string;
@@ -18,17 +24,28 @@ interface GraphqlConfig {
 const CACHE_SIZE = 500;
 
 /**
- * The GraphQL endpoint, in Strapi v4's shape (the default) or v5's flat one. Documents are parsed and validated once per query text;
- * validation errors are HTTP 400s, resolver errors HTTP 200s with `errors[].extensions.code`, as the reference.
+ * `cairn.plugin('graphql').service('extension')`, before the app's `register()` runs (it is where apps call it).
+ * A disabled plugin has no services, as in Strapi.
+ */
+export function registerGraphqlServices(cairn: Cairn): void {
+  if (cairn.config.plugins.graphql?.enabled === false) return;
+  cairn.services.set('graphql', { extension: new GraphqlExtensionService() });
+}
+
+/**
+ * The GraphQL endpoint, in Strapi v4's shape (the default) or v5's flat one. Documents are parsed and validated
+ * once per query text; validation errors are HTTP 400s, resolver errors HTTP 200s with `errors[].extensions.code`,
+ * as the reference.
  */
 export async function registerGraphql(cairn: Cairn): Promise<void> {
   const config = (cairn.config.plugins.graphql?.config ?? {}) as GraphqlConfig;
   if (cairn.config.plugins.graphql?.enabled === false) return;
   const endpoint = config.endpoint ?? '/graphql';
   const amountLimit = config.amountLimit ?? 100;
+  const ext = cairn.plugin('graphql').service<GraphqlExtensionService>('extension');
   // The seed's shape (Strapi v4's `data { id attributes }`) unless `v4CompatibilityMode: false` asks for v5's.
   const build = config.v4CompatibilityMode === false ? buildSchema : buildV4Schema;
-  const schema = build(cairn, { amountLimit, defaultPageSize: 10 });
+  const schema = await finalizeSchema(build(cairn, { amountLimit, defaultPageSize: 10, shadowCRUD: config.shadowCRUD !== false }, ext), ext, cairn);
   const introspection = config.introspection ?? cairn.config.environment !== 'production';
   const rules = [...specifiedRules, depthLimitRule(config.depthLimit ?? 10), ...(introspection ? [] : [noIntrospectionRule])];
   const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();

@@ -18,6 +18,7 @@ import {
 import type { Attribute, Component, ContentType, Model, ScalarAttribute } from '../model/types.js';
 import { componentTypeName, enumName, typeName } from './names.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar } from './scalars.js';
+import { GraphqlExtensionService } from './extension.js';
 
 const OPERATORS = ['eq', 'eqi', 'ne', 'nei', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi', 'contains', 'notContains', 'containsi', 'notContainsi', 'gt', 'gte', 'lt', 'lte'];
 
@@ -45,7 +46,18 @@ export class TypeRegistry {
     /** Resolvers of relation fields (pagination of populated lists), supplied by the resolver layer. */
     protected readonly listField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
     protected readonly connectionField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
+    /** The app's shadowCRUD toggles: disabled types and fields are left out of every type that would show them. */
+    protected readonly ext: GraphqlExtensionService = new GraphqlExtensionService(),
   ) {}
+
+  /** Whether `attribute` of `owner` appears in its object type, Input or FiltersInput (a link to a disabled type never does). */
+  protected shows(owner: ContentType | Component, attribute: Attribute, where: 'output' | 'input' | 'filters'): boolean {
+    const field = this.ext.shadowCRUD(owner.uid).field(attribute.name);
+    const on = where === 'output' ? field.hasOutputEnabled() : where === 'input' ? field.hasInputEnabled() : field.hasFiltersEnabled();
+    if (!on) return false;
+    if (attribute.kind === 'relation' || attribute.kind === 'media') return this.ext.shadowCRUD(attribute.target).isEnabled();
+    return true;
+  }
 
   /** The object type of a content-type or component. */
   object(schema: ContentType | Component): GraphQLObjectType {
@@ -63,7 +75,7 @@ export class TypeRegistry {
     if (schema.modelType === 'component') fields.id = { type: new GraphQLNonNull(GraphQLID) };
     else fields.documentId = { type: new GraphQLNonNull(GraphQLID) };
     for (const attribute of schema.attributes.values()) {
-      if (schema.privateAttributes.has(attribute.name)) continue;
+      if (schema.privateAttributes.has(attribute.name) || !this.shows(schema, attribute, 'output')) continue;
       this.addOutputField(fields, schema, attribute);
     }
     if (schema.modelType === 'contentType') {
@@ -170,7 +182,7 @@ export class TypeRegistry {
           const idField = this.filterIdField(schema);
           if (idField) fields[idField] = { type: this.scalarFilter('ID', GraphQLID) };
           for (const attribute of schema.attributes.values()) {
-            if (schema.privateAttributes.has(attribute.name)) continue;
+            if (schema.privateAttributes.has(attribute.name) || !this.shows(schema, attribute, 'filters')) continue;
             if (attribute.kind === 'scalar') fields[attribute.name] = { type: this.scalarFilterFor(attribute) };
             else if (attribute.kind === 'relation') fields[attribute.name] = { type: this.filters(this.model.contentTypes.get(attribute.target)!) };
             else if (attribute.kind === 'component') fields[attribute.name] = { type: this.filters(this.model.components.get(attribute.component)!) };
@@ -248,6 +260,7 @@ export class TypeRegistry {
           const fields: GraphQLInputFieldConfigMap = {};
           if (schema.modelType === 'component') fields.id = { type: GraphQLID };
           for (const attribute of schema.attributes.values()) {
+            if (!this.shows(schema, attribute, 'input')) continue;
             switch (attribute.kind) {
               case 'scalar':
                 fields[attribute.name] = { type: attribute.type === 'enumeration' ? (this.enumeration(schema, attribute) ?? GraphQLString) : (SCALAR_OUTPUT[attribute.type] as GraphQLInputType) ?? GraphQLString };

@@ -13,10 +13,12 @@ import {
 } from 'graphql';
 import type { FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import { authorize, findAction } from '../app/access.js';
+import { findAction } from '../app/access.js';
 import type { ContentType } from '../model/types.js';
 import { parseDocumentParams } from '../query/index.js';
 import { ApplicationError, CairnError, ForbiddenError, NotFoundError, ValidationError } from '../errors/index.js';
+import type { GraphqlExtensionService } from './extension.js';
+import { needs } from './field-auth.js';
 import { TypeRegistry } from './schema-types.js';
 import { queryNames, typeName } from './names.js';
 import { I18NLocaleCodeScalar } from './scalars.js';
@@ -30,6 +32,8 @@ export interface GraphqlContext {
 export interface GraphqlOptions {
   amountLimit: number;
   defaultPageSize: number;
+  /** `shadowCRUD: false`: nothing is generated from the models (register, login and me stay, as in Strapi). */
+  shadowCRUD: boolean;
 }
 
 type Entry = Record<string, unknown>;
@@ -38,17 +42,20 @@ type Entry = Record<string, unknown>;
  * Strapi v5's shadow CRUD schema (the flat shape): per content-type `<plural>`, `<plural>_connection`,
  * `<singular>(documentId)` and create/update/delete mutations, plus register, login and me. Each root field
  * compiles its whole selection (relations, components, dynamic zones) into one read of the document service.
+ * Root fields declare the action they need (`extensions.cairn`); `finalizeSchema` checks it. The app's shadowCRUD
+ * toggles (`ext`) leave out disabled types, operations and fields.
  */
-export function buildSchema(cairn: Cairn, options: GraphqlOptions): GraphQLSchema {
+export function buildSchema(cairn: Cairn, options: GraphqlOptions, ext: GraphqlExtensionService): GraphQLSchema {
   const registry = new TypeRegistry(
     cairn.model,
     (name) => (parent, args) => paginateList((parent[name] as unknown[]) ?? [], args.pagination, options.amountLimit),
     (name) => (parent, args) => ({ nodes: paginateList((parent[name] as unknown[]) ?? [], args.pagination, options.amountLimit) }),
+    ext,
   );
   const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
   const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
-  const exposed = [...cairn.model.contentTypes.values()].filter((ct) => !ct.plugin || ct.uid === 'plugin::upload.file');
-  for (const ct of exposed) addContentType(cairn, registry, options, ct, query, mutation);
+  const exposed = options.shadowCRUD ? [...cairn.model.contentTypes.values()].filter((ct) => (!ct.plugin || ct.uid === 'plugin::upload.file') && ext.shadowCRUD(ct.uid).isEnabled()) : [];
+  for (const ct of exposed) addContentType(cairn, registry, options, ext, ct, query, mutation);
   addUsersPermissions(cairn, query, mutation);
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
@@ -71,6 +78,7 @@ function addContentType(
   cairn: Cairn,
   registry: TypeRegistry,
   options: GraphqlOptions,
+  ext: GraphqlExtensionService,
   ct: ContentType,
   query: GraphQLFieldConfigMap<unknown, GraphqlContext>,
   mutation: GraphQLFieldConfigMap<unknown, GraphqlContext>,
@@ -90,7 +98,8 @@ function addContentType(
 
   /** One list read for a root field: its arguments and its whole selection in one spec. */
   const readList = async (args: Record<string, unknown>, context: GraphqlContext, info: GraphQLResolveInfo, connection: boolean) => {
-    const caller = await authorize(cairn.access, context.request, `${ct.uid}.find`);
+    // The action itself was checked by finalizeSchema's wrapper; the caller still decides which populated types it reads.
+    const caller = await cairn.access.caller(context.request);
     const selection = connection
       ? info.fieldNodes[0].selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'nodes')
       : info.fieldNodes[0];
@@ -112,21 +121,26 @@ function addContentType(
     return { nodes: page.rows.map((r) => JSON.parse(r) as Entry), pagination: page.pagination as Record<string, number> };
   };
 
-  query[names.plural] = {
-    type: new GraphQLNonNull(new GraphQLList(type)),
-    args: listArgs,
-    resolve: async (_root, args, context, info) => (await readList(args, context, info, false)).nodes,
-  };
-  query[`${names.plural}_connection`] = {
-    type: registry.entityCollection(ct),
-    args: listArgs,
-    resolve: async (_root, args, context, info) => {
-      const { nodes, pagination } = await readList(args, context, info, true);
-      const pageSize = pagination.pageSize ?? pagination.limit;
-      const page = pagination.page ?? Math.floor((pagination.start ?? 0) / pageSize) + 1;
-      return { nodes, pageInfo: { page, pageSize, total: pagination.total, pageCount: Math.ceil(pagination.total / pageSize) } };
-    },
-  };
+  const crud = ext.shadowCRUD(ct.uid);
+  if (crud.isActionEnabled('find')) {
+    query[names.plural] = {
+      type: new GraphQLNonNull(new GraphQLList(type)),
+      args: listArgs,
+      extensions: needs({ action: `${ct.uid}.find` }),
+      resolve: async (_root, args, context, info) => (await readList(args, context, info, false)).nodes,
+    };
+    query[`${names.plural}_connection`] = {
+      type: registry.entityCollection(ct),
+      args: listArgs,
+      extensions: needs({ action: `${ct.uid}.find` }),
+      resolve: async (_root, args, context, info) => {
+        const { nodes, pagination } = await readList(args, context, info, true);
+        const pageSize = pagination.pageSize ?? pagination.limit;
+        const page = pagination.page ?? Math.floor((pagination.start ?? 0) / pageSize) + 1;
+        return { nodes, pageInfo: { page, pageSize, total: pagination.total, pageCount: Math.ceil(pagination.total / pageSize) } };
+      },
+    };
+  }
 
   /** The entry of one document, read with the selection of the field that asked. */
   const readOne = async (documentId: string, status: unknown, locale: unknown, context: GraphqlContext, info: GraphQLResolveInfo) => {
@@ -137,42 +151,42 @@ function addContentType(
     return text === null ? null : (JSON.parse(text) as Entry);
   };
 
-  query[names.single] = {
-    type,
-    args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...statusArg, ...localeArg },
-    resolve: async (_root, args, context, info) => {
-      await authorize(cairn.access, context.request, `${ct.uid}.findOne`);
-      return readOne(args.documentId, args.status, args.locale, context, info);
-    },
-  };
+  if (crud.isActionEnabled('findOne')) {
+    query[names.single] = {
+      type,
+      args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...statusArg, ...localeArg },
+      extensions: needs({ action: `${ct.uid}.findOne` }),
+      resolve: (_root, args, context, info) => readOne(args.documentId, args.status, args.locale, context, info),
+    };
+  }
 
   if (ct.plugin) return;
   const name = typeName(ct);
   const writeArgs: GraphQLFieldConfigArgumentMap = { ...(ct.draftAndPublish ? statusArg : {}), ...localeArg };
-  mutation[`create${name}`] = {
+  if (crud.isActionEnabled('create')) mutation[`create${name}`] = {
     type,
     args: { ...writeArgs, data: { type: new GraphQLNonNull(registry.input(ct)) } },
+    extensions: needs({ action: `${ct.uid}.create` }),
     resolve: async (_root, args, context, info) => {
-      await authorize(cairn.access, context.request, `${ct.uid}.create`);
       const documentId = await documents.createDocument({ data: args.data, status: args.status, locale: args.locale });
       return readOne(documentId, ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published', documents.writeLocale({ locale: args.locale }), context, info);
     },
   };
-  mutation[`update${name}`] = {
+  if (crud.isActionEnabled('update')) mutation[`update${name}`] = {
     type,
     args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...writeArgs, data: { type: new GraphQLNonNull(registry.input(ct)) } },
+    extensions: needs({ action: `${ct.uid}.update` }),
     resolve: async (_root, args, context, info) => {
-      await authorize(cairn.access, context.request, `${ct.uid}.update`);
       const found = await documents.updateDocument({ documentId: args.documentId, data: args.data, status: args.status, locale: args.locale });
       if (!found) throw new NotFoundError();
       return readOne(args.documentId, ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published', documents.writeLocale({ locale: args.locale }), context, info);
     },
   };
-  mutation[`delete${name}`] = {
+  if (crud.isActionEnabled('delete')) mutation[`delete${name}`] = {
     type: registry.deleteResponse,
     args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...localeArg },
-    resolve: async (_root, args, context) => {
-      await authorize(cairn.access, context.request, `${ct.uid}.delete`);
+    extensions: needs({ action: `${ct.uid}.delete` }),
+    resolve: async (_root, args) => {
       await documents.delete({ documentId: args.documentId, locale: args.locale });
       return { documentId: args.documentId };
     },
@@ -222,10 +236,11 @@ export function addUsersPermissions(cairn: Cairn, query: GraphQLFieldConfigMap<u
     }
     return parsed;
   };
-  mutation.register = { type: new GraphQLNonNull(payload), args: { input: { type: new GraphQLNonNull(registerInput) } }, resolve: (_r, args, context) => viaRest(context, 'POST', '/api/auth/local/register', { ...args.input }) };
+  mutation.register = { type: new GraphQLNonNull(payload), args: { input: { type: new GraphQLNonNull(registerInput) } }, extensions: needs({ public: true }), resolve: (_r, args, context) => viaRest(context, 'POST', '/api/auth/local/register', { ...args.input }) };
   mutation.login = {
     type: new GraphQLNonNull(payload),
     args: { input: { type: new GraphQLNonNull(loginInput) } },
+    extensions: needs({ public: true }),
     resolve: (_r, args, context) => {
       if (args.input.provider !== 'local') throw new ValidationError('Only the local provider is supported');
       return viaRest(context, 'POST', '/api/auth/local', { identifier: args.input.identifier, password: args.input.password });
@@ -233,6 +248,7 @@ export function addUsersPermissions(cairn: Cairn, query: GraphQLFieldConfigMap<u
   };
   query.me = {
     type: me,
+    extensions: needs({ authenticated: true }),
     resolve: async (_r, _a, context) => {
       const caller = await cairn.access.caller(context.request);
       // No credentials: forbidden, as the reference answers; an API token is a credential without a user.

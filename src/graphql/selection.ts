@@ -57,6 +57,7 @@ export function selectionParams(
 ): RestParams {
   const fields = new Set<string>();
   const populate: Record<string, Record<string, unknown>> = {};
+  let extended = false;
   for (const node of collectFields(selectionSet, type.name, info)) {
     const name = node.name.value;
     if (name.startsWith('__') || name === 'documentId' || name === 'id') continue;
@@ -68,6 +69,8 @@ export function selectionParams(
     }
     const field = type.getFields()[name];
     const attribute = base === 'localizations' ? undefined : schema.attributes.get(base);
+    // A field an extension added (typeDefs, nexus): its resolver may read any attribute of the entry.
+    if (!field) extended = true;
     if (!field || (!attribute && base !== 'localizations')) continue;
     if (attribute?.kind === 'scalar') {
       fields.add(base);
@@ -103,6 +106,9 @@ export function selectionParams(
       if (sort.length) entry.sort = sort;
     }
     populate[base] = entry;
+  }
+  if (extended) {
+    for (const attribute of schema.attributes.values()) if (attribute.kind === 'scalar' && !schema.privateAttributes.has(attribute.name)) fields.add(attribute.name);
   }
   return { fields: [...fields], populate };
 }

@@ -1,8 +1,9 @@
 import { GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLResolveInfo } from 'graphql';
 import type { Cairn } from '../../app/cairn.js';
-import { authorize } from '../../app/access.js';
 import type { ContentType } from '../../model/types.js';
 import { parseDocumentParams, type ReadSpec } from '../../query/index.js';
+import type { GraphqlExtensionService } from '../extension.js';
+import { needs } from '../field-auth.js';
 import { addUsersPermissions, readOptions, type GraphqlContext, type GraphqlOptions } from '../schema.js';
 import { queryNames, typeName } from '../names.js';
 import { I18NLocaleCodeScalar } from '../scalars.js';
@@ -24,12 +25,13 @@ type Args = Record<string, unknown>;
  * with `publishedAt` set when it has a published version. `<singular>(id)` and mutations answer that latest
  * content too; nested lists of Draft & Publish types follow their own `publicationState` (default LIVE).
  */
-export function buildV4Schema(cairn: Cairn, options: GraphqlOptions): GraphQLSchema {
-  const registry = new V4TypeRegistry(cairn.model, options.amountLimit);
+export function buildV4Schema(cairn: Cairn, options: GraphqlOptions, ext: GraphqlExtensionService): GraphQLSchema {
+  const registry = new V4TypeRegistry(cairn.model, options.amountLimit, ext);
   const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
   const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
-  const exposed = [...cairn.model.contentTypes.values()].filter((ct) => !ct.plugin || ct.uid === 'plugin::upload.file' || ct.plugin === 'users-permissions');
-  for (const ct of exposed) addContentType(cairn, registry, options, ct, query, mutation);
+  const generated = (ct: ContentType) => !ct.plugin || ct.uid === 'plugin::upload.file' || ct.plugin === 'users-permissions';
+  const exposed = options.shadowCRUD ? [...cairn.model.contentTypes.values()].filter((ct) => generated(ct) && ext.shadowCRUD(ct.uid).isEnabled()) : [];
+  for (const ct of exposed) addContentType(cairn, registry, options, ext.shadowCRUD(ct.uid), ct, query, mutation);
   addUsersPermissions(cairn, query, mutation);
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
@@ -41,6 +43,7 @@ function addContentType(
   cairn: Cairn,
   registry: V4TypeRegistry,
   options: GraphqlOptions,
+  crud: ReturnType<GraphqlExtensionService['shadowCRUD']>,
   ct: ContentType,
   query: GraphQLFieldConfigMap<unknown, GraphqlContext>,
   mutation: GraphQLFieldConfigMap<unknown, GraphqlContext>,
@@ -75,12 +78,12 @@ function addContentType(
     return text === null ? null : (JSON.parse(text) as Entry);
   };
 
-  query[names.plural] = {
+  // Each root field declares the action it needs; finalizeSchema's wrapper checks it (or the app's resolversConfig).
+  if (crud.isActionEnabled('find')) query[names.plural] = {
     type: collection,
     args: listArgs,
-    extensions: { cairn: { action: `${ct.uid}.find` } },
+    extensions: needs({ action: `${ct.uid}.find` }),
     resolve: async (_root, args: Args, context, info) => {
-      await authorize(cairn.access, context.request, `${ct.uid}.find`);
       const withCount = collectFields(info.fieldNodes[0].selectionSet, collection.name, info).some((f) => f.name.value === 'meta');
       const spec = await specOf(
         {
@@ -99,12 +102,11 @@ function addContentType(
     },
   };
 
-  query[names.single] = {
+  if (crud.isActionEnabled('findOne')) query[names.single] = {
     type: single,
     args: { id: { type: GraphQLID }, ...localeArg },
-    extensions: { cairn: { action: `${ct.uid}.findOne` } },
+    extensions: needs({ action: `${ct.uid}.findOne` }),
     resolve: async (_root, args: Args, context, info) => {
-      await authorize(cairn.access, context.request, `${ct.uid}.findOne`);
       return { data: args.id === undefined || args.id === null ? null : await readLatest(String(args.id), context, info) };
     },
   };
@@ -112,23 +114,21 @@ function addContentType(
   if (ct.plugin) return;
   const name = typeName(ct);
   const input = registry.input(ct);
-  mutation[`create${name}`] = {
+  if (crud.isActionEnabled('create')) mutation[`create${name}`] = {
     type: single,
     args: { data: { type: new GraphQLNonNull(input) }, ...localeArg },
-    extensions: { cairn: { action: `${ct.uid}.create` } },
+    extensions: needs({ action: `${ct.uid}.create` }),
     resolve: async (_root, args: Args, context, info) => {
-      await authorize(cairn.access, context.request, `${ct.uid}.create`);
       const { data, publish } = splitPublishedAt(args.data as Entry);
       const documentId = await documents.createDocument({ data, status: publish ? 'published' : 'draft', locale: args.locale as string | undefined });
       return { data: await readLatest(documentId, context, info) };
     },
   };
-  mutation[`update${name}`] = {
+  if (crud.isActionEnabled('update')) mutation[`update${name}`] = {
     type: single,
     args: { id: { type: new GraphQLNonNull(GraphQLID) }, data: { type: new GraphQLNonNull(input) }, ...localeArg },
-    extensions: { cairn: { action: `${ct.uid}.update` } },
+    extensions: needs({ action: `${ct.uid}.update` }),
     resolve: async (_root, args: Args, context, info) => {
-      await authorize(cairn.access, context.request, `${ct.uid}.update`);
       const documentId = String(args.id);
       const locale = args.locale as string | undefined;
       const { data, publish } = splitPublishedAt(args.data as Entry);
@@ -140,12 +140,11 @@ function addContentType(
       return { data: await readLatest(documentId, context, info) };
     },
   };
-  mutation[`delete${name}`] = {
+  if (crud.isActionEnabled('delete')) mutation[`delete${name}`] = {
     type: single,
     args: { id: { type: new GraphQLNonNull(GraphQLID) }, ...localeArg },
-    extensions: { cairn: { action: `${ct.uid}.delete` } },
+    extensions: needs({ action: `${ct.uid}.delete` }),
     resolve: async (_root, args: Args, context, info) => {
-      await authorize(cairn.access, context.request, `${ct.uid}.delete`);
       const documentId = String(args.id);
       const entry = await readLatest(documentId, context, info);
       if (!entry) return { data: null };

@@ -62,12 +62,18 @@ export function v4Selection(
   const model = populateContext.model;
   const fields = new Set<string>();
   const populate = new Map<string, PopulateNode>();
+  // A field an extension added to the type (not generated here): its resolver may read any attribute.
+  let extended = false;
   for (const node of collectFields(selectionSet, type.name, info)) {
     const name = node.name.value;
     const key = node.alias?.value ?? name;
     const attribute = schema.attributes.get(name);
     const field = type.getFields()[name];
-    if (name.startsWith('__') || name === 'id' || !field) continue;
+    if (name.startsWith('__') || name === 'id') continue;
+    if (!field) {
+      extended = true;
+      continue;
+    }
     if (SYSTEM_FIELDS.has(name) || attribute?.kind === 'scalar') {
       fields.add(name);
       continue;
@@ -94,6 +100,9 @@ export function v4Selection(
       const sub = v4Selection(populateContext, target, attributesType(namedType), attributesSelection(namedType, [node], info), info);
       populate.set(key, { ...parsed, ...alias, ...version(target, args), fields: sub.fields, populate: sub.populate });
     }
+  }
+  if (extended) {
+    for (const attribute of schema.attributes.values()) if (attribute.kind === 'scalar' && !schema.privateAttributes.has(attribute.name)) fields.add(attribute.name);
   }
   return { fields: [...fields], populate };
 }

@@ -14,6 +14,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import type { Attribute, Component, ContentType, Model } from '../../model/types.js';
+import type { GraphqlExtensionService } from '../extension.js';
 import { TypeRegistry } from '../schema-types.js';
 import { componentTypeName, typeName } from '../names.js';
 import { DateTimeScalar, JSONScalar } from '../scalars.js';
@@ -38,11 +39,13 @@ export class V4TypeRegistry extends TypeRegistry {
   constructor(
     model: Model,
     private readonly amountLimit: number,
+    ext: GraphqlExtensionService,
   ) {
     super(
       model,
       () => () => undefined,
       () => () => undefined,
+      ext,
     );
   }
 
@@ -50,7 +53,7 @@ export class V4TypeRegistry extends TypeRegistry {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     if (schema.modelType === 'component') fields.id = { type: new GraphQLNonNull(GraphQLID) };
     for (const attribute of schema.attributes.values()) {
-      if (schema.privateAttributes.has(attribute.name)) continue;
+      if (schema.privateAttributes.has(attribute.name) || !this.shows(schema, attribute, 'output')) continue;
       this.addOutputField(fields, schema, attribute);
     }
     if (schema.modelType === 'contentType') {
