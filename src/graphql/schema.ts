@@ -20,6 +20,7 @@ import { ApplicationError, CairnError, ForbiddenError, NotFoundError, Validation
 import type { GraphqlExtensionService } from './extension.js';
 import { needs } from './field-auth.js';
 import { TypeRegistry } from './schema-types.js';
+import { cachedSpec } from './spec-cache.js';
 import { queryNames, typeName } from './names.js';
 import { I18NLocaleCodeScalar } from './scalars.js';
 import { capPagination, paginateList } from './limits.js';
@@ -100,23 +101,25 @@ function addContentType(
   const readList = async (args: Record<string, unknown>, context: GraphqlContext, info: GraphQLResolveInfo, connection: boolean) => {
     // The action itself was checked by finalizeSchema's wrapper; the caller still decides which populated types it reads.
     const caller = await cairn.access.caller(context.request);
-    const selection = connection
-      ? info.fieldNodes[0].selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'nodes')
-      : info.fieldNodes[0];
-    const params = selectionParams(cairn.model, ct, type, selection && 'selectionSet' in selection ? selection.selectionSet : undefined, info);
-    const spec = parseDocumentParams(
-      cairn.model,
-      ct,
-      {
-        ...params,
-        filters: args.filters ? restFilters(args.filters) : undefined,
-        sort: args.sort,
-        pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize), withCount: connection },
-        status: args.status,
-        locale: args.locale,
-      },
-      { ...readOptions(cairn, caller), maxLimit: options.amountLimit },
-    );
+    const spec = cachedSpec(info, caller, '', () => {
+      const selection = connection
+        ? info.fieldNodes[0].selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'nodes')
+        : info.fieldNodes[0];
+      const params = selectionParams(cairn.model, ct, type, selection && 'selectionSet' in selection ? selection.selectionSet : undefined, info);
+      return parseDocumentParams(
+        cairn.model,
+        ct,
+        {
+          ...params,
+          filters: args.filters ? restFilters(args.filters) : undefined,
+          sort: args.sort,
+          pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize), withCount: connection },
+          status: args.status,
+          locale: args.locale,
+        },
+        { ...readOptions(cairn, caller), maxLimit: options.amountLimit },
+      );
+    });
     const page = await documents.findPage(spec);
     return { nodes: page.rows.map((r) => JSON.parse(r) as Entry), pagination: page.pagination as Record<string, number> };
   };
@@ -145,8 +148,10 @@ function addContentType(
   /** The entry of one document, read with the selection of the field that asked. */
   const readOne = async (documentId: string, status: unknown, locale: unknown, context: GraphqlContext, info: GraphQLResolveInfo) => {
     const caller = await cairn.access.caller(context.request);
-    const params = selectionParams(cairn.model, ct, type, info.fieldNodes[0].selectionSet, info);
-    const spec = parseDocumentParams(cairn.model, ct, { ...params, status, locale }, readOptions(cairn, caller));
+    const spec = cachedSpec(info, caller, `${String(status)}:${String(locale)}`, () => {
+      const params = selectionParams(cairn.model, ct, type, info.fieldNodes[0].selectionSet, info);
+      return parseDocumentParams(cairn.model, ct, { ...params, status, locale }, readOptions(cairn, caller));
+    });
     const text = await documents.findOneJson(spec, documentId);
     return text === null ? null : (JSON.parse(text) as Entry);
   };

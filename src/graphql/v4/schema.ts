@@ -9,6 +9,7 @@ import { queryNames, typeName } from '../names.js';
 import { I18NLocaleCodeScalar } from '../scalars.js';
 import { capPagination } from '../limits.js';
 import { collectFields } from '../selection.js';
+import { cachedSpec } from '../spec-cache.js';
 import { V4TypeRegistry } from './types.js';
 import { attributesSelection, v4Filters, v4Selection } from './selection.js';
 
@@ -63,17 +64,19 @@ function addContentType(
   };
 
   /** The spec of a root field: its arguments, and what its `data { attributes }` selects. */
-  const specOf = async (params: Record<string, unknown>, context: GraphqlContext, info: GraphQLResolveInfo, wrapper: GraphQLObjectType): Promise<ReadSpec> => {
+  const specOf = async (params: () => Record<string, unknown>, context: GraphqlContext, info: GraphQLResolveInfo, wrapper: GraphQLObjectType, tag: string): Promise<ReadSpec> => {
     const caller = await cairn.access.caller(context.request);
-    const read = readOptions(cairn, caller);
-    const selection = v4Selection({ model: cairn.model, canFind: read.canFind }, ct, attributes, attributesSelection(wrapper, info.fieldNodes, info), info);
-    const spec = parseDocumentParams(cairn.model, ct, { ...params, fields: selection.fields }, { ...read, maxLimit: options.amountLimit });
-    return { ...spec, populate: selection.populate, preview: spec.status === 'draft' };
+    return cachedSpec(info, caller, tag, () => {
+      const read = readOptions(cairn, caller);
+      const selection = v4Selection({ model: cairn.model, canFind: read.canFind }, ct, attributes, attributesSelection(wrapper, info.fieldNodes, info), info);
+      const spec = parseDocumentParams(cairn.model, ct, { ...params(), fields: selection.fields }, { ...read, maxLimit: options.amountLimit });
+      return { ...spec, populate: selection.populate, preview: spec.status === 'draft' };
+    });
   };
 
   /** Latest content of one document (any locale: v4's ids named one locale's entry), or null. */
   const readLatest = async (documentId: string, context: GraphqlContext, info: GraphQLResolveInfo): Promise<Entry | null> => {
-    const spec = await specOf({ status: ct.draftAndPublish ? 'draft' : undefined, locale: ct.localized ? '*' : undefined }, context, info, single);
+    const spec = await specOf(() => ({ status: ct.draftAndPublish ? 'draft' : undefined, locale: ct.localized ? '*' : undefined }), context, info, single, 'latest');
     const text = await documents.findOneJson(spec, documentId);
     return text === null ? null : (JSON.parse(text) as Entry);
   };
@@ -86,16 +89,17 @@ function addContentType(
     resolve: async (_root, args: Args, context, info) => {
       const withCount = collectFields(info.fieldNodes[0].selectionSet, collection.name, info).some((f) => f.name.value === 'meta');
       const spec = await specOf(
-        {
+        () => ({
           filters: args.filters ? v4Filters(cairn.model, ct, args.filters) : undefined,
           sort: args.sort,
           pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize), withCount },
           status: args.publicationState === 'PREVIEW' ? 'draft' : 'published',
           locale: args.locale === 'all' ? '*' : args.locale,
-        },
+        }),
         context,
         info,
         collection,
+        'list',
       );
       const page = await documents.findPage(spec);
       return { data: page.rows.map((r) => JSON.parse(r) as Entry), meta: { pagination: pageMeta(page.pagination as Record<string, number>) } };
