@@ -105,7 +105,7 @@ export function registerPlayground(fastify: FastifyInstance, endpoint: string): 
   const html = page(endpoint);
   fastify.get<{ Params: { asset: string } }>(`${endpoint}/playground/:asset`, (request, reply) => {
     const name = request.params.asset;
-    if (!Object.hasOwn(ASSETS, name)) return reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
+    if (!Object.hasOwn(ASSETS, name)) return reply.callNotFound();
     const { body, etag } = load(name);
     // A day, then a cheap revalidation: the URLs carry no version, so an upgrade must not be hidden for long.
     reply.header('cache-control', 'public, max-age=86400').header('etag', etag);

@@ -157,6 +157,7 @@ describe('GraphQL playground: the page and its assets', () => {
     for (const url of ['/graphql/playground/graphiql.js', '/graphql/playground/package.json', '/graphql/playground/..%2F..%2Fpackage.json', '/graphql/playground/constructor', '/graphql/playground/']) {
       const res = await app.cairn.fastify.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
+      expect(res.json().error, url).toMatchObject({ status: 404, name: 'NotFoundError' });
     }
   });
 });
