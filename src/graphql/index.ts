@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import { toGraphQLError } from './errors.js';
 import { depthLimitRule, noIntrospectionRule } from './limits.js';
+import { playgroundEnabled, registerPlayground } from './playground.js';
 import { buildSchema } from './schema.js';
 import { buildV4Schema } from './v4/schema.js';
 import { GraphqlExtensionService } from './extension.js';
@@ -11,6 +12,7 @@ import { finalizeSchema } from './finalize.js';
 export { GraphqlExtensionService } from './extension.js';
 export { finalizeSchema } from './finalize.js';
 export { needs, type FieldAuth } from './field-auth.js';
+import { Trace, instrumentSchema, tracingEnabled, withTrace } from './tracing.js';
 
 interface GraphqlConfig {
   endpoint?: string;
@@ -19,6 +21,8 @@ interface GraphqlConfig {
   amountLimit?: number;
   introspection?: boolean;
   v4CompatibilityMode?: boolean;
+  playgroundAlways?: boolean;
+  apolloServer?: { tracing?: boolean };
 }
 
 const CACHE_SIZE = 500;
@@ -48,6 +52,9 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
   const schema = await finalizeSchema(build(cairn, { amountLimit, defaultPageSize: 10, shadowCRUD: config.shadowCRUD !== false }, ext), ext, cairn);
   const introspection = config.introspection ?? cairn.config.environment !== 'production';
   const rules = [...specifiedRules, depthLimitRule(config.depthLimit ?? 10), ...(introspection ? [] : [noIntrospectionRule])];
+  const tracing = tracingEnabled(config);
+  if (tracing) instrumentSchema(schema);
+  const playground = playgroundEnabled(config, cairn.config.environment) ? registerPlayground(cairn.fastify, endpoint) : undefined;
   const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
 
   const prepare = (source: string): { document?: DocumentNode; status?: number; errors?: unknown[] } => {
@@ -71,6 +78,7 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
 
   const handle = async (request: FastifyRequest, reply: FastifyReply, body: { query?: unknown; variables?: unknown; operationName?: unknown }) => {
     if (typeof body.query !== 'string') return reply.status(400).send({ errors: [{ message: 'Must provide query string.', extensions: { code: 'BAD_REQUEST' } }] });
+    const trace = tracing ? new Trace() : undefined;
     const prepared = prepare(body.query);
     if (!prepared.document) return reply.status(prepared.status!).send({ errors: prepared.errors });
     const variables = typeof body.variables === 'string' ? JSON.parse(body.variables) : body.variables;
@@ -79,16 +87,19 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
       document: prepared.document,
       variableValues: variables as Record<string, unknown> | undefined,
       operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
-      contextValue: { request },
+      contextValue: trace ? withTrace({ request }, trace) : { request },
     });
     // Errors while resolving are answered with HTTP 200, `data` holding what could be resolved (as the reference).
-    return reply.send(result.errors ? { errors: result.errors.map(toGraphQLError), data: result.data ?? null } : { data: result.data });
+    const response: Record<string, unknown> = result.errors ? { errors: result.errors.map(toGraphQLError), data: result.data ?? null } : { data: result.data };
+    if (trace) response.extensions = { tracing: trace.finish() };
+    return reply.send(response);
   };
 
   cairn.fastify.post(endpoint, (request, reply) => handle(request, reply, (request.body ?? {}) as Record<string, unknown>));
   cairn.fastify.get(endpoint, (request, reply) => {
     const url = new URL(request.raw.url ?? '', 'http://x');
     const query = url.searchParams.get('query');
+    if (playground?.wants(request, query)) return playground.send(reply);
     // GET is for queries only: a mutation over GET could be triggered by a link.
     if (query && /^\s*mutation\b/.test(query)) return reply.status(405).send({ errors: [{ message: 'Mutations need POST', extensions: { code: 'BAD_REQUEST' } }] });
     return handle(request, reply, { query: query ?? undefined, variables: url.searchParams.get('variables') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined });
