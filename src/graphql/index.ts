@@ -1,4 +1,5 @@
-import { GraphQLError, execute, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import { toGraphQLError } from './errors.js';
@@ -76,19 +77,34 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
     return { document: cached as DocumentNode };
   };
 
+  /**
+   * Operations compiled by graphql-jit, per cached document and operation name: resolvers run as with graphql-js
+   * (generated, extension and tracing ones alike), without its per-field interpretation (about 3x its cost on
+   * large lists).
+   */
+  type Operation = CompiledQuery | ExecutionResult;
+  const operations = new WeakMap<DocumentNode, Map<string, Operation>>();
+  const compiled = (document: DocumentNode, operationName: string | undefined) => {
+    let byName = operations.get(document);
+    if (!byName) operations.set(document, (byName = new Map()));
+    let operation = byName.get(operationName ?? '');
+    if (!operation) {
+      operation = compileQuery(schema, document, operationName) as Operation;
+      byName.set(operationName ?? '', operation);
+    }
+    return operation;
+  };
+
   const handle = async (request: FastifyRequest, reply: FastifyReply, body: { query?: unknown; variables?: unknown; operationName?: unknown }) => {
     if (typeof body.query !== 'string') return reply.status(400).send({ errors: [{ message: 'Must provide query string.', extensions: { code: 'BAD_REQUEST' } }] });
     const trace = tracing ? new Trace() : undefined;
     const prepared = prepare(body.query);
     if (!prepared.document) return reply.status(prepared.status!).send({ errors: prepared.errors });
-    const variables = typeof body.variables === 'string' ? JSON.parse(body.variables) : body.variables;
-    const result = await execute({
-      schema,
-      document: prepared.document,
-      variableValues: variables as Record<string, unknown> | undefined,
-      operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
-      contextValue: trace ? withTrace({ request }, trace) : { request },
-    });
+    const variables = parseVariables(body.variables);
+    if (variables instanceof GraphQLError) return reply.status(400).send({ errors: [{ message: variables.message, extensions: { code: 'BAD_REQUEST' } }] });
+    const operation = compiled(prepared.document, typeof body.operationName === 'string' ? body.operationName : undefined);
+    const contextValue = trace ? withTrace({ request }, trace) : { request };
+    const result: ExecutionResult = isCompiledQuery(operation) ? await operation.query(undefined, contextValue, variables) : operation;
     // Errors while resolving are answered with HTTP 200, `data` holding what could be resolved (as the reference).
     const response: Record<string, unknown> = result.errors ? { errors: result.errors.map(toGraphQLError), data: result.data ?? null } : { data: result.data };
     if (trace) response.extensions = { tracing: trace.finish() };
@@ -104,4 +120,19 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
     if (query && /^\s*mutation\b/.test(query)) return reply.status(405).send({ errors: [{ message: 'Mutations need POST', extensions: { code: 'BAD_REQUEST' } }] });
     return handle(request, reply, { query: query ?? undefined, variables: url.searchParams.get('variables') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined });
   });
+}
+
+/** `variables`: an object, JSON text of one (GET), or nothing; anything else is the client's mistake (400). */
+function parseVariables(raw: unknown): Record<string, unknown> | undefined | GraphQLError {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return new GraphQLError('Variables are invalid JSON.');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new GraphQLError('Variables must be an object.');
+  return value as Record<string, unknown>;
 }
