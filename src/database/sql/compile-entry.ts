@@ -67,7 +67,6 @@ function populatedValue(
   name: string,
   node: PopulateNode,
 ): Frag {
-  const parentLocalized = schema.modelType === 'contentType' && schema.localized;
   if (name === 'localizations' && schema.modelType === 'contentType') {
     return targetList(ctx, localizationsSource(ctx, schema, alias), node, true);
   }
@@ -75,9 +74,9 @@ function populatedValue(
   if (!attribute) throw new Error(`cannot populate ${name}`);
   switch (attribute.kind) {
     case 'relation':
-      return targetList(ctx, relationSource(ctx, attribute, alias, parentLocalized), node, attribute.toMany);
+      return targetList(ctx, relationSource(ctx, attribute, alias, schema), node, attribute.toMany);
     case 'media':
-      return targetList(ctx, relationSource(ctx, attribute, alias, parentLocalized), node, attribute.multiple);
+      return targetList(ctx, relationSource(ctx, attribute, alias, schema), node, attribute.multiple);
     case 'component':
       return componentValue(ctx, schema, alias, attribute.name, attribute.component, attribute.repeatable, node);
     case 'dynamiczone':
