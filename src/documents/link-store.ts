@@ -293,10 +293,13 @@ class LinkList {
       : { sql: 'target_document_id = ? AND target_locale = ?', params: [link.documentId, link.locale] };
     const row = { entity_id: this.key, target_document_id: link.documentId, target_locale: link.locale, target_status: link.status };
     if (!link.status) {
-      const existing = await this.db.query<{ id: number; target_status: StoredStatus }>(
-        `SELECT id, target_status FROM ${table} WHERE ${this.scope.sql} AND ${member.sql} ORDER BY ${this.orderColumn}, id`,
-        [...this.scope.params, ...member.params],
-      );
+      // At most two rows: ordered here, as ORDER BY could lead the planner to walk the whole list by its order index.
+      const existing = (
+        await this.db.query<{ id: number; target_status: StoredStatus; o: number }>(
+          `SELECT id, target_status, ${this.orderColumn} AS o FROM ${table} WHERE ${this.scope.sql} AND ${member.sql}`,
+          [...this.scope.params, ...member.params],
+        )
+      ).sort((a, b) => Number(a.o) - Number(b.o) || Number(a.id) - Number(b.id));
       if (existing.length && existing[0].target_status !== '') {
         const [kept, ...dropped] = existing.map((r) => r.id);
         if (dropped.length) await this.db.execute(`DELETE FROM ${table} WHERE id IN (${dropped.map(() => '?').join(', ')})`, dropped);
@@ -372,10 +375,13 @@ class LinkList {
     if ('end' in position) return ((await this.bound('MAX')) ?? 0) + 1;
     const ref = 'before' in position ? position.before : position.after;
     const m = this.memberByAnchor(ref);
-    const [anchor] = await this.db.query<{ o: number }>(
-      `SELECT ${this.orderColumn} AS o FROM ${this.q(this.table)} WHERE ${this.scope.sql} AND ${m.sql} ORDER BY ${this.orderColumn} LIMIT 1`,
+    // A document has at most a few links (per locale and version): the first is the anchor, found without
+    // ORDER BY, which could lead the planner to walk the whole list by its order index.
+    const links = await this.db.query<{ o: number }>(
+      `SELECT ${this.orderColumn} AS o FROM ${this.q(this.table)} WHERE ${this.scope.sql} AND ${m.sql}`,
       [...this.scope.params, ...m.params],
     );
+    const anchor = links.length ? { o: Math.min(...links.map((l) => Number(l.o))) } : undefined;
     if (!anchor) {
       const asWritten = { ['before' in position ? 'before' : 'after']: ref.documentId, locale: ref.locale, status: ref.status };
       throw new ValidationError(
