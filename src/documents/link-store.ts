@@ -56,7 +56,14 @@ export async function writeRelations(
     // An item's status only means something where the source has no versions of its own and the target has.
     const carriesStatus = attribute.kind === 'relation' && !scope.versioned && target.draftAndPublish;
     const targetStatus = (t: RelationTarget): StoredStatus => (carriesStatus ? (t.status ?? '') : '');
-    const resolve = (items: RelationTarget[], mustExist = true) => resolveTargets(db, target, items, targetLocale, targetStatus, mustExist);
+    // A position's anchor is narrowed by what this list's links can differ in, and nothing else.
+    const anchor = (a: Anchor): Anchor => ({
+      documentId: a.documentId,
+      locale: target.localized ? a.locale : undefined,
+      status: carriesStatus ? a.status : undefined,
+    });
+    const resolve = async (items: RelationTarget[], mustExist = true) =>
+      (await resolveTargets(db, target, items, targetLocale, targetStatus, mustExist)).map((r) => ({ ...r, position: r.position && narrowed(r.position, anchor) }));
     const ops = plan.ops;
     if (ops.kind === 'set') {
       const resolved = await resolve(ops.targets);
@@ -70,6 +77,12 @@ export async function writeRelations(
     if (!toMany && connect.length) await list.clear();
     for (const r of connect) await list.place(r, r.position);
   }
+}
+
+function narrowed(position: Position, anchor: (a: Anchor) => Anchor): Position {
+  if ('before' in position) return { before: anchor(position.before) };
+  if ('after' in position) return { after: anchor(position.after) };
+  return position;
 }
 
 /** A media attribute's `allowedTypes` (images, videos, audios, files = anything else), checked on each file's mime. */

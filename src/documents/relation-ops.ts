@@ -116,7 +116,8 @@ function position(value: unknown, path: (string | number)[]): Position {
   const v = value[key];
   if ((key === 'before' || key === 'after') && typeof v === 'string' && v !== '') {
     const anchor: Anchor = { documentId: v };
-    if (value.locale !== undefined) {
+    // Clients send `locale: null` for targets without locales.
+    if (value.locale !== undefined && value.locale !== null) {
       if (typeof value.locale !== 'string') throw new ValidationError(`${path.join('.')}.locale must be a string`);
       anchor.locale = value.locale;
     }

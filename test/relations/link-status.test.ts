@@ -230,6 +230,12 @@ describeEachDialect('per-link target status', (dialect) => {
         (await app.request('GET', `/api/issues/${issue}?status=${status}&populate[articles][fields][0]=title`)).body.data.articles.map((a: Entry) => a.title);
       expect(await titles('published')).toEqual(['A v1']);
       expect(await titles('draft')).toEqual(['A v2']);
+      // A position's status and locale (null: the target has no locales) don't narrow its anchor here either.
+      const placed = await app.request('PUT', `/api/issues/${issue}`, {
+        data: { articles: { connect: [{ documentId: article.C, position: { before: article.A, locale: null, status: 'draft' } }] } },
+      });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      expect(await titles('published')).toEqual(['C', 'A v1']);
       // Still validated: a bad value is a 400 here too.
       const bad = await app.request('PUT', `/api/issues/${issue}`, { data: { articles: { connect: [{ documentId: article.C, status: 'live' }] } } });
       expect(bad.status).toBe(400);
