@@ -53,6 +53,7 @@ async function applyPlans(trx: Database, plans: TablePlan[], report: SyncReport)
       }
     }
     await createIndexes(trx, plan);
+    if (columns) await dropRetiredIndexes(trx, plan);
   }
   const plannedTables = new Set(plans.map((p) => p.name));
   for (const table of existing.keys()) {
@@ -87,15 +88,18 @@ function createTable(db: Database, plan: TablePlan): string {
   return `CREATE TABLE ${db.quote(plan.name)} (${parts.join(', ')})${options}`;
 }
 
+/** MySQL has no `IF [NOT] EXISTS` for indexes: the names it has, to check first. */
+async function mysqlIndexNames(db: Database, table: string): Promise<Set<string>> {
+  if (db.dialect !== 'mysql') return new Set();
+  const rows = await db.query<{ name: string }>(
+    'SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+    [table],
+  );
+  return new Set(rows.map((r) => r.name));
+}
+
 async function createIndexes(db: Database, plan: TablePlan): Promise<void> {
-  let existing = new Set<string>();
-  if (db.dialect === 'mysql') {
-    const rows = await db.query<{ name: string }>(
-      'SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
-      [plan.name],
-    );
-    existing = new Set(rows.map((r) => r.name));
-  }
+  const existing = await mysqlIndexNames(db, plan.name);
   for (const index of plan.indexes) {
     if (existing.has(index.name)) continue;
     const ifNotExists = db.dialect === 'mysql' ? '' : 'IF NOT EXISTS ';
@@ -103,4 +107,17 @@ async function createIndexes(db: Database, plan: TablePlan): Promise<void> {
       `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${ifNotExists}${db.quote(index.name)} ON ${db.quote(plan.name)} (${index.columns.map((c) => db.quote(c)).join(', ')})`,
     );
   }
+}
+
+/** Drops indexes a replacement made obsolete (after creating the replacement, which MySQL's foreign keys may need). */
+async function dropRetiredIndexes(db: Database, plan: TablePlan): Promise<void> {
+  if (!plan.retiredIndexes?.length) return;
+  if (db.dialect === 'mysql') {
+    const existing = await mysqlIndexNames(db, plan.name);
+    for (const name of plan.retiredIndexes) {
+      if (existing.has(name)) await db.execute(`DROP INDEX ${db.quote(name)} ON ${db.quote(plan.name)}`);
+    }
+    return;
+  }
+  for (const name of plan.retiredIndexes) await db.execute(`DROP INDEX IF EXISTS ${db.quote(name)}`);
 }

@@ -19,6 +19,8 @@ export interface TablePlan {
   name: string;
   columns: ColumnPlan[];
   indexes: IndexPlan[];
+  /** Indexes earlier versions created that this one replaces: dropped when present. */
+  retiredIndexes?: string[];
   foreignKeys: Array<{ column: string; references: string }>;
 }
 
@@ -97,14 +99,18 @@ function linkTable(name: string, ownerTable: string, dialect: DialectName): Tabl
       { name: 'target_document_id', definition: `${dialect === 'sqlite' ? 'TEXT' : 'VARCHAR(24)'} NOT NULL` },
       // '' (not NULL) for non-localized targets, so the unique index below really dedupes.
       { name: 'target_locale', definition: `${dialect === 'sqlite' ? 'TEXT' : 'VARCHAR(10)'} NOT NULL DEFAULT ''` },
+      // The target version a link names ('draft', 'published'), or '' for the document: same reason as above.
+      { name: 'target_status', definition: `${dialect === 'sqlite' ? 'TEXT' : 'VARCHAR(10)'} NOT NULL DEFAULT ''` },
       { name: 'ord', definition: `${doubleColumn(dialect)} NOT NULL` },
       { name: 'inv_ord', definition: `${doubleColumn(dialect)} NOT NULL` },
     ],
     indexes: [
-      { name: indexName(name, 'unique'), columns: ['entity_id', 'target_document_id', 'target_locale'], unique: true },
+      { name: indexName(name, 'link_unique'), columns: ['entity_id', 'target_document_id', 'target_locale', 'target_status'], unique: true },
       { name: indexName(name, 'ord_idx'), columns: ['entity_id', 'ord'] },
       { name: indexName(name, 'inv_idx'), columns: ['target_document_id', 'inv_ord'] },
     ],
+    // Before per-link status, a document could be linked once per locale only.
+    retiredIndexes: [indexName(name, 'unique')],
     foreignKeys: [{ column: 'entity_id', references: ownerTable }],
   };
 }

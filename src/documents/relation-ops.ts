@@ -1,7 +1,16 @@
 import type { MediaAttribute, RelationAttribute } from '../model/types.js';
 import { ValidationError } from '../errors/index.js';
 
-export type Position = { before: string } | { after: string } | { start: true } | { end: true };
+export type LinkStatus = 'draft' | 'published';
+
+/** The entry a `before`/`after` position is relative to; `locale` and `status` narrow it when a document has several links. */
+export interface Anchor {
+  documentId: string;
+  locale?: string;
+  status?: LinkStatus;
+}
+
+export type Position = { before: Anchor } | { after: Anchor } | { start: true } | { end: true };
 
 export interface RelationTarget {
   /** documentId for relations; for media, a file id (number) or documentId. */
@@ -9,6 +18,8 @@ export interface RelationTarget {
   position?: Position;
   /** Target locale (a localized target from a non-localized source). */
   locale?: string;
+  /** Target version (a Draft & Publish target from a source without it). */
+  status?: LinkStatus;
 }
 
 /** `set` replaces the list; otherwise `disconnect` then `connect` change it. */
@@ -49,9 +60,10 @@ export function parseRelationValue(
     return { kind: 'set', targets: keepLast(list(value.set, [...path, 'set'], false)) };
   }
   const connect = list(value.connect ?? [], [...path, 'connect'], true);
+  // The same document may be connected twice in other locales or versions; the same link twice is a mistake.
   const seen = new Set<string>();
   for (const t of connect) {
-    const key = `${t.ref}|${t.locale ?? ''}`;
+    const key = `${t.ref}|${t.locale ?? ''}|${t.status ?? ''}`;
     if (seen.has(key)) throw new ValidationError(`${path.join('.')}: "${t.ref}" is connected more than once`);
     seen.add(key);
   }
@@ -81,11 +93,17 @@ function target(item: unknown, path: (string | number)[], positions: boolean): R
     if (typeof item.locale !== 'string') throw new ValidationError(`${path.join('.')}.locale must be a string`);
     result.locale = item.locale;
   }
+  if (item.status !== undefined) result.status = linkStatus(item.status, [...path, 'status']);
   if (item.position !== undefined) {
     if (!positions) throw new ValidationError(`${path.join('.')}.position is only allowed in connect`);
     result.position = position(item.position, [...path, 'position']);
   }
   return result;
+}
+
+function linkStatus(value: unknown, path: (string | number)[]): LinkStatus {
+  if (value === 'draft' || value === 'published') return value;
+  throw new ValidationError(`${path.join('.')} must be one of draft, published`);
 }
 
 function position(value: unknown, path: (string | number)[]): Position {
@@ -97,7 +115,14 @@ function position(value: unknown, path: (string | number)[]): Position {
   const [key] = keys;
   const v = value[key];
   if ((key === 'before' || key === 'after') && typeof v === 'string' && v !== '') {
-    return key === 'before' ? { before: v } : { after: v };
+    const anchor: Anchor = { documentId: v };
+    // Clients send `locale: null` for targets without locales.
+    if (value.locale !== undefined && value.locale !== null) {
+      if (typeof value.locale !== 'string') throw new ValidationError(`${path.join('.')}.locale must be a string`);
+      anchor.locale = value.locale;
+    }
+    if (value.status !== undefined) anchor.status = linkStatus(value.status, [...path, 'status']);
+    return key === 'before' ? { before: anchor } : { after: anchor };
   }
   if ((key === 'start' || key === 'end') && v === true) return key === 'start' ? { start: true } : { end: true };
   throw new ValidationError(`${path.join('.')}: invalid position ${JSON.stringify(value)}`);

@@ -190,7 +190,7 @@ export class Documents implements DocumentService {
   }
 
   private relationScope(locale: string | undefined) {
-    return { locale, defaultLocale: this.ctx.locales.defaultLocale };
+    return { locale, defaultLocale: this.ctx.locales.defaultLocale, versioned: this.contentType.draftAndPublish };
   }
 
   /** Unique attributes are unique among other documents' versions of the same kind (drafts, or the rows). */

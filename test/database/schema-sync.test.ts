@@ -42,7 +42,7 @@ describeEachDialect('schema sync', (dialect) => {
     const first = await syncSchema(db, buildModel(thing({ name: { type: 'string' }, old: { type: 'integer' }, peers: { type: 'relation', relation: 'manyToMany', target: 'api::thing.thing' } })));
     expect(first.createdTables).toEqual(expect.arrayContaining(['things', 'things_peers_lnk', 'files', 'up_users']));
     expect(await columns('things')).toEqual(['created_at', 'document_id', 'id', 'locale', 'name', 'old', 'published_at', 'updated_at']);
-    expect(await columns('things_peers_lnk')).toEqual(['entity_id', 'id', 'inv_ord', 'ord', 'target_document_id', 'target_locale']);
+    expect(await columns('things_peers_lnk')).toEqual(['entity_id', 'id', 'inv_ord', 'ord', 'target_document_id', 'target_locale', 'target_status']);
     const again = await syncSchema(db, buildModel(thing({ name: { type: 'string' }, old: { type: 'integer' }, peers: { type: 'relation', relation: 'manyToMany', target: 'api::thing.thing' } })));
     expect(again).toEqual({ createdTables: [], addedColumns: [], warnings: [] });
     await db.execute(`INSERT INTO things (document_id, name, old) VALUES (?, ?, ?)`, ['d1', 'kept', 7]);
@@ -68,5 +68,32 @@ describeEachDialect('schema sync', (dialect) => {
     await db.execute(`INSERT INTO things (document_id, big) VALUES (?, ?)`, ['d2', '9007199254740097']);
     const [row] = await db.query<{ big: unknown }>('SELECT big FROM things');
     expect(String(row.big)).toBe('9007199254740097');
+  });
+
+  it('upgrades a link table from before per-link status: adds target_status, lets a document be linked per version', async () => {
+    const fresh = await freshDatabaseConfig(dialect);
+    drop = fresh.drop;
+    db = await createDatabase(fresh.config);
+    const model = buildModel(thing({ peers: { type: 'relation', relation: 'manyToMany', target: 'api::thing.thing' } }));
+    await syncSchema(db, model);
+    // The table as the previous version made it: no target_status, one link per (entry, document, locale).
+    await db.execute(db.dialect === 'mysql' ? 'DROP INDEX things_peers_lnk_link_unique ON things_peers_lnk' : 'DROP INDEX things_peers_lnk_link_unique');
+    await db.execute('ALTER TABLE things_peers_lnk DROP COLUMN target_status');
+    await db.execute('CREATE UNIQUE INDEX things_peers_lnk_unique ON things_peers_lnk (entity_id, target_document_id, target_locale)');
+    await db.execute(`INSERT INTO things (document_id) VALUES ('d1')`);
+    const [{ id }] = await db.query<{ id: number }>('SELECT id FROM things');
+    const link = `INSERT INTO things_peers_lnk (entity_id, target_document_id, target_locale, ord, inv_ord) VALUES (?, 'd2', 'en', 1, 1)`;
+    await db.execute(link, [id]);
+
+    const upgrade = await syncSchema(db, model);
+    expect(upgrade.addedColumns).toEqual(['things_peers_lnk.target_status']);
+    expect(await db.query('SELECT target_document_id, target_status FROM things_peers_lnk')).toEqual([{ target_document_id: 'd2', target_status: '' }]);
+    const versioned = `INSERT INTO things_peers_lnk (entity_id, target_document_id, target_locale, target_status, ord, inv_ord) VALUES (?, 'd2', 'en', ?, 2, 2)`;
+    await db.execute(versioned, [id, 'draft']);
+    await db.execute(versioned, [id, 'published']);
+    // The new unique index still refuses the same link twice.
+    await expect(db.execute(versioned, [id, 'draft'])).rejects.toThrow();
+    await expect(db.execute(link, [id])).rejects.toThrow();
+    expect(await syncSchema(db, model)).toEqual({ createdTables: [], addedColumns: [], warnings: [] });
   });
 });

@@ -75,7 +75,6 @@ function populatedValue(
   name: string,
   node: PopulateNode,
 ): Frag {
-  const parentLocalized = schema.modelType === 'contentType' && schema.localized;
   const attributeName = node.attribute ?? name;
   // A node may read another version of its targets than the request's (v4's publicationState per relation).
   const targetCtx = node.status ? ctx.withStatus(node.status, node.preview) : ctx;
@@ -86,9 +85,9 @@ function populatedValue(
   if (!attribute) throw new Error(`cannot populate ${attributeName}`);
   switch (attribute.kind) {
     case 'relation':
-      return targetList(targetCtx, relationSource(targetCtx, attribute, alias, parentLocalized), node, attribute.toMany);
+      return targetList(targetCtx, relationSource(targetCtx, attribute, alias, schema), node, attribute.toMany);
     case 'media':
-      return targetList(targetCtx, relationSource(targetCtx, attribute, alias, parentLocalized), node, attribute.multiple);
+      return targetList(targetCtx, relationSource(targetCtx, attribute, alias, schema), node, attribute.multiple);
     case 'component':
       return componentValue(ctx, schema, alias, attribute.name, attribute.component, attribute.repeatable, node);
     case 'dynamiczone':

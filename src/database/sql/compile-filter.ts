@@ -23,8 +23,7 @@ export function compileFilter(ctx: CompileContext, filter: Filter, schema: Conte
       return compileComparison(ctx, filter.field, filter.operator, filter.value, alias);
     case 'relation': {
       const attribute = schema.attributes.get(filter.attribute) as RelationAttribute | MediaAttribute;
-      const localized = schema.modelType === 'contentType' && schema.localized;
-      const source = relationSource(ctx, attribute, alias, localized);
+      const source = relationSource(ctx, attribute, alias, schema);
       const inner = compileFilter(ctx, filter.filter, source.target, source.alias);
       return sql`EXISTS (SELECT 1 FROM ${source.from} WHERE ${source.where} AND ${inner})`;
     }

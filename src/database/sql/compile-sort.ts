@@ -34,8 +34,7 @@ function sortExpression(
     return column;
   }
   const attribute = schema.attributes.get(item.relations[depth]) as RelationAttribute;
-  const localized = schema.modelType === 'contentType' && schema.localized;
-  const source = relationSource(ctx, attribute, alias, localized);
+  const source = relationSource(ctx, attribute, alias, schema);
   const inner = sortExpression(ctx, item, depth + 1, source.target, source.alias);
   return `(SELECT ${inner} FROM ${source.from} WHERE ${source.where} ORDER BY ${source.orderBy} LIMIT 1)`;
 }

@@ -4,7 +4,7 @@ import { compileFilter } from './compile-filter.js';
 import { entryObject } from './compile-entry.js';
 import type { CompileContext } from './context.js';
 import { frag, join, sql, type Frag } from './frag.js';
-import { versionConditions } from './relation-source.js';
+import { linkCarriesStatus, versionConditions } from './relation-source.js';
 
 /** Name of the CTE holding the page's rows. */
 export const PAGE = 'cairn_page';
@@ -25,7 +25,8 @@ export function hoistToOneRelations(ctx: CompileContext, contentType: ContentTyp
   const hoisted: Hoisted = { ctes: [], values: new Map() };
   for (const [name, node] of spec.populate) {
     const attribute = contentType.attributes.get(node.attribute ?? name);
-    if (!isHoistable(attribute, node) || node.status) continue;
+    // Links naming their own target version don't share one object per document: those stay correlated.
+    if (!isHoistable(attribute, node) || node.status || linkCarriesStatus(ctx, contentType, attribute)) continue;
     const target = ctx.model.contentTypes.get(attribute.target)!;
     const cte = `cairn_pop_${hoisted.ctes.length}`;
     const t = ctx.alias('t');

@@ -1,5 +1,6 @@
-import type { ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
+import type { Component, ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
 import type { CompileContext } from './context.js';
+import { stringLiteral } from './dialect.js';
 
 /**
  * How to reach the targets of a relation (or media) attribute from a parent row: the FROM clause, the
@@ -7,7 +8,8 @@ import type { CompileContext } from './context.js';
  * relation filters (EXISTS) and by sorting on a relation's field, so the three always agree.
  *
  * Owning side: `<link> l JOIN <target> t ON t.document_id = l.target_document_id` (links name documents, so
- * a draft parent shows the targets' drafts and a published one their published versions).
+ * a draft parent shows the targets' drafts and a published one their published versions; a link from a source
+ * without Draft & Publish may name a version of its own in `target_status`, see `linkCarriesStatus`).
  * Inverse side: the owner's link table read backwards, `t.id = l.entity_id`, ordered by `inv_ord`.
  */
 export interface RelationSource {
@@ -22,10 +24,11 @@ export function relationSource(
   ctx: CompileContext,
   attribute: RelationAttribute | MediaAttribute,
   parentAlias: string,
-  parentLocalized: boolean,
+  parent: ContentType | Component,
 ): RelationSource {
   const target = ctx.model.contentTypes.get(attribute.target);
   if (!target) throw new Error(`unknown relation target ${attribute.target}`);
+  const parentLocalized = parent.modelType === 'contentType' && parent.localized;
   const l = ctx.alias('l');
   const t = ctx.alias('t');
   const owner = attribute.kind === 'media' || attribute.owner;
@@ -36,7 +39,8 @@ export function relationSource(
   } else {
     on.push(`${ctx.col(t, 'id')} = ${ctx.col(l, 'entity_id')}`);
   }
-  on.push(...versionConditions(ctx, target, t));
+  if (linkCarriesStatus(ctx, parent, attribute)) on.push(linkedVersionCondition(ctx, l, t));
+  else on.push(...versionConditions(ctx, target, t));
   const from = `${ctx.table(attribute.linkTable)} ${l} JOIN ${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`;
   const where = owner
     ? `${ctx.col(l, 'entity_id')} = ${ctx.col(parentAlias, 'id')}`
@@ -48,6 +52,22 @@ export function relationSource(
     ? `${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')}`
     : `${ctx.col(l, 'inv_ord')}, ${ctx.col(l, 'id')}`;
   return { from, where, orderBy, target, alias: t };
+}
+
+/**
+ * Whether links of this attribute may name a target version: owning relations to a Draft & Publish target from a
+ * source without it (a content-type, or a component, which may sit in one). Elsewhere `target_status` is always ''.
+ */
+export function linkCarriesStatus(ctx: CompileContext, parent: ContentType | Component, attribute: RelationAttribute | MediaAttribute): boolean {
+  if (attribute.kind !== 'relation' || !attribute.owner) return false;
+  if (parent.modelType === 'contentType' && parent.draftAndPublish) return false;
+  return Boolean(ctx.model.contentTypes.get(attribute.target)?.draftAndPublish);
+}
+
+/** The target row is the version its link names, or, for a link to the whole document, the version asked for. */
+function linkedVersionCondition(ctx: CompileContext, linkAlias: string, targetAlias: string): string {
+  const rowVersion = `CASE WHEN ${ctx.col(targetAlias, 'published_at')} IS NULL THEN 'draft' ELSE 'published' END`;
+  return `${rowVersion} = COALESCE(NULLIF(${ctx.col(linkAlias, 'target_status')}, ''), ${stringLiteral(ctx.status)})`;
 }
 
 /** The rows of a content-type that belong to the version asked for (Draft & Publish types only). */
