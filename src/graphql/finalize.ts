@@ -13,7 +13,13 @@ const ROOTS = new Set(['Query', 'Mutation', 'Subscription']);
  * (nexus `types`, `typeDefs`, `resolvers`), then every root field, and every field with a `resolversConfig`,
  * wrapped in one chain: auth, policies, middlewares, resolver. Errors in the app's configuration stop start-up.
  */
-export async function finalizeSchema(generated: GraphQLSchema, ext: GraphqlExtensionService, cairn: Cairn): Promise<GraphQLSchema> {
+export async function finalizeSchema(
+  generated: GraphQLSchema,
+  ext: GraphqlExtensionService,
+  cairn: Cairn,
+  /** Filled with the `Type.field` keys the app customizes (a config, its own resolver): the compiled path avoids them. */
+  customized: Set<string> = new Set(),
+): Promise<GraphQLSchema> {
   for (const uid of ext.configuredUids()) {
     if (!cairn.model.contentTypes.has(uid) && !cairn.model.components.has(uid)) throw new ConfigError(`graphql shadowCRUD('${uid}'): no such content-type or component`);
   }
@@ -37,10 +43,11 @@ export async function finalizeSchema(generated: GraphQLSchema, ext: GraphqlExten
     for (const field of Object.values(type.getFields())) {
       const key = `${type.name}.${field.name}`;
       const config = configs[key];
+      const custom = field.resolve !== undefined && field.resolve !== generatedResolvers.get(key);
+      if (config || custom) customized.add(key);
       if (!root && !config) continue;
       const rule = authRule(root, config, declaredAuth(field.extensions));
       const chain = config ? resolveChain(key, config, cairn, named) : { policies: [], middlewares: [] };
-      const custom = field.resolve !== undefined && field.resolve !== generatedResolvers.get(key);
       // The schema was built for this app alone and is not shared: wrapping in place spares a copy of every type.
       field.resolve = wrapResolver(cairn, field.resolve as GraphQLFieldResolver<unknown, ResolverContext> | undefined, rule, chain, custom) as typeof field.resolve;
     }

@@ -1,3 +1,4 @@
+import { PaginationError, ValidationError } from '../errors/index.js';
 import { GraphQLError, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 
 /**
@@ -46,17 +47,32 @@ export function capPagination(pagination: Record<string, number> | undefined, am
   return p;
 }
 
-/** Slices a populated list by nested `pagination` arguments (nested lists are not paginated in SQL). */
-export function paginateList<T>(items: T[], pagination: Record<string, number> | undefined, amountLimit: number): T[] {
-  if (!pagination || Object.keys(pagination).length === 0) return items.slice(0, amountLimit);
-  if (pagination.start !== undefined || pagination.limit !== undefined) {
-    const start = pagination.start ?? 0;
-    const limit = Math.min(pagination.limit ?? amountLimit, amountLimit);
-    return items.slice(start, start + limit);
+/**
+ * The part of a nested list that its `pagination` argument asks for, capped by amountLimit: none given, the first
+ * amountLimit items; `start`/`limit`; or `page`/`pageSize` (default 10). Sizes under 1, a page under 1 or a
+ * negative start are bad input, and so is mixing both forms, as at the top level.
+ */
+export function nestedWindow(pagination: Record<string, number> | undefined, amountLimit: number): { start: number; limit: number } {
+  const p = pagination ?? {};
+  const offsetForm = p.start !== undefined || p.limit !== undefined;
+  if (offsetForm && (p.page !== undefined || p.pageSize !== undefined)) throw new PaginationError('Cannot use both page & offset pagination in the same query');
+  if (offsetForm) {
+    if ((p.start ?? 0) < 0) throw new ValidationError('pagination.start must be 0 or more');
+    if (p.limit !== undefined && p.limit < 1 && p.limit !== -1) throw new ValidationError('pagination.limit must be 1 or more');
+    const limit = p.limit === undefined || p.limit === -1 ? amountLimit : Math.min(p.limit, amountLimit);
+    return { start: p.start ?? 0, limit };
   }
-  const size = Math.min(pagination.pageSize ?? 10, amountLimit);
-  const page = Math.max(pagination.page ?? 1, 1);
-  return items.slice((page - 1) * size, page * size);
+  if (p.page === undefined && p.pageSize === undefined) return { start: 0, limit: amountLimit };
+  if ((p.page ?? 1) < 1) throw new ValidationError('pagination.page must be 1 or more');
+  if ((p.pageSize ?? 10) < 1) throw new ValidationError('pagination.pageSize must be 1 or more');
+  const size = Math.min(p.pageSize ?? 10, amountLimit);
+  return { start: ((p.page ?? 1) - 1) * size, limit: size };
+}
+
+/** Slices a populated list by nested `pagination` arguments (the v5 shape pages nested lists in Node). */
+export function paginateList<T>(items: T[], pagination: Record<string, number> | undefined, amountLimit: number): T[] {
+  const { start, limit } = nestedWindow(pagination, amountLimit);
+  return items.slice(start, start + limit);
 }
 
 /**

@@ -35,6 +35,8 @@ export interface GraphqlOptions {
   defaultPageSize: number;
   /** `shadowCRUD: false`: nothing is generated from the models (register, login and me stay, as in Strapi). */
   shadowCRUD: boolean;
+  /** `Type.field` keys the app's extensions customize (their own resolvers, resolversConfig): never compiled. */
+  customized: ReadonlySet<string>;
 }
 
 type Entry = Record<string, unknown>;

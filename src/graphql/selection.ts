@@ -3,6 +3,7 @@ import {
   getNamedType,
   isObjectType,
   isUnionType,
+  Kind,
   type FieldNode,
   type GraphQLObjectType,
   type GraphQLResolveInfo,
@@ -41,6 +42,23 @@ export function collectFields(selectionSet: SelectionSetNode | undefined, typeNa
     }
   }
   return out;
+}
+
+/** The selected fields on `typeName`, grouped by response key in order (fields of one key merge, as GraphQL does). */
+export function fieldGroups(selectionSet: SelectionSetNode | undefined, typeName: string, info: GraphQLResolveInfo): Array<[string, FieldNode[]]> {
+  const groups = new Map<string, FieldNode[]>();
+  for (const node of collectFields(selectionSet, typeName, info)) {
+    const key = node.alias?.value ?? node.name.value;
+    const group = groups.get(key);
+    if (group) group.push(node);
+    else groups.set(key, [node]);
+  }
+  return [...groups];
+}
+
+/** The selections of several field nodes as one selection set. */
+export function mergedSelection(nodes: readonly FieldNode[]): SelectionSetNode {
+  return { kind: Kind.SELECTION_SET, selections: nodes.flatMap((n) => n.selectionSet?.selections ?? []) };
 }
 
 /**

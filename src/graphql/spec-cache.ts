@@ -3,7 +3,7 @@ import type { Caller } from '../app/access.js';
 import type { ReadSpec } from '../query/index.js';
 
 const MAX_PER_FIELD = 64;
-const specs = new WeakMap<FieldNode, Map<string, ReadSpec>>();
+const specs = new WeakMap<FieldNode, Map<string, unknown>>();
 
 /**
  * The read spec of a root field, built once per field node of a cached document, variables, caller permissions
@@ -11,16 +11,16 @@ const specs = new WeakMap<FieldNode, Map<string, ReadSpec>>();
  * document service caches compiled statements per spec object). Documents are cached per query text, so their
  * field nodes are stable; a document evicted from that cache takes its specs with it.
  */
-export function cachedSpec(info: GraphQLResolveInfo, caller: Caller, tag: string, build: () => ReadSpec): ReadSpec {
+export function cachedSpec<T extends ReadSpec | undefined>(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'variableValues'>, caller: Caller, tag: string, build: () => T): T {
   const node = info.fieldNodes[0];
   let byKey = specs.get(node);
   if (!byKey) specs.set(node, (byKey = new Map()));
   const key = `${caller.key}\u0000${tag}\u0000${JSON.stringify(info.variableValues)}`;
-  let spec = byKey.get(key);
-  if (!spec) {
+  let spec = byKey.get(key) as T | undefined;
+  if (!byKey.has(key)) {
     spec = build();
     if (byKey.size >= MAX_PER_FIELD) byKey.delete(byKey.keys().next().value!);
     byKey.set(key, spec);
   }
-  return spec;
+  return spec as T;
 }

@@ -114,6 +114,10 @@ export interface PopulateNode {
   status?: Status;
   /** With `status: 'draft'`: `publishedAt` of the targets comes from their published version (v4's PREVIEW). */
   preview?: boolean;
+  /** To-many relations: only the items `start + 1` to `start + limit` of the list (GraphQL's nested pagination). */
+  window?: { start: number; limit: number };
+  /** The JSON of each target (or component, or item): see OutputShape. */
+  shape?: OutputShape;
   /** Scalar attributes to return; undefined = all non-private scalars. `id`/`documentId` always come. */
   fields?: string[];
   filters?: Filter;
@@ -123,6 +127,20 @@ export interface PopulateNode {
   populate: PopulateTree;
   on?: ReadonlyMap<string, PopulateNode>;
 }
+
+/**
+ * The exact JSON an entry is answered with, when a caller other than REST decides it (GraphQL's compiled path):
+ * keys in order, each a column of the row, a constant, an object built from the same row, or a populated value
+ * (optionally wrapped as `{ [wrap]: value }`). Without a shape, entries have REST's form.
+ */
+export type OutputShape = ReadonlyArray<readonly [string, OutputValue]>;
+export type OutputValue =
+  /** A scalar attribute or system field (`documentId`, `createdAt`...); `as` overrides its JSON form. */
+  | { kind: 'field'; name: string; as?: 'number' | 'string' }
+  | { kind: 'literal'; value: string }
+  | { kind: 'object'; shape: OutputShape }
+  /** The value of the populate node under `key`, as an object `{ [wrap]: value }` when `wrap` is given. */
+  | { kind: 'populate'; key: string; wrap?: string };
 
 /** Attribute name -> what to populate there. `localizations` is a pseudo-attribute of localized types. */
 export type PopulateTree = ReadonlyMap<string, PopulateNode>;
@@ -137,6 +155,8 @@ export interface ReadSpec {
   status: Status;
   /** With `status: 'draft'`: `publishedAt` comes from each document's published version (v4's PREVIEW). */
   preview?: boolean;
+  /** The JSON of each entry: see OutputShape. */
+  shape?: OutputShape;
   /** Locale code, '*' for every locale, undefined for non-localized types. */
   locale?: string;
 }

@@ -1,5 +1,5 @@
 import type { Component, ContentType, DynamicZoneAttribute, ScalarAttribute } from '../../model/types.js';
-import type { ColumnType, PopulateNode, PopulateTree, SortItem } from '../../query/types.js';
+import type { ColumnType, OutputShape, PopulateNode, PopulateTree, SortItem } from '../../query/types.js';
 import { compileFilter } from './compile-filter.js';
 import { compileSortTerms } from './compile-sort.js';
 import type { CompileContext } from './context.js';
@@ -9,12 +9,19 @@ import { localizationsSource, relationSource, type RelationSource } from './rela
 
 type Pair = readonly [string, Frag];
 
-const SYSTEM_COLUMNS: Record<string, { column: string; type: ColumnType }> = {
+const SYSTEM_COLUMNS: Partial<Record<string, { column: string; type: ColumnType }>> = {
   createdAt: { column: 'created_at', type: 'datetime' },
   updatedAt: { column: 'updated_at', type: 'datetime' },
   publishedAt: { column: 'published_at', type: 'datetime' },
   locale: { column: 'locale', type: 'string' },
 };
+
+/** What to build for one row: REST's form (fields, populate) or, with `shape`, exactly that JSON. */
+export interface EntryPlan {
+  fields?: readonly string[];
+  populate: PopulateTree;
+  shape?: OutputShape;
+}
 
 /**
  * The JSON object of one row of `schema` (a content-type entry, a component, or a dynamic-zone item), with its
@@ -24,12 +31,14 @@ export function entryObject(
   ctx: CompileContext,
   schema: ContentType | Component,
   alias: string,
-  fields: readonly string[] | undefined,
-  populate: PopulateTree,
+  plan: EntryPlan,
+  /** Pairs first in REST's form (a dynamic-zone item's `__component`). */
   leading: Pair[] = [],
   /** Populated values computed elsewhere (relations hoisted into a CTE by the top-level list). */
   precomputed?: ReadonlyMap<string, Frag>,
 ): Frag {
+  const { fields, populate } = plan;
+  if (plan.shape) return shapedObject(ctx, schema, alias, plan.shape, populate, precomputed);
   const pairs: Pair[] = [...leading, ['id', frag(ctx.col(alias, 'id'))]];
   const isContentType = schema.modelType === 'contentType';
   if (isContentType) pairs.push(['documentId', frag(ctx.col(alias, 'document_id'))]);
@@ -41,15 +50,61 @@ export function entryObject(
     pairs.push([attribute.name, scalarValue(ctx, alias, attribute)]);
   }
   if (isContentType) {
-    for (const [name, system] of Object.entries(SYSTEM_COLUMNS)) {
+    for (const name of Object.keys(SYSTEM_COLUMNS)) {
       if (name === 'locale' && !schema.localized) continue;
       if (wanted && !wanted.has(name)) continue;
-      const column = name === 'publishedAt' && ctx.preview && schema.draftAndPublish ? publishedSibling(ctx, schema, alias) : ctx.col(alias, system.column);
-      pairs.push([name, frag(ctx.dialect.jsonValue(column, system.type))]);
+      pairs.push([name, fieldValue(ctx, schema, alias, name)]);
     }
   }
   for (const [name, node] of populate) pairs.push([name, precomputed?.get(name) ?? populatedValue(ctx, schema, alias, name, node)]);
   return buildObject(ctx, pairs);
+}
+
+/** An OutputShape printed as one JSON object of the row. */
+function shapedObject(
+  ctx: CompileContext,
+  schema: ContentType | Component,
+  alias: string,
+  shape: OutputShape,
+  populate: PopulateTree,
+  precomputed?: ReadonlyMap<string, Frag>,
+): Frag {
+  const pairs = shape.map(([key, out]): Pair => {
+    switch (out.kind) {
+      case 'literal':
+        return [key, frag(stringLiteral(out.value))];
+      case 'object':
+        return [key, shapedObject(ctx, schema, alias, out.shape, populate, precomputed)];
+      case 'field':
+        return [key, fieldValue(ctx, schema, alias, out.name, out.as)];
+      case 'populate': {
+        const node = populate.get(out.key);
+        if (!node) throw new Error(`shape names ${out.key}, which is not populated`);
+        const value = precomputed?.get(out.key) ?? populatedValue(ctx, schema, alias, out.key, node);
+        return [key, out.wrap ? buildObject(ctx, [[out.wrap, value]]) : value];
+      }
+    }
+  });
+  return buildObject(ctx, pairs);
+}
+
+/** A column of the row as JSON: a scalar attribute, `id`, `documentId` or a system field. */
+function fieldValue(ctx: CompileContext, schema: ContentType | Component, alias: string, name: string, as?: 'number' | 'string'): Frag {
+  let column: string;
+  let type: ColumnType;
+  const system = SYSTEM_COLUMNS[name];
+  const attribute = schema.attributes.get(name);
+  if (name === 'id') [column, type] = [ctx.col(alias, 'id'), 'integer'];
+  else if (name === 'documentId') [column, type] = [ctx.col(alias, 'document_id'), 'string'];
+  else if (system && schema.modelType === 'contentType') {
+    column = name === 'publishedAt' && ctx.preview && schema.draftAndPublish ? publishedSibling(ctx, schema, alias) : ctx.col(alias, system.column);
+    type = system.type;
+  } else if (attribute?.kind === 'scalar') [column, type] = [ctx.col(alias, attribute.column), attribute.type as ColumnType];
+  else throw new Error(`no column ${name}`);
+  // GraphQL's forms: IDs are strings, Long values numbers.
+  if (as === 'string') type = 'biginteger';
+  else if (as === 'number') type = 'integer';
+  return frag(ctx.dialect.jsonValue(column, type));
 }
 
 /** `published_at` of the published version of the same document and locale (preview of a draft row). */
@@ -105,12 +160,23 @@ function targetList(ctx: CompileContext, source: RelationSource, node: PopulateN
     const counted = sql`(SELECT COUNT(*) FROM ${source.from} WHERE ${source.where}${filter})`;
     return frag(d.jsonObject([['count', counted.sql]]), counted.params);
   }
-  const object = entryObject(ctx, source.target, source.alias, node.fields, node.populate);
+  const object = entryObject(ctx, source.target, source.alias, node);
   const orderBy = orderFor(ctx, node.sort, source);
   if (!toMany) {
     return sql`(SELECT ${object} FROM ${source.from} WHERE ${source.where}${filter} ORDER BY ${orderBy} LIMIT 1)`;
   }
-  const aggregate = sql`SELECT ${aggregateFrag(ctx, object, orderBy)} FROM ${source.from} WHERE ${source.where}${filter}`;
+  return arrayOf(ctx, object, orderBy, sql`${source.from} WHERE ${source.where}${filter}`, node.window);
+}
+
+/**
+ * `[...]` of `object` over the rows of `fromWhere` (a FROM clause and its WHERE), in `orderBy` order, all of
+ * them or only a window of them ('[]' when none).
+ */
+export function arrayOf(ctx: CompileContext, object: Frag, orderBy: string, fromWhere: Frag, window?: { start: number; limit: number }): Frag {
+  const d = ctx.dialect;
+  const aggregate = window
+    ? frag(d.windowedArrayAgg(object.sql, orderBy, fromWhere.sql, window.start, window.limit), [...object.params, ...fromWhere.params])
+    : sql`SELECT ${aggregateFrag(ctx, object, orderBy)} FROM ${fromWhere}`;
   return frag(d.emptyArrayDefault(aggregate.sql), aggregate.params);
 }
 
@@ -136,7 +202,7 @@ function componentValue(
   const component = ctx.model.components.get(componentUid)!;
   const k = ctx.alias('k');
   const c = ctx.alias('c');
-  const object = entryObject(ctx, component, c, node.fields, node.populate);
+  const object = entryObject(ctx, component, c, node);
   const from = `${ctx.table(owner.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}`;
   const where = `${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(field)} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(componentUid)}`;
   const orderBy = `${ctx.col(k, 'ord')}, ${ctx.col(k, 'id')}`;
@@ -163,9 +229,7 @@ function dynamicZoneValue(
     const component = ctx.model.components.get(uid)!;
     const c = ctx.alias('c');
     const sub: PopulateNode | undefined = node.on ? node.on.get(uid) : node;
-    const object = entryObject(ctx, component, c, sub?.fields, sub?.populate ?? new Map(), [
-      ['__component', frag(stringLiteral(uid))],
-    ]);
+    const object = entryObject(ctx, component, c, sub ?? { populate: new Map() }, [['__component', frag(stringLiteral(uid))]]);
     joins.push(
       `LEFT JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(k, 'component_type')} = ${stringLiteral(uid)} AND ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}`,
     );

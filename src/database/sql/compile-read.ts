@@ -8,7 +8,7 @@ import { CompileContext } from './context.js';
 import { sqlDialect } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
 import { versionConditions } from './relation-source.js';
-import { hoistToOneRelations, PAGE } from './hoist.js';
+import { hoistSharedRelations, PAGE } from './hoist.js';
 
 /** A compiled read: one statement for the entries (each row: `doc`, the entry's JSON text), one for the total. */
 export interface CompiledRead {
@@ -50,15 +50,15 @@ export function compileRead(
   const orderBy = `${sortTerms}${ctx.col(t, 'id')} ASC`;
   const { limit, offset } = window(spec);
   const from = `${ctx.table(contentType.table)} ${t}`;
-  const hoisted = options.documentId === undefined && limit > 1 ? hoistToOneRelations(ctx, contentType, spec, t) : undefined;
+  const hoisted = options.documentId === undefined && limit > 1 ? hoistSharedRelations(ctx, contentType, spec, t) : undefined;
   let data: Frag;
   if (hoisted && hoisted.ctes.length) {
     // The page is chosen first; shared populated objects are built once for it; rows keep the page's order.
-    const object = entryObject(ctx, contentType, t, spec.fields, spec.populate, [], hoisted.values);
+    const object = entryObject(ctx, contentType, t, spec, [], hoisted.values);
     const page = sql`${PAGE} AS (SELECT ${t}.* FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)})`;
     data = sql`WITH ${join([page, ...hoisted.ctes], ', ')} SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc FROM ${PAGE} ${t} ORDER BY ${orderBy}`;
   } else {
-    const object = entryObject(ctx, contentType, t, spec.fields, spec.populate);
+    const object = entryObject(ctx, contentType, t, spec);
     data = sql`SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)}`;
   }
   const withCount = spec.pagination.withCount && options.documentId === undefined;

@@ -13,6 +13,13 @@ export interface SqlDialect {
   jsonObject(pairs: ReadonlyArray<readonly [string, string]>): string;
   /** Aggregate `expr` (a JSON value) into a JSON array ordered by `orderBy` (SQL list); '[]' when no rows. */
   jsonArrayAgg(expr: string, orderBy: string): string;
+  /**
+   * A subquery aggregating `expr` over the rows of `fromWhere` into a JSON array, ordered by `orderBy`, keeping
+   * only rows `start + 1` to `start + limit`. `expr` may refer to outer rows (correlated).
+   */
+  windowedArrayAgg(expr: string, orderBy: string, fromWhere: string, start: number, limit: number): string;
+  /** `AS` for a CTE that must be computed once, not inlined into each correlated use (SQLite, PostgreSQL 12+). */
+  readonly materialized: string;
   /** Wrap an aggregate subquery so no rows gives '[]'. */
   emptyArrayDefault(subquery: string): string;
   /** Emit a stored column as its API JSON value (dates as ISO strings, booleans as true/false, bigints as strings). */
@@ -36,6 +43,12 @@ export interface SqlDialect {
 /** A model-derived constant (component uid, attribute name) printed as a string literal. */
 export function stringLiteral(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** A window bound printed into SQL: a non-negative integer, checked (it never comes from a client unchecked). */
+function int(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`bad window bound ${n}`);
+  return n;
 }
 
 const ISO_DATETIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/;
@@ -68,7 +81,12 @@ const sqlite: SqlDialect = {
   quote: (id) => `"${id.replace(/"/g, '""')}"`,
   jsonObject: (pairs) => `json_object(${pairs.map(([k, v]) => `${stringLiteral(k)}, ${v}`).join(', ')})`,
   jsonArrayAgg: (expr, orderBy) => `json_group_array(${expr}${orderBy ? ` ORDER BY ${orderBy}` : ''})`,
+  // A subquery with ORDER BY and LIMIT yields its rows in order (SQLite keeps that ORDER BY), which the aggregate
+  // follows: a third cheaper than numbering the rows with ROW_NUMBER().
+  windowedArrayAgg: (expr, orderBy, fromWhere, start, limit) =>
+    `SELECT json_group_array(json(w.j)) FROM (SELECT ${expr} AS j FROM ${fromWhere} ORDER BY ${orderBy} LIMIT ${int(limit)} OFFSET ${int(start)}) w`,
   emptyArrayDefault: (subquery) => `(${subquery})`,
+  materialized: 'AS MATERIALIZED',
   jsonValue(column, type) {
     switch (type) {
       case 'boolean':
@@ -104,7 +122,10 @@ const postgres: SqlDialect = {
     return `(${parts.join(' || ')})::json`;
   },
   jsonArrayAgg: (expr, orderBy) => `json_agg(${expr}${orderBy ? ` ORDER BY ${orderBy}` : ''})`,
+  windowedArrayAgg: (expr, orderBy, fromWhere, start, limit) =>
+    `SELECT json_agg(w.j ORDER BY w.n) FROM (SELECT ${expr} AS j, ROW_NUMBER() OVER (ORDER BY ${orderBy}) AS n FROM ${fromWhere}) w WHERE w.n > ${int(start)} AND w.n <= ${int(start) + int(limit)}`,
   emptyArrayDefault: (subquery) => `COALESCE((${subquery}), '[]'::json)`,
+  materialized: 'AS MATERIALIZED',
   jsonValue(column, type) {
     switch (type) {
       case 'datetime':
@@ -141,7 +162,11 @@ const mysql: SqlDialect = {
   quote: (id) => `\`${id.replace(/`/g, '``')}\``,
   jsonObject: (pairs) => `JSON_OBJECT(${pairs.map(([k, v]) => `${stringLiteral(k)}, ${v}`).join(', ')})`,
   jsonArrayAgg: (expr, orderBy) => `JSON_ARRAYAGG(${expr}${orderBy ? ` ORDER BY ${orderBy}` : ''})`,
+  // MariaDB has no correlated derived tables, but its JSON_ARRAYAGG takes a LIMIT.
+  windowedArrayAgg: (expr, orderBy, fromWhere, start, limit) => `SELECT JSON_ARRAYAGG(${expr} ORDER BY ${orderBy} LIMIT ${int(start)}, ${int(limit)}) FROM ${fromWhere}`,
   emptyArrayDefault: (subquery) => `COALESCE((${subquery}), JSON_ARRAY())`,
+  // MariaDB has no hint; it materializes a CTE read from correlated subqueries by itself.
+  materialized: 'AS',
   jsonValue(column, type) {
     switch (type) {
       case 'boolean':

@@ -1,4 +1,5 @@
 import { GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLResolveInfo } from 'graphql';
+import type { FastifyRequest } from 'fastify';
 import type { Cairn } from '../../app/cairn.js';
 import type { ContentType } from '../../model/types.js';
 import { parseDocumentParams, type ReadSpec } from '../../query/index.js';
@@ -8,10 +9,11 @@ import { addUsersPermissions, readOptions, type GraphqlContext, type GraphqlOpti
 import { queryNames, typeName } from '../names.js';
 import { I18NLocaleCodeScalar } from '../scalars.js';
 import { capPagination } from '../limits.js';
-import { collectFields } from '../selection.js';
 import { cachedSpec } from '../spec-cache.js';
 import { V4TypeRegistry } from './types.js';
-import { attributesSelection, v4Filters, v4Selection } from './selection.js';
+import { attributesSelection, entityShape, v4Filters, v4Selection } from './selection.js';
+import { fieldGroups, mergedSelection } from '../selection.js';
+import { compiledField, projectJson, wrapperJson } from '../compiled-path.js';
 
 type Entry = Record<string, unknown>;
 type Args = Record<string, unknown>;
@@ -27,7 +29,7 @@ type Args = Record<string, unknown>;
  * content too; nested lists of Draft & Publish types follow their own `publicationState` (default LIVE).
  */
 export function buildV4Schema(cairn: Cairn, options: GraphqlOptions, ext: GraphqlExtensionService): GraphQLSchema {
-  const registry = new V4TypeRegistry(cairn.model, options.amountLimit, ext);
+  const registry = new V4TypeRegistry(cairn.model, ext);
   const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
   const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
   const generated = (ct: ContentType) => !ct.plugin || ct.uid === 'plugin::upload.file' || ct.plugin === 'users-permissions';
@@ -63,20 +65,39 @@ function addContentType(
     ...localeArg,
   };
 
-  /** The spec of a root field: its arguments, and what its `data { attributes }` selects. */
-  const specOf = async (params: () => Record<string, unknown>, context: GraphqlContext, info: GraphQLResolveInfo, wrapper: GraphQLObjectType, tag: string): Promise<ReadSpec> => {
-    const caller = await cairn.access.caller(context.request);
-    return cachedSpec(info, caller, tag, () => {
+  /**
+   * The spec of a root field: its arguments, and what its `data { attributes }` selects. `shaped`: the compiled
+   * path, where the statement builds each entry exactly as the response has it (undefined when the selection
+   * needs field resolvers).
+   */
+  const specOf = async (params: () => Record<string, unknown>, request: FastifyRequest, info: GraphQLResolveInfo, wrapper: GraphQLObjectType, tag: string, shaped = false) => {
+    const caller = await cairn.access.caller(request);
+    return cachedSpec(info, caller, `${tag}:${shaped}`, () => {
       const read = readOptions(cairn, caller);
-      const selection = v4Selection({ model: cairn.model, canFind: read.canFind }, ct, attributes, attributesSelection(wrapper, info.fieldNodes, info), info);
+      const selectionOptions = { populate: { model: cairn.model, canFind: read.canFind }, amountLimit: options.amountLimit, shaped, customized: options.customized };
+      const selection = v4Selection(selectionOptions, ct, attributes, attributesSelection(wrapper, info.fieldNodes, info), info);
       const spec = parseDocumentParams(cairn.model, ct, { ...params(), fields: selection.fields }, { ...read, maxLimit: options.amountLimit });
-      return { ...spec, populate: selection.populate, preview: spec.status === 'draft' };
+      const shape = shaped ? entityShape(wrapper, info.fieldNodes, selection.shape, info) : undefined;
+      if (shaped && (!selection.compilable || !shape)) return undefined;
+      return { ...spec, populate: selection.populate, preview: spec.status === 'draft', shape };
     });
   };
 
+  const listParams = (args: Args, info: GraphQLResolveInfo) => () => ({
+    filters: args.filters ? v4Filters(cairn.model, ct, args.filters) : undefined,
+    sort: args.sort,
+    pagination: {
+      ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize),
+      withCount: fieldGroups(mergedSelection(info.fieldNodes), collection.name, info).some(([, nodes]) => nodes[0].name.value === 'meta'),
+    },
+    status: args.publicationState === 'PREVIEW' ? 'draft' : 'published',
+    locale: args.locale === 'all' ? '*' : args.locale,
+  });
+  const latestParams = () => ({ status: ct.draftAndPublish ? 'draft' : undefined, locale: ct.localized ? '*' : undefined });
+
   /** Latest content of one document (any locale: v4's ids named one locale's entry), or null. */
   const readLatest = async (documentId: string, context: GraphqlContext, info: GraphQLResolveInfo): Promise<Entry | null> => {
-    const spec = await specOf(() => ({ status: ct.draftAndPublish ? 'draft' : undefined, locale: ct.localized ? '*' : undefined }), context, info, single, 'latest');
+    const spec = (await specOf(latestParams, context.request, info, single, 'latest'))!;
     const text = await documents.findOneJson(spec, documentId);
     return text === null ? null : (JSON.parse(text) as Entry);
   };
@@ -85,22 +106,20 @@ function addContentType(
   if (crud.isActionEnabled('find')) query[names.plural] = {
     type: collection,
     args: listArgs,
-    extensions: needs({ action: `${ct.uid}.find` }),
+    extensions: {
+      ...needs({ action: `${ct.uid}.find` }),
+      ...compiledField(async (args, info, request) => {
+        const spec = await specOf(listParams(args, info), request, info, collection, 'list', true);
+        if (!spec) return undefined;
+        const page = await documents.findPage(spec);
+        return wrapperJson(collection, info, {
+          data: `[${page.rows.join(',')}]`,
+          meta: (nodes) => projectJson({ pagination: pageMeta(page.pagination as Record<string, number>) }, registry.meta, mergedSelection(nodes), info),
+        });
+      }),
+    },
     resolve: async (_root, args: Args, context, info) => {
-      const withCount = collectFields(info.fieldNodes[0].selectionSet, collection.name, info).some((f) => f.name.value === 'meta');
-      const spec = await specOf(
-        () => ({
-          filters: args.filters ? v4Filters(cairn.model, ct, args.filters) : undefined,
-          sort: args.sort,
-          pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize), withCount },
-          status: args.publicationState === 'PREVIEW' ? 'draft' : 'published',
-          locale: args.locale === 'all' ? '*' : args.locale,
-        }),
-        context,
-        info,
-        collection,
-        'list',
-      );
+      const spec = (await specOf(listParams(args, info), context.request, info, collection, 'list'))!;
       const page = await documents.findPage(spec);
       return { data: page.rows.map((r) => JSON.parse(r) as Entry), meta: { pagination: pageMeta(page.pagination as Record<string, number>) } };
     },
@@ -109,7 +128,15 @@ function addContentType(
   if (crud.isActionEnabled('findOne')) query[names.single] = {
     type: single,
     args: { id: { type: GraphQLID }, ...localeArg },
-    extensions: needs({ action: `${ct.uid}.findOne` }),
+    extensions: {
+      ...needs({ action: `${ct.uid}.findOne` }),
+      ...compiledField(async (args, info, request) => {
+        const spec = await specOf(latestParams, request, info, single, 'latest', true);
+        if (!spec) return undefined;
+        const text = args.id === undefined || args.id === null ? null : await documents.findOneJson(spec, String(args.id));
+        return wrapperJson(single, info, { data: text ?? 'null' });
+      }),
+    },
     resolve: async (_root, args: Args, context, info) => {
       return { data: args.id === undefined || args.id === null ? null : await readLatest(String(args.id), context, info) };
     },

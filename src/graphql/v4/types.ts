@@ -18,7 +18,6 @@ import type { GraphqlExtensionService } from '../extension.js';
 import { TypeRegistry } from '../schema-types.js';
 import { componentTypeName, typeName } from '../names.js';
 import { DateTimeScalar, JSONScalar } from '../scalars.js';
-import { paginateList } from '../limits.js';
 
 type Entry = Record<string, unknown>;
 type Resolver = GraphQLFieldResolver<Entry, unknown, Record<string, unknown>>;
@@ -36,11 +35,7 @@ export class V4TypeRegistry extends TypeRegistry {
   readonly meta = new GraphQLObjectType({ name: 'ResponseCollectionMeta', fields: () => ({ pagination: { type: new GraphQLNonNull(this.pagination) } }) });
   readonly error = new GraphQLObjectType({ name: 'Error', fields: { code: { type: new GraphQLNonNull(GraphQLString) }, message: { type: GraphQLString } } });
 
-  constructor(
-    model: Model,
-    private readonly amountLimit: number,
-    ext: GraphqlExtensionService,
-  ) {
+  constructor(model: Model, ext: GraphqlExtensionService) {
     super(
       model,
       () => () => undefined,
@@ -89,9 +84,8 @@ export class V4TypeRegistry extends TypeRegistry {
       sort: { type: new GraphQLList(GraphQLString), defaultValue: [] },
     };
     if (target.draftAndPublish) args.publicationState = { type: this.publicationState, defaultValue: 'LIVE' };
-    const resolve: Resolver = (parent, args, _ctx, info) => ({
-      data: paginateList((parent[info.path.key] as unknown[]) ?? [], args.pagination as Record<string, number>, this.amountLimit),
-    });
+    // The list arrives windowed by its `pagination` (in SQL: see v4/selection.ts).
+    const resolve: Resolver = (parent, _args, _ctx, info) => ({ data: parent[info.path.key] ?? [] });
     fields[name] = { type: this.relationResponseCollection(target), args, resolve: resolve as never };
   }
 
