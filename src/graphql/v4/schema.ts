@@ -2,7 +2,7 @@ import { GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchem
 import type { FastifyRequest } from 'fastify';
 import type { Cairn } from '../../app/cairn.js';
 import type { ContentType } from '../../model/types.js';
-import { parseDocumentParams, type ReadSpec } from '../../query/index.js';
+import { parseDocumentParams } from '../../query/index.js';
 import type { GraphqlExtensionService } from '../extension.js';
 import { needs } from '../field-auth.js';
 import { addUsersPermissions, readOptions, type GraphqlContext, type GraphqlOptions } from '../schema.js';
