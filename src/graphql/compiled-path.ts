@@ -68,13 +68,10 @@ export function projectJson(value: unknown, type: GraphQLObjectType, selection: 
   return `{${members.join(',')}}`;
 }
 
-interface RootField {
-  key: string;
-  nodes: FieldNode[];
-  field: GraphQLField<unknown, unknown>;
-  reader: CompiledReader;
-  action: string;
-}
+type RootField =
+  | { key: string; nodes: FieldNode[]; field: GraphQLField<unknown, unknown>; reader: CompiledReader; action: string }
+  /** `__typename` */
+  | { key: string; literal: string };
 
 /**
  * The compiled path of a query: when every root field is a generated read (no app customization, no directives),
@@ -102,6 +99,10 @@ export function compileOperation(
   const base = { fragments, variableValues: {} } as unknown as GraphQLResolveInfo;
   const roots: RootField[] = [];
   for (const [key, nodes] of fieldGroups(operation.selectionSet, queryType.name, base)) {
+    if (nodes[0].name.value === '__typename') {
+      roots.push({ key, literal: JSON.stringify(queryType.name) });
+      continue;
+    }
     const field = queryType.getFields()[nodes[0].name.value];
     const reader = (field?.extensions as { cairnCompiled?: CompiledReader } | undefined)?.cairnCompiled;
     const auth = declaredAuth(field?.extensions);
@@ -115,6 +116,7 @@ export function compileOperation(
       try {
         const parts = await Promise.all(
           roots.map(async (root) => {
+            if ('literal' in root) return `${JSON.stringify(root.key)}:${root.literal}`;
             await authorize(access, request, root.action);
             const info = { fieldNodes: root.nodes, fragments, variableValues: coerced.coerced } as unknown as GraphQLResolveInfo;
             const text = await root.reader(getArgumentValues(root.field, root.nodes[0], coerced.coerced), info, request);

@@ -49,23 +49,24 @@ export function capPagination(pagination: Record<string, number> | undefined, am
 
 /**
  * The part of a nested list that its `pagination` argument asks for, capped by amountLimit: none given, the first
- * amountLimit items; `start`/`limit`; or `page`/`pageSize` (default 10). Sizes under 1, a page under 1 or a
- * negative start are bad input, and so is mixing both forms, as at the top level.
+ * 10 items (the reference's default, as for root lists); `start`/`limit` (default 10); or `page`/`pageSize`
+ * (default 10). Sizes under 1, a page under 1 or a negative start are bad input, and so is mixing both forms,
+ * as at the top level.
  */
-export function nestedWindow(pagination: Record<string, number> | undefined, amountLimit: number): { start: number; limit: number } {
+export function nestedWindow(pagination: Record<string, number> | undefined, amountLimit: number, defaultSize = 10): { start: number; limit: number } {
   const p = pagination ?? {};
   const offsetForm = p.start !== undefined || p.limit !== undefined;
   if (offsetForm && (p.page !== undefined || p.pageSize !== undefined)) throw new PaginationError('Cannot use both page & offset pagination in the same query');
   if (offsetForm) {
     if ((p.start ?? 0) < 0) throw new ValidationError('pagination.start must be 0 or more');
     if (p.limit !== undefined && p.limit < 1 && p.limit !== -1) throw new ValidationError('pagination.limit must be 1 or more');
-    const limit = p.limit === undefined || p.limit === -1 ? amountLimit : Math.min(p.limit, amountLimit);
+    const limit = p.limit === undefined ? Math.min(defaultSize, amountLimit) : p.limit === -1 ? amountLimit : Math.min(p.limit, amountLimit);
     return { start: p.start ?? 0, limit };
   }
-  if (p.page === undefined && p.pageSize === undefined) return { start: 0, limit: amountLimit };
+  if (p.page === undefined && p.pageSize === undefined) return { start: 0, limit: Math.min(defaultSize, amountLimit) };
   if ((p.page ?? 1) < 1) throw new ValidationError('pagination.page must be 1 or more');
-  if ((p.pageSize ?? 10) < 1) throw new ValidationError('pagination.pageSize must be 1 or more');
-  const size = Math.min(p.pageSize ?? 10, amountLimit);
+  if ((p.pageSize ?? defaultSize) < 1) throw new ValidationError('pagination.pageSize must be 1 or more');
+  const size = Math.min(p.pageSize ?? defaultSize, amountLimit);
   return { start: ((p.page ?? 1) - 1) * size, limit: size };
 }
 

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { kitchen } from '../fixtures/kitchen.js';
+
+type Entry = Record<string, any>;
+
+/**
+ * The compiled path (the statement builds the response JSON, no field resolvers) must answer exactly as field
+ * resolvers do. A directive anywhere in a query sends it down the resolver path, so each query runs both ways and
+ * the answers are compared; the statements show which path ran (only the compiled one builds `attributes`).
+ */
+const QUERIES: Record<string, string> = {
+  'relations, components, dynamic zones, meta': `{
+    restaurants(sort: "name:asc", pagination: { page: 1, pageSize: 4 }) {
+      data { id attributes {
+        name stars locale publishedAt createdAt
+        chef { data { id attributes { name age big active born shift hiredAt tags kind rating salary address { id city geo { lat lng } } } } }
+        categories(sort: "name:desc") { data { id attributes { name restaurants(pagination: { limit: 2 }, sort: "name:desc") { data { attributes { name } } } } } }
+        blocks { __typename ... on ComponentSectionsHero { id title } ... on ComponentSectionsMenu { title items { lat lng } } }
+      } }
+      meta { pagination { total pageCount page pageSize } }
+    }
+  }`,
+  'aliases, __typename at every level, fragments': `
+    fragment Names on Restaurant { name first: categories(sort: "name:asc", pagination: { limit: 1 }) { __typename data { __typename id } } }
+    query Named {
+      __typename
+      list: restaurants(sort: "name:desc") { __typename data { __typename id attributes { __typename ...Names chef { __typename data { id } } } } }
+      more: chefs(sort: "age:desc", pagination: { start: 1, limit: 2 }) { meta { __typename pagination { __typename total } } data { attributes { name } } }
+    }`,
+  'single entries, localizations, nested publication states, empty relations': `query($id: ID) {
+    restaurant(id: $id) { data { id attributes { name locale localizations { data { attributes { name locale } } } } } }
+    missing: restaurant(id: "nope") { data { id } }
+    chefs(sort: "name:asc") { data { attributes { name live: restaurants(sort: "name:asc") { data { attributes { name } } } preview: restaurants(sort: "name:asc", publicationState: PREVIEW) { data { attributes { name publishedAt } } } } } }
+    preview: restaurants(publicationState: PREVIEW, locale: "fr", sort: "name:asc") { data { attributes { name publishedAt chef { data { id } } categories { data { id } } } } }
+  }`,
+  'nothing found': `{ restaurants(filters: { name: { eq: "nobody" } }) { data { id attributes { name } } meta { pagination { total pageCount } } } }`,
+};
+
+describeEachDialect('GraphQL seed shape: the compiled path answers as field resolvers do', (dialect) => {
+  let app: TestApp;
+  let first = '';
+  beforeAll(async () => {
+    app = await startTestApp(dialect, kitchen);
+    const chefs: string[] = [];
+    const chefData = [
+      { name: 'Ann', age: 30, big: '9007199254740993', active: true, born: '1990-01-02', shift: '08:30:00.000', hiredAt: '2020-01-01T10:00:00.000Z', tags: { a: [1, 2] }, kind: 'head', rating: 4.5, salary: 12.5, address: { city: 'Lyon', geo: { lat: 45.7, lng: 4.8 } } },
+      { name: 'Bob', age: 40 },
+    ];
+    for (const data of chefData) chefs.push((await app.request('POST', '/api/chefs', { data })).body.data.documentId);
+    const categories: string[] = [];
+    for (const name of ['Pizza', 'Sushi', 'Tapas']) categories.push((await app.request('POST', '/api/categories', { data: { name } })).body.data.documentId);
+    for (const [i, name] of ['Alpha', 'Beta', 'Gamma', 'Delta', 'Eps'].entries()) {
+      const data = {
+        name,
+        stars: i,
+        chef: i < 4 ? chefs[i % 2] : null,
+        categories: categories.slice(0, i % 4),
+        blocks: i % 2 ? [{ __component: 'sections.hero', title: `Hero ${name}` }, { __component: 'sections.menu', title: 'Menu', items: [{ lat: i, lng: -i }] }] : [],
+      };
+      const created = await app.request('POST', `/api/restaurants${i === 4 ? '?status=draft' : ''}`, { data });
+      if (i === 0) first = created.body.data.documentId;
+    }
+    await app.request('PUT', `/api/restaurants/${first}?locale=fr&status=draft`, { data: { name: 'Alpha fr' } });
+  });
+  afterAll(async () => app?.close());
+
+  const run = async (query: string, variables: Entry) => {
+    const statements: string[] = [];
+    const stop = app.cairn.db.onQuery((sql) => statements.push(sql));
+    const res = await app.request('POST', '/graphql', { query, variables });
+    stop();
+    return { body: res.body as { data?: Entry; errors?: unknown[] }, compiled: statements.some((s) => s.includes("'attributes'")) };
+  };
+
+  it.each(Object.entries(QUERIES))('%s', async (_label, query) => {
+    const compiled = await run(query, { id: first });
+    expect(compiled.body.errors).toBeUndefined();
+    expect(compiled.compiled).toBe(true);
+    // `@include(if: true)` changes nothing in the answer but takes the resolver path.
+    const withDirective = query.replace(/data \{/, 'data @include(if: true) {');
+    const resolved = await run(withDirective, { id: first });
+    expect(resolved.compiled).toBe(false);
+    expect(JSON.stringify(compiled.body)).toBe(JSON.stringify(resolved.body));
+  });
+
+  it('an app customization, a denied relation or bad input takes the resolver path, which answers it', async () => {
+    const bad = await run('{ restaurants(pagination: { page: 1, limit: 2 }) { data { id } } }', {});
+    expect(bad.body.errors).toHaveLength(1);
+    expect(bad.body).toMatchObject({ data: { restaurants: null } });
+    const forbidden = await app.request('POST', '/graphql', { query: '{ restaurants { data { id } } }' }, { authorization: '' });
+    expect((forbidden.body.errors as Entry[])[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describeEachDialect('GraphQL seed shape: one statement for 100 entries with nested lists', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(dialect, kitchen);
+    const categories: string[] = [];
+    for (const name of ['Pizza', 'Sushi', 'Tapas']) categories.push((await app.request('POST', '/api/categories', { data: { name } })).body.data.documentId);
+    const chef = (await app.request('POST', '/api/chefs', { data: { name: 'Ann' } })).body.data.documentId;
+    for (let i = 0; i < 100; i++) {
+      await app.request('POST', '/api/restaurants', { data: { name: `R${String(i).padStart(3, '0')}`, chef, categories: [categories[i % 3], categories[(i + 1) % 3]] } });
+    }
+  });
+  afterAll(async () => app?.close());
+
+  it("100 restaurants with chef, categories and each category's restaurants: one SQL statement", async () => {
+    const statements: string[] = [];
+    const stop = app.cairn.db.onQuery((sql) => statements.push(sql));
+    const res = await app.request('POST', '/graphql', {
+      query: `{ restaurants(pagination: { pageSize: 100 }, sort: "name:asc") { data { id attributes { name
+        chef { data { id attributes { name } } }
+        categories { data { id attributes { name restaurants(sort: "name:asc") { data { id attributes { name } } } } } }
+      } } } }`,
+    });
+    stop();
+    const data = res.body.data.restaurants.data as Entry[];
+    expect(data).toHaveLength(100);
+    expect(data[99].attributes.name).toBe('R099');
+    expect(data[0].attributes.categories.data.map((c: Entry) => c.attributes.name)).toEqual(['Pizza', 'Sushi']);
+    // Nested lists have GraphQL's default page size (10).
+    expect(data[0].attributes.categories.data[0].attributes.restaurants.data).toHaveLength(10);
+    expect(statements.filter((s) => !/cairn_api_tokens|cairn_permissions/.test(s))).toHaveLength(1);
+  });
+});
