@@ -2,7 +2,7 @@
 // (10 connections, 3 s warm-up, 10 s measured) on the REST scenarios of ../shared/conformance/bench.md against Cairn
 // and, in the same run, against a bare baseline (bench/baseline-rest.js: one hand-written statement per scenario,
 // checked to answer the same JSON), then (a) and (c) with 2 workers. Prints req/s, p50, p99, RSS and the ratios.
-// Usage: npm run build && node bench/rest.js        (SQLite; DATABASE_CLIENT=postgres for PostgreSQL, Cairn only)
+// Usage: npm run build && node bench/rest.js        (SQLite; DATABASE_CLIENT=postgres for PostgreSQL: bench/baseline-rest-pg.js)
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +63,9 @@ let cairn = await startServer(cairnArgs(cairnPort), cairnPort);
 const token = spawnSync(process.execPath, [join(root, 'bin/cairn.js'), 'token', 'create', '--dir', appDir, '--name', 'bench', '--type', 'full-access'], { env, encoding: 'utf8' }).stdout.trim();
 const seed = spawnSync(process.execPath, [join(kit, 'seed.mjs')], { env: { ...env, BASE_URL: `http://127.0.0.1:${cairnPort}`, TOKEN: token, QUIET: '1' }, encoding: 'utf8' });
 if (seed.status !== 0) throw new Error(`seed failed: ${seed.stderr}`);
+// A freshly loaded PostgreSQL database has no planner statistics until autovacuum gets to it; without them every
+// CTE and join is estimated at one row and nested loops take (c) from ~10 ms to ~1 s, for Cairn and baseline alike.
+if (client === 'postgres') spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', dbName, '-c', 'ANALYZE'], { stdio: 'ignore' });
 const { data: [first] } = await (await fetch(`http://127.0.0.1:${cairnPort}/api/articles?fields[0]=title&pagination[pageSize]=1`)).json();
 const path = (p) => p.replace('{id}', first.documentId);
 
@@ -73,15 +76,20 @@ const cairnRss = rssMb(cairn.pid);
 await stop(cairn);
 
 let baselineRss;
-if (client === 'sqlite') {
+const BASELINES = { sqlite: 'bench/baseline-rest.js', postgres: 'bench/baseline-rest-pg.js' };
+if (BASELINES[client]) {
   const basePort = 14600;
-  const baseline = await startServer([join(root, 'bench/baseline-rest.js')], basePort, { DB_FILE: join(appDir, '.tmp', 'data.db'), PORT: String(basePort) });
+  const baseline = await startServer([join(root, BASELINES[client])], basePort, { DB_FILE: join(appDir, '.tmp', 'data.db'), PORT: String(basePort) });
   cairn = await startServer(cairnArgs(cairnPort), cairnPort);
   for (const [id, p] of Object.entries(SCENARIOS)) {
     const baseUrl = `http://127.0.0.1:${basePort}/${id}${id === 'f' ? `/${first.documentId}` : ''}`;
     const post = id === 'e' ? { method: 'POST', body: GRAPHQL_E, headers: { 'content-type': 'application/json' } } : {};
     const [mine, theirs] = await Promise.all([fetch(cairnUrl(id, p), post).then((r) => r.json()), fetch(baseUrl, post).then((r) => r.json())]);
-    if (JSON.stringify(mine) !== JSON.stringify(theirs)) console.warn(`note: scenario ${id}: baseline JSON differs from Cairn's`);
+    const [a, b] = [JSON.stringify(mine), JSON.stringify(theirs)];
+    if (a !== b) {
+      const at = [...a].findIndex((c, i) => c !== b[i]);
+      console.warn(`note: scenario ${id}: baseline JSON differs from Cairn's at ${at}: Cairn ${a.slice(at - 80, at + 80)} / baseline ${b.slice(at - 80, at + 80)}`);
+    }
     results[id].baseline = await load(baseUrl, id === 'e' ? GRAPHQL_E : undefined);
   }
   baselineRss = rssMb(baseline.pid);
