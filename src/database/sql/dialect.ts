@@ -29,6 +29,8 @@ export interface SqlDialect {
   orderTerm(expr: string, direction: 'asc' | 'desc'): string;
   /** A boolean literal for WHERE clauses. */
   readonly trueLiteral: string;
+  /** What goes between `name AS` and a CTE's `(...)` so the CTE is computed once, not inlined where it is used. */
+  readonly materialized: string;
   /** Convert a filter/write value of `type` to what the driver binds. */
   bindValue(value: unknown, type: ColumnType): unknown;
 }
@@ -88,6 +90,8 @@ const sqlite: SqlDialect = {
   jsonText: (column) => column,
   orderTerm: (expr, direction) => `${expr} ${direction.toUpperCase()}`,
   trueLiteral: '1',
+  // SQLite evaluates a CTE used once as a subquery in place, but only once per statement: nothing to add.
+  materialized: '',
   bindValue: (value, type) => bindCommon(value, type, true),
 };
 
@@ -128,6 +132,8 @@ const postgres: SqlDialect = {
   jsonText: (column) => `${column}::text`,
   orderTerm: (expr, direction) => `${expr} ${direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'}`,
   trueLiteral: 'TRUE',
+  // PostgreSQL 12+ inlines a CTE referenced once: inside a correlated subquery it would be rebuilt per row.
+  materialized: 'MATERIALIZED ',
   bindValue(value, type) {
     if (type === 'datetime' || type === 'timestamp') {
       return Array.isArray(value) ? value.map(wallTime) : wallTime(value);
@@ -171,6 +177,8 @@ const mysql: SqlDialect = {
   jsonText: (column) => `CAST(${column} AS CHAR)`,
   orderTerm: (expr, direction) => `${expr} ${direction.toUpperCase()}`,
   trueLiteral: '1',
+  // MariaDB has no MATERIALIZED keyword; it materializes derived tables used in correlated subqueries.
+  materialized: '',
   bindValue(value, type) {
     if (type === 'datetime' || type === 'timestamp') {
       return Array.isArray(value) ? value.map(wallTime) : wallTime(value);

@@ -39,16 +39,15 @@ export function hoistToOneRelations(ctx: CompileContext, contentType: ContentTyp
     if (node.filters) conditions.push(compileFilter(ctx, node.filters, target, t));
     const localeKey = target.localized ? `, ${ctx.col(t, 'locale')} AS k_locale` : '';
     hoisted.ctes.push(
-      sql`${cte} AS (SELECT ${ctx.col(t, 'document_id')} AS k_document${localeKey}, ${object} AS j FROM ${ctx.table(target.table)} ${t} WHERE ${join(conditions, ' AND ')})`,
+      sql`${cte} AS ${ctx.dialect.materialized}(SELECT ${ctx.col(t, 'document_id')} AS k_document${localeKey}, ${object} AS j FROM ${ctx.table(target.table)} ${t} WHERE ${join(conditions, ' AND ')})`,
     );
+    // The entry's link is found first (index on entity_id), then its target's row in the CTE: joining the link
+    // to the CTE instead would copy every target's JSON into a hash per entry on PostgreSQL.
     const l = ctx.alias('l');
-    const localeJoin = target.localized ? ` AND c.k_locale = ${ctx.col(l, 'target_locale')}` : '';
-    hoisted.values.set(
-      name,
-      frag(
-        `(SELECT ${embedJson(ctx, 'c.j')} FROM ${ctx.table(attribute.linkTable)} ${l} JOIN ${cte} c ON c.k_document = ${ctx.col(l, 'target_document_id')}${localeJoin} WHERE ${ctx.col(l, 'entity_id')} = ${ctx.col(rowAlias, 'id')} ORDER BY ${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')} LIMIT 1)`,
-      ),
-    );
+    const link = (column: string) =>
+      `(SELECT ${ctx.col(l, column)} FROM ${ctx.table(attribute.linkTable)} ${l} WHERE ${ctx.col(l, 'entity_id')} = ${ctx.col(rowAlias, 'id')} ORDER BY ${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')} LIMIT 1)`;
+    const localeMatch = target.localized ? ` AND c.k_locale = ${link('target_locale')}` : '';
+    hoisted.values.set(name, frag(`(SELECT ${embedJson(ctx, 'c.j')} FROM ${cte} c WHERE c.k_document = ${link('target_document_id')}${localeMatch})`));
   }
   return hoisted;
 }
