@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { rssMb, sleep, stop } from './lib.js';
+import { availableParallelism, loadavg } from 'node:os';
+import { rssMb, sleep, stop, treeCpuSeconds } from './lib.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kit = join(root, '..', 'shared', 'conformance');
@@ -50,11 +51,16 @@ async function startServer(args, port, extraEnv = {}) {
   }
 }
 
-async function load(url, post) {
+/** Load on `url`; with `serverPid`, also the cores the server (with its workers) and autocannon itself used. */
+async function load(url, post, serverPid) {
   const request = post ? { method: 'POST', body: post, headers: { 'content-type': 'application/json' } } : {};
   await autocannon({ url, connections: 10, duration: WARMUP, ...request });
+  const [mine, theirs, started] = [process.cpuUsage(), serverPid ? treeCpuSeconds(serverPid) : 0, performance.now()];
   const r = await autocannon({ url, connections: 10, duration: DURATION, ...request });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(mine);
+  const cores = { generator: (used.user + used.system) / 1e6 / seconds, server: serverPid ? (treeCpuSeconds(serverPid) - theirs) / seconds : undefined };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors, cores };
 }
 
 const cairnPort = 14500;
@@ -71,7 +77,8 @@ const path = (p) => p.replace('{id}', first.documentId);
 
 const results = {};
 const cairnUrl = (id, p) => (id === 'e' ? `http://127.0.0.1:${cairnPort}/graphql` : `http://127.0.0.1:${cairnPort}${path(p)}`);
-for (const [id, p] of Object.entries(SCENARIOS)) results[id] = { cairn: await load(cairnUrl(id, p), id === 'e' ? GRAPHQL_E : undefined) };
+const loadBefore = loadavg()[0];
+for (const [id, p] of Object.entries(SCENARIOS)) results[id] = { cairn: await load(cairnUrl(id, p), id === 'e' ? GRAPHQL_E : undefined, cairn.pid) };
 const cairnRss = rssMb(cairn.pid);
 await stop(cairn);
 
@@ -100,7 +107,7 @@ if (BASELINES[client]) {
 // Every core: 2 workers sharing the port, scenarios (a) and (c).
 const clusterPort = 14700;
 const cluster = await startServer(cairnArgs(clusterPort, 2), clusterPort);
-const two = { a: await load(`http://127.0.0.1:${clusterPort}${SCENARIOS.a}`), c: await load(`http://127.0.0.1:${clusterPort}${SCENARIOS.c}`) };
+const two = { a: await load(`http://127.0.0.1:${clusterPort}${SCENARIOS.a}`, undefined, cluster.pid), c: await load(`http://127.0.0.1:${clusterPort}${SCENARIOS.c}`, undefined, cluster.pid) };
 await stop(cluster);
 
 const f = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
@@ -116,6 +123,10 @@ for (const [id, r] of Object.entries(results)) {
 }
 console.log(`\nRSS at the end: Cairn ${cairnRss.toFixed(0)} MB${baselineRss ? `, baseline ${baselineRss.toFixed(0)} MB` : ''} (reference: 485-611 MB)`);
 console.log(`2 workers: (a) ${f(two.a.rps)} req/s = ${(two.a.rps / results.a.cairn.rps).toFixed(2)}x one process; (c) ${f(two.c.rps)} req/s = ${(two.c.rps / results.c.cairn.rps).toFixed(2)}x`);
+// Cores in use while measuring: on 2 cores, what autocannon (this process) takes, 2 workers cannot have.
+const cores = (r) => `server ${r.cores.server.toFixed(2)}, autocannon ${r.cores.generator.toFixed(2)}`;
+console.log(`cores used (of ${availableParallelism()}): one process (a) ${cores(results.a.cairn)}, (c) ${cores(results.c.cairn)}; 2 workers (a) ${cores(two.a)}, (c) ${cores(two.c)}`);
+console.log(`load average (1 min) before the Cairn runs ${loadBefore.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)}: other work on this machine skews every figure`);
 const errors = Object.values(results).reduce((n, r) => n + r.cairn.errors, 0);
 if (errors) console.log(`errors or non-2xx answers during the Cairn runs: ${errors}`);
 if (client === 'postgres') spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-c', `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`], { stdio: 'ignore' });
