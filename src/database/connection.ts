@@ -127,17 +127,17 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     // SQLite's `filename` can arrive here through config defaults; mysql2 warns on unknown options.
     const { filename: _filename, ...mysqlConnection } = connection as Record<string, unknown>;
     const mysqlPool = mysql.default.createPool({
-        ...mysqlConnection,
-        connectionLimit: pool.max ?? 10,
-        timezone: 'Z',
-        dateStrings: true,
-        supportBigNumbers: true,
-        bigNumberStrings: true,
-        decimalNumbers: true,
-        charset: 'utf8mb4',
-        // Per connection; mysql2's default (16,000) would let statements pile up on a long-lived connection.
-        maxPreparedStatements: PREPARED_CAPACITY,
-      });
+      ...mysqlConnection,
+      connectionLimit: pool.max ?? 10,
+      timezone: 'Z',
+      dateStrings: true,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      decimalNumbers: true,
+      charset: 'utf8mb4',
+      // Per connection; mysql2's default (16,000) would let statements pile up on a long-lived connection.
+      maxPreparedStatements: PREPARED_CAPACITY,
+    });
     dialect = new MysqlDialect({ pool: mysqlPool as never });
     preparedReads = mysqlPreparedReads(mysqlPool);
   }
