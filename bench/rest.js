@@ -38,7 +38,9 @@ const SCENARIOS = {
 const GRAPHQL_E = JSON.stringify({ query: '{ articles(pagination: { pageSize: 100 }) { documentId title views rating publishDate author { documentId name } categories { documentId name } } }' });
 
 async function startServer(args, port, extraEnv = {}) {
-  const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Cairn runs as its users run it: bin/cairn.js through its `#!` line (which passes Cairn's V8 flags).
+  const [command, ...rest] = args[0].endsWith('bin/cairn.js') ? args : [process.execPath, ...args];
+  const child = spawn(command, rest, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/i18n/locales`)).status < 500) return child;
