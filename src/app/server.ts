@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DeepPartial } from './config.js';
 import type { AppConfig } from './types.js';
+import { withServerFlags } from './v8-flags.js';
 
 export interface StartOptions {
   /** The app folder. */
@@ -135,7 +136,7 @@ function onShutdownSignal(handler: (signal: NodeJS.Signals) => void): void {
  */
 async function startPrimary(options: StartOptions & { dir: string }, count: number): Promise<RunningServer> {
   const forkAs = (role: 'prepare' | 'serve') => cluster.fork({ [WORKER_ENV]: JSON.stringify({ role, options: { ...options, workers: undefined, handleSignals: true } }) });
-  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [] });
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [], execArgv: withServerFlags(process.execArgv) });
 
   const prepared = await exitCode(forkAs('prepare'));
   if (prepared !== 0) throw startFailure(`preparing the app failed (exit code ${prepared})`);

@@ -1,7 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { toPostgresPlaceholders } from './placeholders.js';
 import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
+import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
+
+/** A read: what may run as a prepared statement outside transactions. */
+const READ = /^\s*(?:SELECT|WITH)\b/i;
 
 /** `sqlite` | `postgres` | `mysql`, from Strapi's client names. */
 export function dialectOf(config: DatabaseConfig): DialectName {
@@ -12,25 +17,6 @@ export function dialectOf(config: DatabaseConfig): DialectName {
   throw new Error(`config/database: unknown client "${String(client)}" (use sqlite, postgres or mysql)`);
 }
 
-/** `?` placeholders become `$1, $2...` for PostgreSQL; a `?` inside a quoted literal stays. */
-export function toPostgresPlaceholders(text: string): string {
-  let out = '';
-  let n = 0;
-  let quote: string | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === quote) quote = null;
-      out += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      out += c;
-    } else if (c === '?') out += `$${++n}`;
-    else out += c;
-  }
-  return out;
-}
-
 type Listener = (sql: string, params: readonly unknown[]) => void;
 
 class KyselyDatabase implements Database {
@@ -39,8 +25,8 @@ class KyselyDatabase implements Database {
     readonly kysely: Kysely<any>,
     private readonly listeners: Set<Listener>,
     readonly inTransaction: boolean,
-    private readonly sqliteHandle?: import('better-sqlite3').Database,
-    private readonly statementCache?: Map<string, import('better-sqlite3').Statement>,
+    /** Reads outside transactions (the root connection only). */
+    private readonly preparedReads?: PreparedReads,
     /** Open transactions on the shared SQLite connection: reads then queue behind them instead of seeing them. */
     private readonly openTransactions: { count: number } = { count: 0 },
   ) {}
@@ -55,16 +41,11 @@ class KyselyDatabase implements Database {
   }
 
   async query<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    // SQLite is in-process and synchronous: a cached prepared statement skips Kysely's queue on the read path.
-    if (this.sqliteHandle && !this.inTransaction && this.openTransactions.count === 0 && /^\s*SELECT/i.test(sql)) {
+    // SQLite shares one connection: while a transaction is open there, reads wait in Kysely's queue behind it.
+    const prepared = this.preparedReads && !(this.dialect === 'sqlite' && this.openTransactions.count > 0) && READ.test(sql);
+    if (prepared) {
       for (const listener of this.listeners) listener(sql, params);
-      let statement = this.statementCache!.get(sql);
-      if (!statement) {
-        statement = this.sqliteHandle.prepare(sql);
-        if (this.statementCache!.size > 500) this.statementCache!.clear();
-        this.statementCache!.set(sql, statement);
-      }
-      return statement.all(...(params as unknown[])) as Row[];
+      return this.preparedReads!.run<Row>(sql, params);
     }
     const result = await this.kysely.executeQuery<Row>(this.compiled(sql, params));
     return result.rows;
@@ -104,13 +85,13 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
   const connection = config.connection.connection ?? {};
   const pool = config.connection.pool ?? {};
   let dialect: Dialect;
-  let sqliteHandle: import('better-sqlite3').Database | undefined;
+  let preparedReads: PreparedReads;
   if (dialectName === 'sqlite') {
     const { default: SQLite } = await import('better-sqlite3');
     const given = String(connection.filename ?? '.tmp/data.db');
     const filename = given === ':memory:' || isAbsolute(given) ? given : resolve(options.baseDir ?? process.cwd(), given);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-    sqliteHandle = new SQLite(filename);
+    const sqliteHandle = new SQLite(filename);
     sqliteHandle.pragma('journal_mode = WAL');
     sqliteHandle.pragma('foreign_keys = ON');
     sqliteHandle.pragma('busy_timeout = 5000');
@@ -120,6 +101,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       typeof value === 'string' ? value.toLowerCase() : value,
     );
     dialect = new SqliteDialect({ database: sqliteHandle });
+    preparedReads = sqlitePreparedReads(sqliteHandle);
   } else if (dialectName === 'postgres') {
     const pg = await import('pg');
     const types = new pg.default.TypeOverrides();
@@ -139,25 +121,28 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     // that error would crash the process. The pool drops the client and opens a new one when needed.
     pgPool.on('error', (error: Error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
     dialect = new PostgresDialect({ pool: pgPool });
+    preparedReads = postgresPreparedReads(pgPool);
   } else {
     const mysql = await import('mysql2');
     // SQLite's `filename` can arrive here through config defaults; mysql2 warns on unknown options.
     const { filename: _filename, ...mysqlConnection } = connection as Record<string, unknown>;
-    dialect = new MysqlDialect({
-      pool: mysql.default.createPool({
-        ...mysqlConnection,
-        connectionLimit: pool.max ?? 10,
-        timezone: 'Z',
-        dateStrings: true,
-        supportBigNumbers: true,
-        bigNumberStrings: true,
-        decimalNumbers: true,
-        charset: 'utf8mb4',
-      }) as never,
+    const mysqlPool = mysql.default.createPool({
+      ...mysqlConnection,
+      connectionLimit: pool.max ?? 10,
+      timezone: 'Z',
+      dateStrings: true,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      decimalNumbers: true,
+      charset: 'utf8mb4',
+      // Per connection; mysql2's default (16,000) would let statements pile up on a long-lived connection.
+      maxPreparedStatements: PREPARED_CAPACITY,
     });
+    dialect = new MysqlDialect({ pool: mysqlPool as never });
+    preparedReads = mysqlPreparedReads(mysqlPool);
   }
   const kysely = new Kysely<any>({ dialect });
-  const db = new KyselyDatabase(dialectName, kysely, new Set(), false, sqliteHandle, sqliteHandle ? new Map() : undefined);
+  const db = new KyselyDatabase(dialectName, kysely, new Set(), false, preparedReads);
   if (dialectName === 'mysql') await db.query('SELECT 1');
   return db;
 }

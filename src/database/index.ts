@@ -1,4 +1,5 @@
-export { createDatabase, dialectOf, toPostgresPlaceholders } from './connection.js';
+export { createDatabase, dialectOf } from './connection.js';
+export { toPostgresPlaceholders } from './placeholders.js';
 export { syncSchema, type SyncReport } from './schema-sync.js';
 export { columnType } from './column-types.js';
 export type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';

@@ -1,6 +1,6 @@
 import type { ContentType } from '../model/types.js';
 import type { ReadSpec } from '../query/types.js';
-import { compileRead, type CompiledRead } from '../database/sql/index.js';
+import { readStatements } from '../database/sql/index.js';
 import type { DocumentsContext } from './context.js';
 
 export type PaginationMeta =
@@ -13,39 +13,9 @@ export interface JsonPage {
   pagination: PaginationMeta;
 }
 
-/**
- * Compiled statements by spec. REST caches specs per query string, so a repeated request reuses its SQL (and
- * SQLite its prepared statement). A findOne's SQL is compiled once with a marker where the documentId goes.
- */
-const compiledLists = new WeakMap<ReadSpec, CompiledRead>();
-const compiledOnes = new WeakMap<ReadSpec, { compiled: CompiledRead; slot: number }>();
-const DOCUMENT_MARKER = '\u0000documentId';
-
-function compiledList(ctx: DocumentsContext, contentType: ContentType, spec: ReadSpec): CompiledRead {
-  let compiled = compiledLists.get(spec);
-  if (!compiled) {
-    compiled = compileRead(ctx.model, ctx.db.dialect, contentType, spec);
-    compiledLists.set(spec, compiled);
-  }
-  return compiled;
-}
-
-function compiledOne(ctx: DocumentsContext, contentType: ContentType, spec: ReadSpec, documentId: string | undefined) {
-  if (documentId === undefined) return compileRead(ctx.model, ctx.db.dialect, contentType, spec).data;
-  let entry = compiledOnes.get(spec);
-  if (!entry) {
-    const compiled = compileRead(ctx.model, ctx.db.dialect, contentType, spec, { documentId: DOCUMENT_MARKER });
-    entry = { compiled, slot: compiled.data.params.indexOf(DOCUMENT_MARKER) };
-    compiledOnes.set(spec, entry);
-  }
-  const params = [...entry.compiled.data.params];
-  params[entry.slot] = documentId;
-  return { sql: entry.compiled.data.sql, params };
-}
-
 /** Runs a list read: one statement for the entries, one COUNT when a total is asked for. */
 export async function readPage(ctx: DocumentsContext, contentType: ContentType, spec: ReadSpec): Promise<JsonPage> {
-  const compiled = compiledList(ctx, contentType, spec);
+  const compiled = readStatements(ctx.model, ctx.db.dialect).list(contentType, spec);
   const [rows, total] = await Promise.all([
     ctx.db.query<{ doc: string }>(compiled.data.sql, compiled.data.params),
     compiled.count
@@ -62,7 +32,7 @@ export async function readOne(
   spec: ReadSpec,
   documentId: string | undefined,
 ): Promise<string | null> {
-  const statement = compiledOne(ctx, contentType, spec, documentId);
+  const statement = readStatements(ctx.model, ctx.db.dialect).one(contentType, spec, documentId);
   const rows = await ctx.db.query<{ doc: string }>(statement.sql, statement.params);
   return rows.length ? docText(rows[0].doc) : null;
 }

@@ -19,14 +19,21 @@ export interface ImageInfo {
   formats: Array<{ key: string; buffer: Buffer; width: number; height: number }>;
 }
 
+/** Only these go to sharp; any other file has neither dimensions nor formats. */
+export function isImage(mime: string): boolean {
+  return mime.startsWith('image/');
+}
+
 /**
  * Dimensions and responsive formats of an upload: a thumbnail (fit inside 245x156) and one format per
  * breakpoint, each only when the original is larger. A file that claims to be an image and isn't is a 400.
+ * Runs in the image process (image-process.ts), never in the server: see there why.
  */
-export async function imageInfo(buffer: Buffer, mime: string, breakpoints: Breakpoints): Promise<ImageInfo> {
-  if (!mime.startsWith('image/')) return { width: null, height: null, formats: [] };
-  // sharp (libvips) costs ~18 MB and ~50 ms to load: only apps that receive images pay for it.
+export async function processImage(buffer: Buffer, mime: string, breakpoints: Breakpoints): Promise<ImageInfo> {
+  if (!isImage(mime)) return { width: null, height: null, formats: [] };
   const { default: sharp } = await import('sharp');
+  // Each upload is a new image: libvips' operation cache would only hold memory.
+  sharp.cache(false);
   let meta: Metadata;
   try {
     meta = await sharp(buffer).metadata();

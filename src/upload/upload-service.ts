@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import type { Cairn } from '../app/cairn.js';
 import { ValidationError } from '../errors/index.js';
-import { imageInfo, type Breakpoints } from './images.js';
+import type { Breakpoints } from './images.js';
+import { imageInfo } from './image-process.js';
 import type { ProviderFile, UploadProvider } from './provider.js';
 
 export const FILE_UID = 'plugin::upload.file';

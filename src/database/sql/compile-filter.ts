@@ -4,6 +4,7 @@ import type { CompileContext } from './context.js';
 import { stringLiteral } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
 import { relationSource } from './relation-source.js';
+import { bindParam, type Slot } from './slots.js';
 
 /**
  * Compiles a validated filter tree into a WHERE condition on `alias` (a row of `schema`). Relation and
@@ -57,16 +58,17 @@ function compileComparison(
   ctx: CompileContext,
   field: FieldRef,
   operator: string,
-  value: FilterValue,
+  /** A value, or a slot standing for one when the statement is compiled for a shape (see slots.ts). */
+  value: FilterValue | Slot,
   alias: string,
 ): Frag {
   const d = ctx.dialect;
   const column = ctx.col(alias, field.column);
-  const bind = (v: unknown) => d.bindValue(v, field.type);
+  const bind = (v: unknown) => bindParam(v, (x) => d.bindValue(x, field.type));
   const isText = TEXT_TYPES.has(field.type);
   // Exact comparisons on text are case-sensitive everywhere (MariaDB's collations are not).
   const exact = isText ? d.likeCaseSensitive(column) : column;
-  const str = (v: FilterValue) => String(v);
+  const str = (v: unknown) => bindParam(v, String);
 
   switch (operator) {
     case '$eq':
@@ -87,13 +89,13 @@ function compileComparison(
       return frag(`${column} >= ?`, [bind(value)]);
     case '$in':
     case '$notIn': {
-      const values = value as FilterValue[];
+      const values = value as unknown[];
       if (values.length === 0) return frag(operator === '$in' ? '1 = 0' : '1 = 1');
       const list = `${exact} IN (${values.map(() => '?').join(', ')})`;
       return frag(operator === '$in' ? list : `NOT (${list})`, values.map(bind));
     }
     case '$between': {
-      const [low, high] = value as FilterValue[];
+      const [low, high] = value as unknown[];
       return frag(`${column} BETWEEN ? AND ?`, [bind(low), bind(high)]);
     }
     case '$null':
@@ -104,12 +106,12 @@ function compileComparison(
     case '$notContains':
     case '$startsWith':
     case '$endsWith':
-      return negateFor(operator, substring(ctx, textOf(ctx, column, field.type), operator, str(value), false));
+      return negateFor(operator, substring(ctx, textOf(ctx, column, field.type), operator, value, false));
     case '$containsi':
     case '$notContainsi':
     case '$startsWithi':
     case '$endsWithi':
-      return negateFor(operator, substring(ctx, textOf(ctx, column, field.type), operator, str(value), true));
+      return negateFor(operator, substring(ctx, textOf(ctx, column, field.type), operator, value, true));
     default:
       throw new Error(`unknown operator ${operator}`);
   }
@@ -120,8 +122,9 @@ function negateFor(operator: string, condition: Frag): Frag {
 }
 
 /** contains / startsWith / endsWith, case-sensitive or not. */
-function substring(ctx: CompileContext, text: string, operator: string, needle: string, insensitive: boolean): Frag {
+function substring(ctx: CompileContext, text: string, operator: string, value: unknown, insensitive: boolean): Frag {
   const d = ctx.dialect;
+  const needle = bindParam(value, String);
   const kind = /contains/i.test(operator) ? 'contains' : /startsWith/i.test(operator) ? 'start' : 'end';
   if (d.name === 'sqlite') {
     // SQLite's LIKE ignores ASCII case and can't be switched per query: compare substrings instead.
@@ -131,7 +134,10 @@ function substring(ctx: CompileContext, text: string, operator: string, needle: 
     if (kind === 'start') return frag(`substr(${haystack}, 1, length(${probe})) = ${probe}`, [needle, needle]);
     return frag(`(length(${probe}) = 0 OR substr(${haystack}, -length(${probe})) = ${probe})`, [needle, needle, needle]);
   }
-  const pattern = kind === 'contains' ? `%${escapeLike(needle)}%` : kind === 'start' ? `${escapeLike(needle)}%` : `%${escapeLike(needle)}`;
+  const pattern = bindParam(value, (v) => {
+    const escaped = escapeLike(String(v));
+    return kind === 'contains' ? `%${escaped}%` : kind === 'start' ? `${escaped}%` : `%${escaped}`;
+  });
   if (insensitive) return frag(`${d.lower(text)} LIKE ${d.lower('?')} ESCAPE '!'`, [pattern]);
   return frag(`${d.likeCaseSensitive(text)} LIKE ? ESCAPE '!'`, [pattern]);
 }

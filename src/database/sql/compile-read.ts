@@ -9,6 +9,7 @@ import { sqlDialect } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
 import { versionConditions } from './relation-source.js';
 import { hoistSharedRelations, PAGE } from './hoist.js';
+import { bindParam, type Slot } from './slots.js';
 
 /** A compiled read: one statement for the entries (each row: `doc`, the entry's JSON text), one for the total. */
 export interface CompiledRead {
@@ -25,13 +26,13 @@ function whereClause(
   alias: string,
   filters: Filter | undefined,
   locale: string | undefined,
-  documentId?: string,
+  documentId?: string | Slot,
 ): Frag {
   const conditions: Frag[] = versionConditions(ctx, contentType, alias).map((c) => frag(c));
   if (contentType.localized && locale && locale !== '*') {
     conditions.push(frag(`${ctx.col(alias, 'locale')} = ?`, [locale]));
   }
-  if (documentId !== undefined) conditions.push(frag(`${ctx.col(alias, 'document_id')} = ?`, [documentId]));
+  if (documentId !== undefined) conditions.push(frag(`${ctx.col(alias, 'document_id')} = ?`, [bindParam(documentId, (id) => id)]));
   if (filters) conditions.push(compileFilter(ctx, filters, contentType, alias));
   return conditions.length ? sql` WHERE ${join(conditions, ' AND ')}` : frag('');
 }
@@ -41,7 +42,8 @@ export function compileRead(
   dialect: DialectName,
   contentType: ContentType,
   spec: ReadSpec,
-  options: { documentId?: string } = {},
+  /** One document: its id, or a slot for it when compiling a shape (see read-statements.ts). */
+  options: { documentId?: string | Slot } = {},
 ): CompiledRead {
   const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft');
   const t = ctx.alias('t');

@@ -18,7 +18,10 @@ export interface SqlDialect {
    * only rows `start + 1` to `start + limit`. `expr` may refer to outer rows (correlated).
    */
   windowedArrayAgg(expr: string, orderBy: string, fromWhere: string, start: number, limit: number): string;
-  /** `AS` for a CTE that must be computed once, not inlined into each correlated use (SQLite, PostgreSQL 12+). */
+  /**
+   * `AS` for a CTE that must be computed once, not inlined into each correlated use: SQLite and PostgreSQL 12+
+   * inline a CTE referenced once, rebuilding it per row (a nested list per category: 34 ms → 7 ms on SQLite).
+   */
   readonly materialized: string;
   /** Wrap an aggregate subquery so no rows gives '[]'. */
   emptyArrayDefault(subquery: string): string;

@@ -44,16 +44,19 @@ export function hoistSharedRelations(ctx: CompileContext, contentType: ContentTy
     hoisted.ctes.push(
       sql`${cte} ${ctx.dialect.materialized} (SELECT ${ctx.col(t, 'document_id')} AS k_document${localeKey}, ${object} AS j FROM ${ctx.table(target.table)} ${t} WHERE ${join(conditions, ' AND ')})`,
     );
+    // The entry's link is found first (index on entity_id), then its target's row in the CTE: joining the link
+    // to the CTE instead would copy every target's JSON into a hash per entry on PostgreSQL.
     const l = ctx.alias('l');
-    const localeJoin = target.localized ? ` AND c.k_locale = ${ctx.col(l, 'target_locale')}` : '';
-    const fromWhere = `${ctx.table(attribute.linkTable)} ${l} JOIN ${cte} c ON c.k_document = ${ctx.col(l, 'target_document_id')}${localeJoin} WHERE ${ctx.col(l, 'entity_id')} = ${ctx.col(rowAlias, 'id')}`;
-    const orderBy = `${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')}`;
-    hoisted.values.set(
-      name,
-      attribute.toMany
-        ? arrayOf(ctx, frag(embedJson(ctx, 'c.j')), orderBy, frag(fromWhere), node.window)
-        : frag(`(SELECT ${embedJson(ctx, 'c.j')} FROM ${fromWhere} ORDER BY ${orderBy} LIMIT 1)`),
-    );
+    if (attribute.toMany) {
+      const localeJoin = target.localized ? ` AND c.k_locale = ${ctx.col(l, 'target_locale')}` : '';
+      const fromWhere = `${ctx.table(attribute.linkTable)} ${l} JOIN ${cte} c ON c.k_document = ${ctx.col(l, 'target_document_id')}${localeJoin} WHERE ${ctx.col(l, 'entity_id')} = ${ctx.col(rowAlias, 'id')}`;
+      hoisted.values.set(name, arrayOf(ctx, frag(embedJson(ctx, 'c.j')), `${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')}`, frag(fromWhere), node.window));
+      continue;
+    }
+    const link = (column: string) =>
+      `(SELECT ${ctx.col(l, column)} FROM ${ctx.table(attribute.linkTable)} ${l} WHERE ${ctx.col(l, 'entity_id')} = ${ctx.col(rowAlias, 'id')} ORDER BY ${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')} LIMIT 1)`;
+    const localeMatch = target.localized ? ` AND c.k_locale = ${link('target_locale')}` : '';
+    hoisted.values.set(name, frag(`(SELECT ${embedJson(ctx, 'c.j')} FROM ${cte} c WHERE c.k_document = ${link('target_document_id')}${localeMatch})`));
   }
   return hoisted;
 }

@@ -1,0 +1,84 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Pool as PgPool } from 'pg';
+import type { Pool as MysqlPool, RowDataPacket } from 'mysql2';
+import { toPostgresPlaceholders } from './placeholders.js';
+
+/**
+ * Reads outside transactions run as prepared statements, so the database parses and plans each SQL text once
+ * per connection: better-sqlite3 statements cached by text, PostgreSQL named statements, mysql2 `execute`.
+ * The compiler emits one SQL text per query shape (database/sql/read-statements.ts), so a handful of texts
+ * serve every request. Writes and transactions keep going through Kysely.
+ */
+export interface PreparedReads {
+  run<Row>(sql: string, params: readonly unknown[]): Promise<Row[]> | Row[];
+}
+
+/** Statements kept: far above the texts an app's requests produce, low enough to bound the memory they hold. */
+export const PREPARED_CAPACITY = 200;
+
+/** A bounded map that forgets the least recently used key first. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    if (this.map.size >= this.capacity) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, value);
+  }
+}
+
+export function sqlitePreparedReads(handle: BetterSqlite3.Database, capacity = PREPARED_CAPACITY): PreparedReads {
+  const statements = new Lru<BetterSqlite3.Statement>(capacity);
+  return {
+    run<Row>(sql: string, params: readonly unknown[]): Row[] {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = handle.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement.all(...params) as Row[];
+    },
+  };
+}
+
+/**
+ * PostgreSQL: each SQL text gets a name; a pooled connection prepares it the first time it runs it. A name is
+ * never reused for another text (pg refuses that): a text forgotten by the cache comes back under a new name,
+ * and the old statement goes with its connection when the pool closes it.
+ */
+export function postgresPreparedReads(pool: PgPool, capacity = PREPARED_CAPACITY): PreparedReads {
+  /** Cairn's SQL text -> the statement's name and its text with `$n` placeholders. */
+  const named = new Lru<{ name: string; text: string }>(capacity);
+  let next = 0;
+  return {
+    async run<Row>(sql: string, values: readonly unknown[]): Promise<Row[]> {
+      let statement = named.get(sql);
+      if (!statement) {
+        statement = { name: `cairn_${(next++).toString(36)}`, text: toPostgresPlaceholders(sql) };
+        named.set(sql, statement);
+      }
+      const result = await pool.query({ ...statement, values: values as unknown[] });
+      return result.rows as Row[];
+    },
+  };
+}
+
+/** MySQL/MariaDB: mysql2 keeps each connection's prepared statements (bounded by `maxPreparedStatements`). */
+export function mysqlPreparedReads(pool: MysqlPool): PreparedReads {
+  return {
+    run<Row>(sql: string, values: readonly unknown[]): Promise<Row[]> {
+      return new Promise((resolve, reject) => {
+        pool.execute<RowDataPacket[]>(sql, values as never, (error, rows) => (error ? reject(error) : resolve(rows as Row[])));
+      });
+    },
+  };
+}
