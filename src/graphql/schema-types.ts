@@ -11,6 +11,7 @@ import {
   GraphQLString,
   GraphQLUnionType,
   type GraphQLFieldConfigMap,
+  type GraphQLFieldResolver,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
   type GraphQLOutputType,
@@ -43,9 +44,6 @@ export class TypeRegistry {
 
   constructor(
     readonly model: Model,
-    /** Resolvers of relation fields (pagination of populated lists), supplied by the resolver layer. */
-    protected readonly listField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
-    protected readonly connectionField: (name: string) => (parent: Record<string, unknown>, args: { pagination?: Record<string, number> }) => unknown,
     /** The app's shadowCRUD toggles: disabled types and fields are left out of every type that would show them. */
     protected readonly ext: GraphqlExtensionService = new GraphqlExtensionService(),
   ) {}
@@ -98,24 +96,24 @@ export class TypeRegistry {
         const target = this.model.contentTypes.get(attribute.target)!;
         const many = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
         if (many) this.addList(fields, attribute.name, target);
-        else fields[attribute.name] = { type: this.object(target) };
+        else fields[attribute.name] = { type: this.object(target), resolve: populated };
         return;
       }
       case 'component': {
         const component = this.object(this.model.components.get(attribute.component)!);
-        fields[attribute.name] = { type: attribute.repeatable ? new GraphQLNonNull(new GraphQLList(component)) : component };
+        fields[attribute.name] = attribute.repeatable ? { type: new GraphQLNonNull(new GraphQLList(component)), resolve: populatedList } : { type: component, resolve: populated };
         return;
       }
       case 'dynamiczone':
-        fields[attribute.name] = { type: new GraphQLNonNull(new GraphQLList(this.dynamicZone(owner, attribute.name, attribute.components))) };
+        fields[attribute.name] = { type: new GraphQLNonNull(new GraphQLList(this.dynamicZone(owner, attribute.name, attribute.components))), resolve: populatedList };
     }
   }
 
   /** A to-many field and its `_connection` twin, both taking filters, pagination and sort. */
   protected addList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType): void {
     const args = { filters: { type: this.filters(target) }, pagination: { type: this.paginationArg, defaultValue: {} }, sort: { type: new GraphQLList(GraphQLString), defaultValue: [] } };
-    fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.object(target))), args, resolve: this.listField(name) as never };
-    fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: this.connectionField(name) as never };
+    fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.object(target))), args, resolve: populatedList };
+    fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: (parent, args, context, info) => ({ nodes: populatedList(parent, args, context, info) }) };
   }
 
   relationCollection(target: ContentType): GraphQLObjectType {
@@ -289,6 +287,14 @@ export class TypeRegistry {
     return input;
   }
 }
+
+/**
+ * Populated attributes are read under the field's response key: the compiler keys each populate node by it, so
+ * two aliases of one relation with different arguments each get their own list (see read-selection.ts). Lists
+ * arrive windowed by their `pagination` (in SQL).
+ */
+export const populated: GraphQLFieldResolver<unknown, unknown> = (parent, _args, _context, info) => (parent as Record<string, unknown>)[info.path.key] ?? null;
+export const populatedList: GraphQLFieldResolver<unknown, unknown> = (parent, _args, _context, info) => (parent as Record<string, unknown>)[info.path.key] ?? [];
 
 const SCALAR_OUTPUT: Partial<Record<string, GraphQLOutputType>> = {
   string: GraphQLString,

@@ -10,6 +10,7 @@ import {
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLResolveInfo,
+  type SelectionSetNode,
 } from 'graphql';
 import type { FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
@@ -23,8 +24,11 @@ import { TypeRegistry } from './schema-types.js';
 import { cachedSpec } from './spec-cache.js';
 import { queryNames, typeName } from './names.js';
 import { I18NLocaleCodeScalar } from './scalars.js';
-import { capPagination, paginateList } from './limits.js';
-import { restFilters, selectionParams } from './selection.js';
+import { capPagination } from './limits.js';
+import { collectFields, fieldGroups, mergedSelection, restFilters } from './selection.js';
+import { v5Style } from './v5-style.js';
+import { readSelection } from './read-selection.js';
+import { compiledField, projectJson, wrapperJson } from './compiled-path.js';
 
 export interface GraphqlContext {
   request: FastifyRequest;
@@ -49,12 +53,7 @@ type Entry = Record<string, unknown>;
  * toggles (`ext`) leave out disabled types, operations and fields.
  */
 export function buildSchema(cairn: Cairn, options: GraphqlOptions, ext: GraphqlExtensionService): GraphQLSchema {
-  const registry = new TypeRegistry(
-    cairn.model,
-    (name) => (parent, args) => paginateList((parent[name] as unknown[]) ?? [], args.pagination, options.amountLimit),
-    (name) => (parent, args) => ({ nodes: paginateList((parent[name] as unknown[]) ?? [], args.pagination, options.amountLimit) }),
-    ext,
-  );
+  const registry = new TypeRegistry(cairn.model, ext);
   const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
   const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
   const exposed = options.shadowCRUD ? [...cairn.model.contentTypes.values()].filter((ct) => (!ct.plugin || ct.uid === 'plugin::upload.file') && ext.shadowCRUD(ct.uid).isEnabled()) : [];
@@ -99,31 +98,44 @@ function addContentType(
     ...localeArg,
   };
 
-  /** One list read for a root field: its arguments and its whole selection in one spec. */
-  const readList = async (args: Record<string, unknown>, context: GraphqlContext, info: GraphQLResolveInfo, connection: boolean) => {
+  /**
+   * The spec of a root field: its arguments and its whole selection (on `selection`, the entries' fields). `shaped`:
+   * the compiled path, where the statement builds each entry exactly as the response has it (undefined when the
+   * selection needs field resolvers).
+   */
+  const specOf = async (params: () => Record<string, unknown>, request: FastifyRequest, info: GraphQLResolveInfo, selection: SelectionSetNode, tag: string, shaped = false) => {
     // The action itself was checked by finalizeSchema's wrapper; the caller still decides which populated types it reads.
-    const caller = await cairn.access.caller(context.request);
-    const spec = cachedSpec(info, caller, '', () => {
-      const selection = connection
-        ? info.fieldNodes[0].selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'nodes')
-        : info.fieldNodes[0];
-      const params = selectionParams(cairn.model, ct, type, selection && 'selectionSet' in selection ? selection.selectionSet : undefined, info);
-      return parseDocumentParams(
-        cairn.model,
-        ct,
-        {
-          ...params,
-          filters: args.filters ? restFilters(args.filters) : undefined,
-          sort: args.sort,
-          pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize), withCount: connection },
-          status: args.status,
-          locale: args.locale,
-        },
-        { ...readOptions(cairn, caller), maxLimit: options.amountLimit },
-      );
+    const caller = await cairn.access.caller(request);
+    return cachedSpec(info, caller, `${tag}:${shaped}`, () => {
+      const read = readOptions(cairn, caller);
+      const selectionOptions = { populate: { model: cairn.model, canFind: read.canFind }, amountLimit: options.amountLimit, shaped, customized: options.customized };
+      const fields = readSelection(v5Style, selectionOptions, ct, type, selection, info);
+      const spec = parseDocumentParams(cairn.model, ct, { ...params(), fields: fields.fields }, { ...read, maxLimit: options.amountLimit });
+      if (shaped && !fields.compilable) return undefined;
+      return { ...spec, populate: fields.populate, shape: shaped ? fields.shape : undefined };
     });
-    const page = await documents.findPage(spec);
-    return { nodes: page.rows.map((r) => JSON.parse(r) as Entry), pagination: page.pagination as Record<string, number> };
+  };
+  const listParams = (args: Record<string, unknown>, withCount: boolean) => () => ({
+    filters: args.filters ? restFilters(args.filters) : undefined,
+    sort: args.sort,
+    pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize), withCount },
+    status: args.status,
+    locale: args.locale,
+  });
+  const connection = registry.entityCollection(ct);
+  /** The entries' selection of a `_connection` root field (its `nodes`), undefined when `nodes` has several keys. */
+  const nodesSelection = (info: GraphQLResolveInfo) => {
+    const groups = fieldGroups(mergedSelection(info.fieldNodes), connection.name, info).filter(([, nodes]) => nodes[0].name.value === 'nodes');
+    return groups.length > 1 ? undefined : mergedSelection(groups.flatMap(([, nodes]) => nodes));
+  };
+  const connectionSelection = (info: GraphQLResolveInfo) => {
+    const found = collectFields(mergedSelection(info.fieldNodes), connection.name, info).filter((f) => f.name.value === 'nodes');
+    return mergedSelection(found);
+  };
+  const pageInfo = (pagination: Record<string, number>) => {
+    const pageSize = pagination.pageSize ?? pagination.limit;
+    const page = pagination.page ?? Math.floor((pagination.start ?? 0) / pageSize) + 1;
+    return { page, pageSize, total: pagination.total, pageCount: Math.ceil(pagination.total / pageSize) };
   };
 
   const crud = ext.shadowCRUD(ct.uid);
@@ -131,29 +143,46 @@ function addContentType(
     query[names.plural] = {
       type: new GraphQLNonNull(new GraphQLList(type)),
       args: listArgs,
-      extensions: needs({ action: `${ct.uid}.find` }),
-      resolve: async (_root, args, context, info) => (await readList(args, context, info, false)).nodes,
+      extensions: {
+        ...needs({ action: `${ct.uid}.find` }),
+        ...compiledField(async (args, info, request) => {
+          const spec = await specOf(listParams(args, false), request, info, mergedSelection(info.fieldNodes), 'list', true);
+          return spec && `[${(await documents.findPage(spec)).rows.join(',')}]`;
+        }),
+      },
+      resolve: async (_root, args, context, info) => {
+        const spec = (await specOf(listParams(args, false), context.request, info, mergedSelection(info.fieldNodes), 'list'))!;
+        return (await documents.findPage(spec)).rows.map((r) => JSON.parse(r) as Entry);
+      },
     };
     query[`${names.plural}_connection`] = {
-      type: registry.entityCollection(ct),
+      type: connection,
       args: listArgs,
-      extensions: needs({ action: `${ct.uid}.find` }),
+      extensions: {
+        ...needs({ action: `${ct.uid}.find` }),
+        ...compiledField(async (args, info, request) => {
+          const selection = nodesSelection(info);
+          const spec = selection && (await specOf(listParams(args, true), request, info, selection, 'connection', true));
+          if (!spec) return undefined;
+          const page = await documents.findPage(spec);
+          return wrapperJson(connection, info, {
+            nodes: `[${page.rows.join(',')}]`,
+            pageInfo: (nodes) => projectJson(pageInfo(page.pagination as Record<string, number>), registry.pagination, mergedSelection(nodes), info),
+          });
+        }),
+      },
       resolve: async (_root, args, context, info) => {
-        const { nodes, pagination } = await readList(args, context, info, true);
-        const pageSize = pagination.pageSize ?? pagination.limit;
-        const page = pagination.page ?? Math.floor((pagination.start ?? 0) / pageSize) + 1;
-        return { nodes, pageInfo: { page, pageSize, total: pagination.total, pageCount: Math.ceil(pagination.total / pageSize) } };
+        const spec = (await specOf(listParams(args, true), context.request, info, connectionSelection(info), 'connection'))!;
+        const page = await documents.findPage(spec);
+        return { nodes: page.rows.map((r) => JSON.parse(r) as Entry), pageInfo: pageInfo(page.pagination as Record<string, number>) };
       },
     };
   }
 
+  const oneParams = (status: unknown, locale: unknown) => () => ({ status, locale });
   /** The entry of one document, read with the selection of the field that asked. */
   const readOne = async (documentId: string, status: unknown, locale: unknown, context: GraphqlContext, info: GraphQLResolveInfo) => {
-    const caller = await cairn.access.caller(context.request);
-    const spec = cachedSpec(info, caller, `${String(status)}:${String(locale)}`, () => {
-      const params = selectionParams(cairn.model, ct, type, info.fieldNodes[0].selectionSet, info);
-      return parseDocumentParams(cairn.model, ct, { ...params, status, locale }, readOptions(cairn, caller));
-    });
+    const spec = (await specOf(oneParams(status, locale), context.request, info, mergedSelection(info.fieldNodes), `one:${String(status)}:${String(locale)}`))!;
     const text = await documents.findOneJson(spec, documentId);
     return text === null ? null : (JSON.parse(text) as Entry);
   };
@@ -162,7 +191,13 @@ function addContentType(
     query[names.single] = {
       type,
       args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...statusArg, ...localeArg },
-      extensions: needs({ action: `${ct.uid}.findOne` }),
+      extensions: {
+        ...needs({ action: `${ct.uid}.findOne` }),
+        ...compiledField(async (args, info, request) => {
+          const spec = await specOf(oneParams(args.status, args.locale), request, info, mergedSelection(info.fieldNodes), `one:${String(args.status)}:${String(args.locale)}`, true);
+          return spec && ((await documents.findOneJson(spec, String(args.documentId))) ?? 'null');
+        }),
+      },
       resolve: (_root, args, context, info) => readOne(args.documentId, args.status, args.locale, context, info),
     };
   }

@@ -11,7 +11,8 @@ import { I18NLocaleCodeScalar } from '../scalars.js';
 import { capPagination } from '../limits.js';
 import { cachedSpec } from '../spec-cache.js';
 import { V4TypeRegistry } from './types.js';
-import { attributesSelection, entityShape, v4Filters, v4Selection } from './selection.js';
+import { attributesSelection, entityShape, v4Filters, v4Style } from './selection.js';
+import { readSelection } from '../read-selection.js';
 import { fieldGroups, mergedSelection } from '../selection.js';
 import { compiledField, projectJson, wrapperJson } from '../compiled-path.js';
 
@@ -75,7 +76,7 @@ function addContentType(
     return cachedSpec(info, caller, `${tag}:${shaped}`, () => {
       const read = readOptions(cairn, caller);
       const selectionOptions = { populate: { model: cairn.model, canFind: read.canFind }, amountLimit: options.amountLimit, shaped, customized: options.customized };
-      const selection = v4Selection(selectionOptions, ct, attributes, attributesSelection(wrapper, info.fieldNodes, info), info);
+      const selection = readSelection(v4Style, selectionOptions, ct, attributes, attributesSelection(wrapper, info.fieldNodes, info), info);
       const spec = parseDocumentParams(cairn.model, ct, { ...params(), fields: selection.fields }, { ...read, maxLimit: options.amountLimit });
       const shape = shaped ? entityShape(wrapper, info.fieldNodes, selection.shape, info) : undefined;
       if (shaped && (!selection.compilable || !shape)) return undefined;

@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import type { Attribute, Component, ContentType, Model } from '../../model/types.js';
 import type { GraphqlExtensionService } from '../extension.js';
-import { TypeRegistry } from '../schema-types.js';
+import { TypeRegistry, populatedList } from '../schema-types.js';
 import { componentTypeName, typeName } from '../names.js';
 import { DateTimeScalar, JSONScalar } from '../scalars.js';
 
@@ -36,12 +36,7 @@ export class V4TypeRegistry extends TypeRegistry {
   readonly error = new GraphQLObjectType({ name: 'Error', fields: { code: { type: new GraphQLNonNull(GraphQLString) }, message: { type: GraphQLString } } });
 
   constructor(model: Model, ext: GraphqlExtensionService) {
-    super(
-      model,
-      () => () => undefined,
-      () => () => undefined,
-      ext,
-    );
+    super(model, ext);
   }
 
   protected override objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
@@ -66,8 +61,6 @@ export class V4TypeRegistry extends TypeRegistry {
   protected override addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {
     if (attribute.kind !== 'relation' && attribute.kind !== 'media') {
       super.addOutputField(fields, owner, attribute);
-      if (attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable)) fields[attribute.name].resolve = populatedList as never;
-      else if (attribute.kind === 'component') fields[attribute.name].resolve = populated as never;
       return;
     }
     const target = this.model.contentTypes.get(attribute.target)!;
@@ -84,8 +77,7 @@ export class V4TypeRegistry extends TypeRegistry {
       sort: { type: new GraphQLList(GraphQLString), defaultValue: [] },
     };
     if (target.draftAndPublish) args.publicationState = { type: this.publicationState, defaultValue: 'LIVE' };
-    // The list arrives windowed by its `pagination` (in SQL: see v4/selection.ts).
-    const resolve: Resolver = (parent, _args, _ctx, info) => ({ data: parent[info.path.key] ?? [] });
+    const resolve: Resolver = (parent, args, context, info) => ({ data: populatedList(parent, args, context, info) });
     fields[name] = { type: this.relationResponseCollection(target), args, resolve: resolve as never };
   }
 
@@ -166,9 +158,6 @@ export class V4TypeRegistry extends TypeRegistry {
   }
 }
 
-/** Components and dynamic zones are read under the field's response key (see the class comment). */
-const populated: Resolver = (parent, _args, _ctx, info) => parent[info.path.key] ?? null;
-const populatedList: Resolver = (parent, _args, _ctx, info) => parent[info.path.key] ?? [];
 
 const ownerName = (owner: ContentType | Component) => (owner.modelType === 'component' ? componentTypeName(owner) : typeName(owner));
 const capitalize = (s: string) => s[0].toUpperCase() + s.slice(1);

@@ -1,0 +1,162 @@
+import {
+  getArgumentValues,
+  getNamedType,
+  isObjectType,
+  isUnionType,
+  type FieldNode,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
+import type { Component, ContentType, Model } from '../model/types.js';
+import { parsePopulate, type OutputShape, type OutputValue, type PopulateContext, type PopulateNode } from '../query/index.js';
+import { componentTypeName } from './names.js';
+import { fieldGroups, mergedSelection } from './selection.js';
+import { nestedWindow } from './limits.js';
+
+/** What a selection reads: scalar fields and a populate tree keyed by response key (aliases kept apart). */
+export interface SelectionRead {
+  fields: string[];
+  populate: Map<string, PopulateNode>;
+  /** The object exactly as the response has it (compiled path). */
+  shape: OutputShape;
+  /** False when the selection needs field resolvers (an extension's field or config, an unreadable relation). */
+  compilable: boolean;
+}
+
+export interface ReadSelectionOptions {
+  populate: PopulateContext;
+  amountLimit: number;
+  /** Put shapes into populate nodes (the compiled path) or not (field resolvers shape the answer). */
+  shaped: boolean;
+  /** `Type.field` keys an app customized (resolversConfig, its own resolvers): those need field resolvers. */
+  customized: ReadonlySet<string>;
+}
+
+/** What differs between the v4 and v5 shapes when a selection is read. */
+export interface ReadStyle {
+  /** The attribute a field of an entry type reads (`restaurants_connection` → `restaurants` in v5). */
+  attributeOf(fieldName: string): string;
+  /** How a relation field's value wraps its targets, and where their own selection is. */
+  relation(
+    fieldType: GraphQLObjectType,
+    nodes: FieldNode[],
+    key: string,
+    info: GraphQLResolveInfo,
+  ): {
+    /** The type the targets' fields are selected on, and that selection. */
+    type: GraphQLObjectType;
+    selection: SelectionSetNode;
+    /** One target's JSON, from the shape of its fields (undefined: only field resolvers can answer). */
+    item(fields: OutputShape): OutputShape | undefined;
+    /** The field's value on the parent (undefined: only field resolvers can answer). */
+    value: OutputValue | undefined;
+  };
+  /** Filter arguments → REST filters. */
+  filters(model: Model, target: ContentType, raw: unknown): unknown;
+  /** The version of the targets a relation's arguments ask for (nothing: the request's). */
+  version(target: ContentType, args: Record<string, unknown>): Partial<PopulateNode>;
+}
+
+const SYSTEM_FIELDS = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale']);
+
+/**
+ * Walks the selection on `type` (an entry's fields, a component, or a dynamic-zone member) and says what to read:
+ * scalar fields, and a populate tree keyed by response key (aliases of one relation with different arguments are
+ * read apart), with, for the compiled path, the exact JSON of the answer. Relation arguments are validated by the
+ * REST populate parser (the same errors as REST); their `pagination` (capped by amountLimit) is the node's window,
+ * read in SQL.
+ */
+export function readSelection(
+  style: ReadStyle,
+  options: ReadSelectionOptions,
+  schema: ContentType | Component,
+  type: GraphQLObjectType,
+  selectionSet: SelectionSetNode | undefined,
+  info: GraphQLResolveInfo,
+): SelectionRead {
+  const model = options.populate.model;
+  const fields = new Set<string>();
+  const populate = new Map<string, PopulateNode>();
+  const shape: Array<[string, OutputValue]> = [];
+  let compilable = true;
+  // A field an extension added to the type (not generated here): its resolver may read any attribute.
+  let extended = false;
+  const nested = (read: SelectionRead) => {
+    compilable &&= read.compilable;
+    return options.shaped ? { shape: read.shape } : {};
+  };
+  for (const [key, nodes] of fieldGroups(selectionSet, type.name, info)) {
+    const fieldName = nodes[0].name.value;
+    const name = style.attributeOf(fieldName);
+    const attribute = schema.attributes.get(name);
+    const field = type.getFields()[fieldName];
+    if (options.customized.has(`${type.name}.${fieldName}`)) compilable = false;
+    if (fieldName === '__typename') {
+      shape.push([key, { kind: 'literal', value: type.name }]);
+      continue;
+    }
+    if (!field) {
+      extended = true;
+      compilable = false;
+      continue;
+    }
+    if (name === 'id' || name === 'documentId' || SYSTEM_FIELDS.has(name) || attribute?.kind === 'scalar') {
+      if (name !== 'id' && name !== 'documentId') fields.add(name);
+      const as = name === 'id' ? 'string' : attribute?.kind === 'scalar' && attribute.type === 'biginteger' ? 'number' : undefined;
+      shape.push([key, { kind: 'field', name, ...(as ? { as } : {}) }]);
+      continue;
+    }
+    const alias = key === name ? {} : { attribute: name };
+    const namedType = getNamedType(field.type);
+    const selection = mergedSelection(nodes);
+    if (attribute?.kind === 'component' && isObjectType(namedType)) {
+      const sub = readSelection(style, options, model.components.get(attribute.component)!, namedType, selection, info);
+      populate.set(key, { ...alias, fields: sub.fields, populate: sub.populate, ...nested(sub) });
+      shape.push([key, { kind: 'populate', key }]);
+    } else if (attribute?.kind === 'dynamiczone' && isUnionType(namedType)) {
+      const on = new Map<string, PopulateNode>();
+      for (const member of namedType.getTypes()) {
+        const component = attribute.components.map((uid) => model.components.get(uid)!).find((c) => componentTypeName(c) === member.name);
+        if (!component) continue;
+        const sub = readSelection(style, options, component, member, selection, info);
+        on.set(component.uid, { fields: sub.fields, populate: sub.populate, ...nested(sub) });
+      }
+      populate.set(key, { ...alias, populate: new Map(), on });
+      shape.push([key, { kind: 'populate', key }]);
+    } else if (isObjectType(namedType) && (attribute?.kind === 'relation' || attribute?.kind === 'media' || name === 'localizations')) {
+      const target = name === 'localizations' ? (schema as ContentType) : model.contentTypes.get((attribute as { target: string }).target)!;
+      const args = getArgumentValues(field, nodes[0], info.variableValues) as { filters?: unknown; sort?: unknown; pagination?: Record<string, number> };
+      const params: Record<string, unknown> = {};
+      if (args.filters) params.filters = style.filters(model, target, args.filters);
+      const sort = Array.isArray(args.sort) ? args.sort : args.sort ? [args.sort] : [];
+      if (sort.length) params.sort = sort;
+      const parsed = parsePopulate(options.populate, schema, { [name]: params }).get(name);
+      if (!parsed) {
+        // A type the caller may not find: the field answers null / an empty list (by its resolver).
+        compilable = false;
+        continue;
+      }
+      const relation = style.relation(namedType, nodes, key, info);
+      const sub = readSelection(style, options, target, relation.type, relation.selection, info);
+      const item = relation.item(sub.shape);
+      if (!item || !relation.value) compilable = false;
+      const toMany = field.args.some((a) => a.name === 'pagination');
+      populate.set(key, {
+        ...parsed,
+        ...alias,
+        ...style.version(target, args),
+        ...(toMany ? { window: nestedWindow(args.pagination, options.amountLimit) } : {}),
+        fields: sub.fields,
+        populate: sub.populate,
+        ...(options.shaped && item ? { shape: item } : {}),
+      });
+      compilable &&= sub.compilable;
+      if (relation.value) shape.push([key, relation.value]);
+    }
+  }
+  if (extended) {
+    for (const attribute of schema.attributes.values()) if (attribute.kind === 'scalar' && !schema.privateAttributes.has(attribute.name)) fields.add(attribute.name);
+  }
+  return { fields: [...fields], populate, shape, compilable };
+}
