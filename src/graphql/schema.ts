@@ -14,20 +14,17 @@ import {
 } from 'graphql';
 import type { FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import { findAction } from '../app/access.js';
 import type { ContentType } from '../model/types.js';
-import { parseDocumentParams } from '../query/index.js';
 import { ApplicationError, CairnError, ForbiddenError, NotFoundError, ValidationError } from '../errors/index.js';
 import type { GraphqlExtensionService } from './extension.js';
 import { needs } from './field-auth.js';
 import { TypeRegistry } from './schema-types.js';
-import { cachedSpec } from './spec-cache.js';
 import { queryNames, typeName } from './names.js';
 import { I18NLocaleCodeScalar } from './scalars.js';
 import { capPagination } from './limits.js';
 import { collectFields, fieldGroups, mergedSelection, restFilters } from './selection.js';
 import { v5Style } from './v5-style.js';
-import { readSelection } from './read-selection.js';
+import { rootSpec } from './root-spec.js';
 import { compiledField, projectJson, wrapperJson } from './compiled-path.js';
 
 export interface GraphqlContext {
@@ -65,17 +62,6 @@ export function buildSchema(cairn: Cairn, options: GraphqlOptions, ext: GraphqlE
   });
 }
 
-/** Read options of a GraphQL read for this caller (populate omits the types it may not find). */
-export function readOptions(cairn: Cairn, caller: { can(a: string): boolean }) {
-  return {
-    ...cairn.config.api.rest,
-    maxLimit: Math.max(cairn.config.api.rest.maxLimit, 1),
-    locales: cairn.locales.map((l) => l.code),
-    defaultLocale: cairn.defaultLocale,
-    canFind: (uid: string) => caller.can(findAction(uid)),
-  };
-}
-
 function addContentType(
   cairn: Cairn,
   registry: TypeRegistry,
@@ -98,23 +84,10 @@ function addContentType(
     ...localeArg,
   };
 
-  /**
-   * The spec of a root field: its arguments and its whole selection (on `selection`, the entries' fields). `shaped`:
-   * the compiled path, where the statement builds each entry exactly as the response has it (undefined when the
-   * selection needs field resolvers).
-   */
-  const specOf = async (params: () => Record<string, unknown>, request: FastifyRequest, info: GraphQLResolveInfo, selection: SelectionSetNode, tag: string, shaped = false) => {
-    // The action itself was checked by finalizeSchema's wrapper; the caller still decides which populated types it reads.
-    const caller = await cairn.access.caller(request);
-    return cachedSpec(info, caller, `${tag}:${shaped}`, () => {
-      const read = readOptions(cairn, caller);
-      const selectionOptions = { populate: { model: cairn.model, canFind: read.canFind }, amountLimit: options.amountLimit, shaped, customized: options.customized };
-      const fields = readSelection(v5Style, selectionOptions, ct, type, selection, info);
-      const spec = parseDocumentParams(cairn.model, ct, { ...params(), fields: fields.fields }, { ...read, maxLimit: options.amountLimit });
-      if (shaped && !fields.compilable) return undefined;
-      return { ...spec, populate: fields.populate, shape: shaped ? fields.shape : undefined };
-    });
-  };
+  /** The spec of a root field whose entries' fields are selected in `selection`. */
+  const specOf = (params: () => Record<string, unknown>, request: FastifyRequest, info: GraphQLResolveInfo, selection: SelectionSetNode, tag: string, shaped = false) =>
+    rootSpec(cairn, options, { ct, style: v5Style, type, selection }, params, request, info, tag, shaped);
+
   const listParams = (args: Record<string, unknown>, withCount: boolean) => () => ({
     filters: args.filters ? restFilters(args.filters) : undefined,
     sort: args.sort,

@@ -5,14 +5,13 @@ import type { ContentType } from '../../model/types.js';
 import { parseDocumentParams } from '../../query/index.js';
 import type { GraphqlExtensionService } from '../extension.js';
 import { needs } from '../field-auth.js';
-import { addUsersPermissions, readOptions, type GraphqlContext, type GraphqlOptions } from '../schema.js';
+import { addUsersPermissions, type GraphqlContext, type GraphqlOptions } from '../schema.js';
 import { queryNames, typeName } from '../names.js';
 import { I18NLocaleCodeScalar } from '../scalars.js';
 import { capPagination } from '../limits.js';
-import { cachedSpec } from '../spec-cache.js';
 import { V4TypeRegistry } from './types.js';
 import { attributesSelection, entityShape, v4Filters, v4Style } from './selection.js';
-import { readSelection } from '../read-selection.js';
+import { readOptions, rootSpec } from '../root-spec.js';
 import { fieldGroups, mergedSelection } from '../selection.js';
 import { compiledField, projectJson, wrapperJson } from '../compiled-path.js';
 
@@ -66,23 +65,25 @@ function addContentType(
     ...localeArg,
   };
 
-  /**
-   * The spec of a root field: its arguments, and what its `data { attributes }` selects. `shaped`: the compiled
-   * path, where the statement builds each entry exactly as the response has it (undefined when the selection
-   * needs field resolvers).
-   */
-  const specOf = async (params: () => Record<string, unknown>, request: FastifyRequest, info: GraphQLResolveInfo, wrapper: GraphQLObjectType, tag: string, shaped = false) => {
-    const caller = await cairn.access.caller(request);
-    return cachedSpec(info, caller, `${tag}:${shaped}`, () => {
-      const read = readOptions(cairn, caller);
-      const selectionOptions = { populate: { model: cairn.model, canFind: read.canFind }, amountLimit: options.amountLimit, shaped, customized: options.customized };
-      const selection = readSelection(v4Style, selectionOptions, ct, attributes, attributesSelection(wrapper, info.fieldNodes, info), info);
-      const spec = parseDocumentParams(cairn.model, ct, { ...params(), fields: selection.fields }, { ...read, maxLimit: options.amountLimit });
-      const shape = shaped ? entityShape(wrapper, info.fieldNodes, selection.shape, info) : undefined;
-      if (shaped && (!selection.compilable || !shape)) return undefined;
-      return { ...spec, populate: selection.populate, preview: spec.status === 'draft', shape };
-    });
-  };
+  /** The spec of a root field answering `wrapper` (its entries under `data { id attributes }`). */
+  const specOf = (params: () => Record<string, unknown>, request: FastifyRequest, info: GraphQLResolveInfo, wrapper: GraphQLObjectType, tag: string, shaped = false) =>
+    rootSpec(
+      cairn,
+      options,
+      {
+        ct,
+        style: v4Style,
+        type: attributes,
+        selection: attributesSelection(wrapper, info.fieldNodes, info),
+        entry: (fields) => entityShape(wrapper, info.fieldNodes, fields, info),
+        preview: true,
+      },
+      params,
+      request,
+      info,
+      tag,
+      shaped,
+    );
 
   const listParams = (args: Args, info: GraphQLResolveInfo) => () => ({
     filters: args.filters ? v4Filters(cairn.model, ct, args.filters) : undefined,
