@@ -21,9 +21,6 @@ import { authorize } from '../app/access.js';
 import { declaredAuth } from './field-auth.js';
 import { fieldGroups, mergedSelection } from './selection.js';
 
-/** What the compiled path needs of resolve info: the field's nodes, the document's fragments, the variables. */
-export type SelectionInfo = Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'variableValues'>;
-
 /**
  * A root field's compiled reader: the JSON text of the field's value, read with one statement (plus a count), or
  * undefined when its selection needs field resolvers.

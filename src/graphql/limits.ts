@@ -70,12 +70,6 @@ export function nestedWindow(pagination: Record<string, number> | undefined, amo
   return { start: ((p.page ?? 1) - 1) * size, limit: size };
 }
 
-/** Slices a populated list by nested `pagination` arguments (the v5 shape pages nested lists in Node). */
-export function paginateList<T>(items: T[], pagination: Record<string, number> | undefined, amountLimit: number): T[] {
-  const { start, limit } = nestedWindow(pagination, amountLimit);
-  return items.slice(start, start + limit);
-}
-
 /**
  * Introspection off (production, unless configured on): one error per operation that asks for `__schema` or
  * `__type`, worded as the reference words it.

@@ -8,7 +8,7 @@ type Entry = Record<string, any>;
 
 const model = {
   ...kitchen,
-  config: { plugins: { ...kitchen.config!.plugins, graphql: { config: { amountLimit: 50 } } } },
+  config: { plugins: { ...kitchen.config!.plugins, graphql: { config: { amountLimit: 11 } } } },
 };
 
 /**
@@ -87,6 +87,7 @@ describeEachDialect('GraphQL seed shape through graphql-request', (dialect) => {
               all: restaurants(sort: "name:asc") { data { attributes { name } } }
               page: restaurants(sort: "name:asc", pagination: { page: $page, pageSize: 5 }) { data { attributes { name } } }
               offset: restaurants(sort: "name:desc", pagination: { start: 10, limit: 5 }) { data { attributes { name } } }
+              capped: restaurants(sort: "name:asc", pagination: { limit: 50 }) { data { attributes { name } } }
             }
           }
           meta { pagination { page pageSize pageCount total } }
@@ -99,6 +100,17 @@ describeEachDialect('GraphQL seed shape through graphql-request', (dialect) => {
     expect(list(cid.all)).toEqual(['R01', 'R02', 'R03', 'R04', 'R05', 'R06', 'R07', 'R08', 'R09', 'R10']);
     expect(list(cid.page)).toEqual(['R11', 'R12']);
     expect(list(cid.offset)).toEqual(['R02', 'R01']);
+    // amountLimit caps nested lists too.
+    expect(list(cid.capped)).toHaveLength(11);
+    for (const [pagination, code] of [
+      ['{ pageSize: 0 }', 'BAD_USER_INPUT'],
+      ['{ page: 0 }', 'BAD_USER_INPUT'],
+      ['{ start: -1 }', 'BAD_USER_INPUT'],
+      ['{ page: 1, limit: 2 }', 'STRAPI_PAGINATION_ERROR'],
+    ]) {
+      const error = await client.request(`{ chefs { data { attributes { restaurants(pagination: ${pagination}) { data { id } } } } } }`).catch((e: unknown) => e);
+      expect((error as ClientError).response.errors![0].extensions!.code, pagination).toBe(code);
+    }
     expect(chefs.meta).toEqual({ pagination: { page: 1, pageSize: 10, pageCount: 1, total: 1 } });
   });
 
