@@ -8,16 +8,18 @@ type Entry = Record<string, any>;
 
 const model = {
   ...kitchen,
-  config: { plugins: { ...kitchen.config!.plugins, graphql: { config: { amountLimit: 11 } } } },
+  config: { plugins: { ...kitchen.config!.plugins, graphql: { config: { amountLimit: 11 } }, 'users-permissions': { config: { jwtSecret: 'client-secret' } } } },
 };
 
 /**
  * The seed's GraphQL shape driven by a real GraphQL client (graphql-request) over a real port, as an app would:
- * every filter operator, variables, nested lists with their own pagination, mutations, and errors.
+ * every filter operator, variables, nested lists with their own pagination, components, dynamic zones, publication
+ * states, locales, mutations, register/login/me, the depth limit, and errors.
  */
 describeEachDialect('GraphQL seed shape through graphql-request', (dialect) => {
   let app: TestApp;
   let client: GraphQLClient;
+  let url = '';
   beforeAll(async () => {
     app = await startTestApp(dialect, model);
     const chefs = [
@@ -31,7 +33,8 @@ describeEachDialect('GraphQL seed shape through graphql-request', (dialect) => {
     for (let i = 1; i <= 12; i++) await app.request('POST', '/api/restaurants', { data: { name: `R${String(i).padStart(2, '0')}`, stars: i % 5, chef: cid } });
     await app.cairn.fastify.listen({ port: 0, host: '127.0.0.1' });
     const address = app.cairn.fastify.server.address() as { port: number };
-    client = new GraphQLClient(`http://127.0.0.1:${address.port}/graphql`, { headers: { authorization: `Bearer ${app.token}` } });
+    url = `http://127.0.0.1:${address.port}/graphql`;
+    client = new GraphQLClient(url, { headers: { authorization: `Bearer ${app.token}` } });
   });
   afterAll(async () => app?.close());
 
@@ -112,6 +115,45 @@ describeEachDialect('GraphQL seed shape through graphql-request', (dialect) => {
       expect((error as ClientError).response.errors![0].extensions!.code, pagination).toBe(code);
     }
     expect(chefs.meta).toEqual({ pagination: { page: 1, pageSize: 10, pageCount: 1, total: 1 } });
+  });
+
+  it('components, dynamic zones, publicationState and locale through the client', async () => {
+    const { createRestaurant } = await client.request<Entry>(gql`
+      mutation {
+        createRestaurant(data: { name: "Blocks", stars: 4, blocks: [{ __component: "sections.hero", title: "Hi" }, { __component: "sections.menu", title: "Menu", items: [{ lat: 1, lng: 2 }] }] }) {
+          data { id attributes { name publishedAt } }
+        }
+      }
+    `);
+    expect(createRestaurant.data.attributes).toEqual({ name: 'Blocks', publishedAt: null });
+    const query = gql`
+      query Blocks($state: PublicationState, $locale: I18NLocaleCode) {
+        restaurants(filters: { name: { eq: "Blocks" } }, publicationState: $state, locale: $locale) {
+          data { attributes { name locale blocks { __typename ... on ComponentSectionsHero { title } ... on ComponentSectionsMenu { title items { lat lng } } } } }
+        }
+      }
+    `;
+    expect((await client.request<Entry>(query, { state: 'LIVE' })).restaurants.data).toEqual([]);
+    const preview = await client.request<Entry>(query, { state: 'PREVIEW' });
+    expect(preview.restaurants.data).toEqual([
+      { attributes: { name: 'Blocks', locale: 'en', blocks: [{ __typename: 'ComponentSectionsHero', title: 'Hi' }, { __typename: 'ComponentSectionsMenu', title: 'Menu', items: [{ lat: 1, lng: 2 }] }] } },
+    ]);
+    expect((await client.request<Entry>(query, { state: 'PREVIEW', locale: 'fr' })).restaurants.data).toEqual([]);
+    const chefs = await client.request<Entry>(gql`{ chefs(filters: { name: { eq: "Ann" } }) { data { attributes { address { city } } } } }`);
+    expect(chefs.chefs.data).toEqual([{ attributes: { address: null } }]);
+  });
+
+  it('register, login and me through the client; a query deeper than depthLimit is refused before running', async () => {
+    const anonymous = new GraphQLClient(url);
+    const registered = await anonymous.request<Entry>(gql`mutation { register(input: { username: "reader", email: "reader@example.com", password: "secret12" }) { jwt user { username confirmed role { type } } } }`);
+    // The reference answers register and login without the role (`me` has it).
+    expect(registered.register.user).toEqual({ username: 'reader', confirmed: true, role: null });
+    const { login } = await anonymous.request<Entry>(gql`mutation { login(input: { identifier: "reader@example.com", password: "secret12" }) { jwt } }`);
+    const me = await new GraphQLClient(url, { headers: { authorization: `Bearer ${login.jwt}` } }).request<Entry>(gql`{ me { username email role { type } } }`);
+    expect(me.me).toEqual({ username: 'reader', email: 'reader@example.com', role: { type: 'authenticated' } });
+    const deep = await client.request(gql`{ chefs { data { attributes { restaurants { data { attributes { chef { data { attributes { restaurants { data { id } } } } } } } } } } } }`).catch((e: unknown) => e);
+    expect((deep as ClientError).response.status).toBe(400);
+    expect((deep as ClientError).response.errors![0].extensions!.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
   it('mutations, and errors as the client receives them', async () => {
