@@ -54,7 +54,8 @@ export function compileRead(
   const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
   const sortTerms = spec.sort.length ? `${compileSortTerms(ctx, spec.sort, contentType, t)}, ` : '';
   const orderBy = `${sortTerms}${ctx.col(t, 'id')} ASC`;
-  const { limit, offset } = window(spec);
+  // One document: its first row is the answer (readOne), so no more are read.
+  const { limit, offset } = options.documentId === undefined ? window(spec) : { limit: 1, offset: 0 };
   const from = `${ctx.table(contentType.table)} ${t}`;
   const hoisted = options.documentId === undefined && limit > 1 ? hoistSharedRelations(ctx, contentType, spec, t) : undefined;
   const withCount = spec.pagination.withCount && options.documentId === undefined;
