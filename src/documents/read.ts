@@ -13,16 +13,20 @@ export interface JsonPage {
   pagination: PaginationMeta;
 }
 
-/** Runs a list read: one statement for the entries, one COUNT when a total is asked for. */
+/**
+ * Runs a list read: one statement, whose rows carry the total when one is asked for. A page without rows (past
+ * the end, or nothing matches) has none to carry it: only then does the COUNT run on its own.
+ */
 export async function readPage(ctx: DocumentsContext, contentType: ContentType, spec: ReadSpec): Promise<JsonPage> {
   const compiled = readStatements(ctx.model, ctx.db.dialect).list(contentType, spec);
-  const [rows, total] = await Promise.all([
-    ctx.db.query<{ doc: string }>(compiled.data.sql, compiled.data.params),
-    compiled.count
-      ? ctx.db.query<{ total: number | string }>(compiled.count.sql, compiled.count.params).then((r) => Number(r[0].total))
-      : Promise.resolve(undefined),
-  ]);
-  return { rows: rows.map((r) => docText(r.doc)), pagination: paginationMeta(spec, total) };
+  const rows = await ctx.db.query<{ doc: unknown; total?: number | string }>(compiled.data.sql, compiled.data.params);
+  let total: number | undefined;
+  if (compiled.count) {
+    total = rows.length ? Number(rows[0].total) : Number((await ctx.db.query<{ total: number | string }>(compiled.count.sql, compiled.count.params))[0].total);
+  }
+  const docs = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) docs[i] = docText(rows[i].doc);
+  return { rows: docs, pagination: paginationMeta(spec, total) };
 }
 
 /** Reads one document's entry (in the spec's status and locale) as JSON text, or null. */

@@ -216,12 +216,34 @@ describeEachDialect('REST query language', (dialect) => {
       return statements.filter((s) => !/cairn_api_tokens|cairn_permissions/.test(s));
     };
 
-    it('a list with deep populate: one statement for the entries, one COUNT', async () => {
-      const statements = await count(
-        '/api/chefs?filters[restaurants][categories][name][$eq]=Pizza&populate[restaurants][populate][categories]=true&populate[address][populate]=geo&sort=name:asc',
-      );
+    it('a list with deep populate and its total: one statement', async () => {
+      const url =
+        '/api/chefs?filters[restaurants][categories][name][$eq]=Pizza&populate[restaurants][populate][categories]=true&populate[address][populate]=geo&sort=name:asc';
+      const statements = await count(url);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/COUNT\(\*\)/);
+      expect((await app.request('GET', url)).body.meta.pagination.total).toBeGreaterThan(0);
+    });
+
+    it('a page past the end has no row to carry the total: the COUNT runs on its own', async () => {
+      const statements = await count('/api/chefs?pagination[page]=50&pagination[pageSize]=2');
       expect(statements).toHaveLength(2);
-      expect(statements.filter((s) => /COUNT\(\*\)/.test(s))).toHaveLength(1);
+      const total = (await app.request('GET', '/api/chefs?pagination[pageSize]=100')).body.data.length;
+      expect(total).toBeGreaterThan(0);
+      const res = await app.request('GET', '/api/chefs?pagination[page]=50&pagination[pageSize]=2');
+      expect(res.body).toEqual({ data: [], meta: { pagination: { page: 50, pageSize: 2, pageCount: Math.ceil(total / 2), total } } });
+      const none = await app.request('GET', '/api/chefs?filters[name][$eq]=Nobody');
+      expect(none.body.meta.pagination).toEqual({ page: 1, pageSize: 25, pageCount: 0, total: 0 });
+    });
+
+    it('the total counts every matching row, not the page: filters through relations, offset pagination', async () => {
+      const all = (await app.request('GET', '/api/chefs?pagination[pageSize]=100')).body.data.length;
+      const res = await app.request('GET', '/api/chefs?pagination[start]=1&pagination[limit]=1');
+      expect(res.body.data).toHaveLength(1);
+      expect(res.body.meta.pagination).toEqual({ start: 1, limit: 1, total: all });
+      const pizza = await app.request('GET', '/api/chefs?filters[restaurants][categories][name][$eq]=Pizza&pagination[pageSize]=1');
+      const pizzaAll = await app.request('GET', '/api/chefs?filters[restaurants][categories][name][$eq]=Pizza&pagination[pageSize]=100');
+      expect(pizza.body.meta.pagination.total).toBe(pizzaAll.body.data.length);
     });
 
     it('withCount=false: one statement; findOne: one statement', async () => {

@@ -11,7 +11,11 @@ import { versionConditions } from './relation-source.js';
 import { hoistSharedRelations, PAGE } from './hoist.js';
 import { bindParam, type Slot } from './slots.js';
 
-/** A compiled read: one statement for the entries (each row: `doc`, the entry's JSON text), one for the total. */
+/**
+ * A compiled read: one statement for the entries (each row: `doc`, the entry's JSON text). When the spec asks
+ * for a total, every row also carries it (`total`, computed once by an uncorrelated subquery), so a list is one
+ * round trip; `count` is the same total alone, for a page with no rows to carry it (a page past the end).
+ */
 export interface CompiledRead {
   data: Frag;
   count?: Frag;
@@ -50,22 +54,35 @@ export function compileRead(
   const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
   const sortTerms = spec.sort.length ? `${compileSortTerms(ctx, spec.sort, contentType, t)}, ` : '';
   const orderBy = `${sortTerms}${ctx.col(t, 'id')} ASC`;
-  const { limit, offset } = window(spec);
+  // One document: its first row is the answer (readOne), so no more are read.
+  const { limit, offset } = options.documentId === undefined ? window(spec) : { limit: 1, offset: 0 };
   const from = `${ctx.table(contentType.table)} ${t}`;
   const hoisted = options.documentId === undefined && limit > 1 ? hoistSharedRelations(ctx, contentType, spec, t) : undefined;
+  const withCount = spec.pagination.withCount && options.documentId === undefined;
+  const total = withCount ? countOf(model, ctx, contentType, spec) : undefined;
+  // The total rides along with each row: one round trip instead of two (PostgreSQL and MySQL pay per trip).
+  const totalColumn = total ? sql`, (${total}) AS total` : frag('');
   let data: Frag;
   if (hoisted && hoisted.ctes.length) {
     // The page is chosen first; shared populated objects are built once for it; rows keep the page's order.
     const object = entryObject(ctx, contentType, t, spec, [], hoisted.values);
     const page = sql`${PAGE} AS (SELECT ${t}.* FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)})`;
-    data = sql`WITH ${join([page, ...hoisted.ctes], ', ')} SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc FROM ${PAGE} ${t} ORDER BY ${orderBy}`;
+    data = sql`WITH ${join([page, ...hoisted.ctes], ', ')} SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc${totalColumn} FROM ${PAGE} ${t} ORDER BY ${orderBy}`;
   } else {
     const object = entryObject(ctx, contentType, t, spec);
-    data = sql`SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)}`;
+    data = sql`SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc${totalColumn} FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)}`;
   }
-  const withCount = spec.pagination.withCount && options.documentId === undefined;
-  const count = withCount ? sql`SELECT COUNT(*) AS total FROM ${from}${whereClause(new CompileContext(model, ctx.dialect, spec.status), contentType, t, spec.filters, spec.locale)}` : undefined;
-  return { data, count, limit, offset };
+  return { data, count: total && sql`SELECT (${total}) AS total`, limit, offset };
+}
+
+/**
+ * `SELECT COUNT(*) ...` over the rows the list reads, in aliases of its own (`c0`...): it runs as a subquery of
+ * the page statement, next to the page's `t0`. Uncorrelated, so every database computes it once per statement.
+ */
+function countOf(model: Model, pageCtx: CompileContext, contentType: ContentType, spec: ReadSpec): Frag {
+  const ctx = new CompileContext(model, pageCtx.dialect, spec.status);
+  const c = ctx.alias('c');
+  return sql`SELECT COUNT(*) FROM ${ctx.table(contentType.table)} ${c}${whereClause(ctx, contentType, c, spec.filters, spec.locale)}`;
 }
 
 function window(spec: ReadSpec): { limit: number; offset: number } {
