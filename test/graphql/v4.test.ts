@@ -163,8 +163,8 @@ describeEachDialect('GraphQL, the seed shape (Strapi v4: data { id attributes })
     const invalid = await gql('mutation { createChef(data: { name: "x" }) { data { id } } }');
     expect(invalid.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', error: { name: 'ValidationError' } });
     expect(invalid.body.data).toEqual({ createChef: null });
-    const deleted = await gql(`mutation { deleteRestaurant(id: "${id}") { data { id attributes { name chef { data { id } } } } } }`);
-    expect(deleted.body.data!.deleteRestaurant).toEqual({ data: { id, attributes: { name: 'Newer', chef: { data: null } } } });
+    const deleted = await gql(`mutation { deleteRestaurant(id: "${id}") { data { id attributes { name chef { data { id } } cook: chef { data { id } } } } } }`);
+    expect(deleted.body.data!.deleteRestaurant).toEqual({ data: { id, attributes: { name: 'Newer', chef: { data: null }, cook: { data: null } } } });
     expect((await gql(`mutation { deleteRestaurant(id: "${id}") { data { id } } }`)).body.data!.deleteRestaurant).toEqual({ data: null });
     expect((await gql('mutation { updateChef(id: "nope", data: { age: 20 }) { data { id } } }')).body.data!.updateChef).toEqual({ data: null });
   });

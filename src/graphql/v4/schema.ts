@@ -2,7 +2,7 @@ import { GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchem
 import type { FastifyRequest } from 'fastify';
 import type { Cairn } from '../../app/cairn.js';
 import type { ContentType } from '../../model/types.js';
-import { parseDocumentParams } from '../../query/index.js';
+import { parseDocumentParams, type PopulateTree } from '../../query/index.js';
 import type { GraphqlExtensionService } from '../extension.js';
 import { needs } from '../field-auth.js';
 import { addUsersPermissions, type GraphqlContext, type GraphqlOptions } from '../schema.js';
@@ -183,7 +183,8 @@ function addContentType(
       if (!entry) return { data: null };
       await documents.delete({ documentId, locale: args.locale as string | undefined });
       // The deleted entry, as v4 answered it: its links went with it.
-      return { data: withoutRelations(ct, entry) };
+      const spec = (await specOf(latestParams, context.request, info, single, 'latest'))!;
+      return { data: withoutRelations(ct, entry, spec.populate) };
     },
   };
 }
@@ -200,11 +201,13 @@ async function isPublished(cairn: Cairn, ct: ContentType, documentId: string, lo
   return (await documents.findOneJson(spec, documentId)) !== null;
 }
 
-function withoutRelations(ct: ContentType, entry: Entry): Entry {
+/** An entry without its populated relations, media and localizations (keys may be aliases: `populate` says). */
+function withoutRelations(ct: ContentType, entry: Entry, populate: PopulateTree): Entry {
   const out: Entry = {};
   for (const [key, value] of Object.entries(entry)) {
-    const attribute = ct.attributes.get(key);
-    if (key === 'localizations' || attribute?.kind === 'relation' || attribute?.kind === 'media') continue;
+    const name = populate.get(key)?.attribute ?? key;
+    const attribute = ct.attributes.get(name);
+    if (name === 'localizations' || attribute?.kind === 'relation' || attribute?.kind === 'media') continue;
     out[key] = value;
   }
   return out;
