@@ -7,7 +7,7 @@ import { depthLimitRule, noIntrospectionRule } from './limits.js';
 import { playgroundEnabled, registerPlayground } from './playground.js';
 import { buildSchema } from './schema.js';
 import { buildV4Schema } from './v4/schema.js';
-import { compileOperation, type CompiledOperation } from './compiled-path.js';
+import { compileOperation } from './compiled-path.js';
 import { GraphqlExtensionService } from './extension.js';
 import { finalizeSchema } from './finalize.js';
 
@@ -81,30 +81,12 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
   };
 
   /**
-   * Operations compiled by graphql-jit, per cached document and operation name: resolvers run as with graphql-js
-   * (generated, extension and tracing ones alike), without its per-field interpretation (about 3x its cost on
-   * large lists).
+   * Two compilations per cached document and operation name: the compiled path (undefined when the query needs
+   * field resolvers), and graphql-jit's, whose resolvers run as with graphql-js (generated, extension and tracing
+   * ones alike) without its per-field interpretation (about 3x its cost on large lists).
    */
-  type Operation = CompiledQuery | ExecutionResult;
-  const operations = new WeakMap<DocumentNode, Map<string, Operation>>();
-  const compiled = (document: DocumentNode, operationName: string | undefined) => {
-    let byName = operations.get(document);
-    if (!byName) operations.set(document, (byName = new Map()));
-    let operation = byName.get(operationName ?? '');
-    if (!operation) {
-      operation = compileQuery(schema, document, operationName) as Operation;
-      byName.set(operationName ?? '', operation);
-    }
-    return operation;
-  };
-
-  const compiledOperations = new WeakMap<DocumentNode, Map<string, CompiledOperation | undefined>>();
-  const compiledOperation = (document: DocumentNode, operationName: string | undefined) => {
-    let byName = compiledOperations.get(document);
-    if (!byName) compiledOperations.set(document, (byName = new Map()));
-    if (!byName.has(operationName ?? '')) byName.set(operationName ?? '', compileOperation(schema, document, operationName, cairn.access, customized));
-    return byName.get(operationName ?? '');
-  };
+  const compiledOperation = perOperation((document, operationName) => compileOperation(schema, document, operationName, cairn.access, customized));
+  const compiled = perOperation((document, operationName) => compileQuery(schema, document, operationName) as CompiledQuery | ExecutionResult);
 
   const handle = async (request: FastifyRequest, reply: FastifyReply, body: { query?: unknown; variables?: unknown; operationName?: unknown }) => {
     if (typeof body.query !== 'string') return reply.status(400).send({ errors: [{ message: 'Must provide query string.', extensions: { code: 'BAD_REQUEST' } }] });
@@ -152,4 +134,16 @@ function parseVariables(raw: unknown): Record<string, unknown> | undefined | Gra
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return new GraphQLError('Variables must be an object.');
   return value as Record<string, unknown>;
+}
+
+/** A compilation of each document (cached per query text, so stable) and operation name, made once. */
+function perOperation<T>(compile: (document: DocumentNode, operationName: string | undefined) => T) {
+  const byDocument = new WeakMap<DocumentNode, Map<string, T>>();
+  return (document: DocumentNode, operationName: string | undefined): T => {
+    let byName = byDocument.get(document);
+    if (!byName) byDocument.set(document, (byName = new Map()));
+    const key = operationName ?? '';
+    if (!byName.has(key)) byName.set(key, compile(document, operationName));
+    return byName.get(key) as T;
+  };
 }

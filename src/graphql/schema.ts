@@ -51,10 +51,34 @@ type Entry = Record<string, unknown>;
  */
 export function buildSchema(cairn: Cairn, options: GraphqlOptions, ext: GraphqlExtensionService): GraphQLSchema {
   const registry = new TypeRegistry(cairn.model, ext);
-  const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
-  const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
-  const exposed = options.shadowCRUD ? [...cairn.model.contentTypes.values()].filter((ct) => (!ct.plugin || ct.uid === 'plugin::upload.file') && ext.shadowCRUD(ct.uid).isEnabled()) : [];
-  for (const ct of exposed) addContentType(cairn, registry, options, ext, ct, query, mutation);
+  return shadowCrudSchema(
+    cairn,
+    options,
+    ext,
+    (ct) => !ct.plugin || ct.uid === 'plugin::upload.file',
+    (ct, query, mutation) => addContentType(cairn, registry, options, ext, ct, query, mutation),
+  );
+}
+
+type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
+
+/**
+ * A shape's shadow CRUD schema: `add` puts the root fields of each content-type the shape `exposes` (unless
+ * `shadowCRUD: false` or the app disabled the type) into Query and Mutation; register, login and me come with
+ * every shape.
+ */
+export function shadowCrudSchema(
+  cairn: Cairn,
+  options: GraphqlOptions,
+  ext: GraphqlExtensionService,
+  exposes: (ct: ContentType) => boolean,
+  add: (ct: ContentType, query: RootFields, mutation: RootFields) => void,
+): GraphQLSchema {
+  const query: RootFields = {};
+  const mutation: RootFields = {};
+  if (options.shadowCRUD) {
+    for (const ct of cairn.model.contentTypes.values()) if (exposes(ct) && ext.shadowCRUD(ct.uid).isEnabled()) add(ct, query, mutation);
+  }
   addUsersPermissions(cairn, query, mutation);
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),

@@ -1,4 +1,4 @@
-import type { Component, ContentType, DynamicZoneAttribute, ScalarAttribute } from '../../model/types.js';
+import type { Component, ContentType, DynamicZoneAttribute } from '../../model/types.js';
 import type { ColumnType, OutputShape, PopulateNode, PopulateTree, SortItem } from '../../query/types.js';
 import { compileFilter } from './compile-filter.js';
 import { compileSortTerms } from './compile-sort.js';
@@ -47,7 +47,7 @@ export function entryObject(
   for (const attribute of schema.attributes.values()) {
     if (attribute.kind !== 'scalar' || schema.privateAttributes.has(attribute.name)) continue;
     if (wanted && !wanted.has(attribute.name)) continue;
-    pairs.push([attribute.name, scalarValue(ctx, alias, attribute)]);
+    pairs.push([attribute.name, fieldValue(ctx, schema, alias, attribute.name)]);
   }
   if (isContentType) {
     for (const name of Object.keys(SYSTEM_COLUMNS)) {
@@ -112,10 +112,6 @@ function publishedSibling(ctx: CompileContext, contentType: ContentType, alias: 
   const p = ctx.alias('p');
   const locale = contentType.localized ? ` AND ${ctx.col(p, 'locale')} = ${ctx.col(alias, 'locale')}` : '';
   return `(SELECT ${ctx.col(p, 'published_at')} FROM ${ctx.table(contentType.table)} ${p} WHERE ${ctx.col(p, 'document_id')} = ${ctx.col(alias, 'document_id')}${locale} AND ${ctx.col(p, 'published_at')} IS NOT NULL)`;
-}
-
-function scalarValue(ctx: CompileContext, alias: string, attribute: ScalarAttribute): Frag {
-  return frag(ctx.dialect.jsonValue(ctx.col(alias, attribute.column), attribute.type as ColumnType));
 }
 
 function buildObject(ctx: CompileContext, pairs: Pair[]): Frag {

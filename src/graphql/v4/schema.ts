@@ -5,7 +5,7 @@ import type { ContentType } from '../../model/types.js';
 import { parseDocumentParams, type PopulateTree } from '../../query/index.js';
 import type { GraphqlExtensionService } from '../extension.js';
 import { needs } from '../field-auth.js';
-import { addUsersPermissions, type GraphqlContext, type GraphqlOptions } from '../schema.js';
+import { shadowCrudSchema, type GraphqlContext, type GraphqlOptions } from '../schema.js';
 import { queryNames, typeName } from '../names.js';
 import { I18NLocaleCodeScalar } from '../scalars.js';
 import { capPagination } from '../limits.js';
@@ -30,16 +30,13 @@ type Args = Record<string, unknown>;
  */
 export function buildV4Schema(cairn: Cairn, options: GraphqlOptions, ext: GraphqlExtensionService): GraphQLSchema {
   const registry = new V4TypeRegistry(cairn.model, ext);
-  const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
-  const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
-  const generated = (ct: ContentType) => !ct.plugin || ct.uid === 'plugin::upload.file' || ct.plugin === 'users-permissions';
-  const exposed = options.shadowCRUD ? [...cairn.model.contentTypes.values()].filter((ct) => generated(ct) && ext.shadowCRUD(ct.uid).isEnabled()) : [];
-  for (const ct of exposed) addContentType(cairn, registry, options, ext.shadowCRUD(ct.uid), ct, query, mutation);
-  addUsersPermissions(cairn, query, mutation);
-  return new GraphQLSchema({
-    query: new GraphQLObjectType({ name: 'Query', fields: query }),
-    mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutation }),
-  });
+  return shadowCrudSchema(
+    cairn,
+    options,
+    ext,
+    (ct) => !ct.plugin || ct.uid === 'plugin::upload.file' || ct.plugin === 'users-permissions',
+    (ct, query, mutation) => addContentType(cairn, registry, options, ext.shadowCRUD(ct.uid), ct, query, mutation),
+  );
 }
 
 function addContentType(

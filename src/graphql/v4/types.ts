@@ -13,9 +13,8 @@ import {
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
 } from 'graphql';
-import type { Attribute, Component, ContentType, Model } from '../../model/types.js';
-import type { GraphqlExtensionService } from '../extension.js';
-import { TypeRegistry, populatedList } from '../schema-types.js';
+import type { Attribute, Component, ContentType } from '../../model/types.js';
+import { TypeRegistry, populated, populatedList } from '../schema-types.js';
 import { componentTypeName, typeName } from '../names.js';
 import { DateTimeScalar, JSONScalar } from '../scalars.js';
 
@@ -28,16 +27,12 @@ type Resolver = GraphQLFieldResolver<Entry, unknown, Record<string, unknown>>;
  * { data, meta }` and `<Type>RelationResponseCollection { data }`. `id` is the documentId.
  *
  * Resolvers read the entry JSON the compiler built: a populated attribute sits under the field's response key
- * (its alias when aliased, see v4/selection.ts), so two aliases of one relation with different arguments work.
+ * (its alias when aliased, see read-selection.ts), so two aliases of one relation with different arguments work.
  */
 export class V4TypeRegistry extends TypeRegistry {
   readonly publicationState = new GraphQLEnumType({ name: 'PublicationState', values: { LIVE: { value: 'LIVE' }, PREVIEW: { value: 'PREVIEW' } } });
   readonly meta = new GraphQLObjectType({ name: 'ResponseCollectionMeta', fields: () => ({ pagination: { type: new GraphQLNonNull(this.pagination) } }) });
   readonly error = new GraphQLObjectType({ name: 'Error', fields: { code: { type: new GraphQLNonNull(GraphQLString) }, message: { type: GraphQLString } } });
-
-  constructor(model: Model, ext: GraphqlExtensionService) {
-    super(model, ext);
-  }
 
   protected override objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
@@ -66,7 +61,7 @@ export class V4TypeRegistry extends TypeRegistry {
     const target = this.model.contentTypes.get(attribute.target)!;
     const many = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
     if (many) this.addRelationList(fields, attribute.name, target);
-    else fields[attribute.name] = { type: this.entityResponse(target), resolve: ((parent, _args, _ctx, info) => ({ data: parent[info.path.key] ?? null })) as Resolver as never };
+    else fields[attribute.name] = { type: this.entityResponse(target), resolve: (parent, args, context, info) => ({ data: populated(parent, args, context, info) }) };
   }
 
   /** A to-many relation: `{ data: [...] }`, with filters, pagination, sort (and publicationState for D&P targets). */
