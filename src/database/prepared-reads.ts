@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Pool as PgPool } from 'pg';
 import type { Pool as MysqlPool, RowDataPacket } from 'mysql2';
 import { toPostgresPlaceholders } from './placeholders.js';
+import { BoundedCache } from './bounded-cache.js';
 
 /**
  * Reads outside transactions run as prepared statements, so the database parses and plans each SQL text once
@@ -16,28 +17,8 @@ export interface PreparedReads {
 /** Statements kept: far above the texts an app's requests produce, low enough to bound the memory they hold. */
 export const PREPARED_CAPACITY = 200;
 
-/** A bounded map that forgets the least recently used key first. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    if (this.map.size >= this.capacity) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, value);
-  }
-}
-
 export function sqlitePreparedReads(handle: BetterSqlite3.Database, capacity = PREPARED_CAPACITY): PreparedReads {
-  const statements = new Lru<BetterSqlite3.Statement>(capacity);
+  const statements = new BoundedCache<BetterSqlite3.Statement>(capacity);
   return {
     run<Row>(sql: string, params: readonly unknown[]): Row[] {
       let statement = statements.get(sql);
@@ -57,7 +38,7 @@ export function sqlitePreparedReads(handle: BetterSqlite3.Database, capacity = P
  */
 export function postgresPreparedReads(pool: PgPool, capacity = PREPARED_CAPACITY): PreparedReads {
   /** Cairn's SQL text -> the statement's name and its text with `$n` placeholders. */
-  const named = new Lru<{ name: string; text: string }>(capacity);
+  const named = new BoundedCache<{ name: string; text: string }>(capacity);
   let next = 0;
   return {
     async run<Row>(sql: string, values: readonly unknown[]): Promise<Row[]> {

@@ -115,21 +115,31 @@ describeEachDialect('compiled statements per query shape', (dialect) => {
 
   it('the cache is bounded: the least recently used shape goes first', () => {
     const chefs = app.cairn.documents('api::chef.chef');
+    const cache = new ReadStatements(app.cairn.model, dialect, 4);
+    const chef = app.cairn.model.contentTypes.get('api::chef.chef')!;
+    // A new spec object each time: a spec object remembers its own statements (see the next test).
+    const a = () => chefs.spec({ filters: { name: { $eq: 'Ann' } } });
+    const b = () => chefs.spec({ filters: { age: { $eq: 30 } } });
+    const c = () => chefs.spec({ filters: { bio: { $eq: 'x' } } });
+    const d = () => chefs.spec({ filters: { email: { $eq: 'x@y.z' } } });
+    for (const spec of [a(), b(), a(), c(), a(), d()]) cache.list(chef, spec);
+    expect(cache.compilations).toBe(4);
+    expect(cache.size).toBeLessThanOrEqual(4);
+    cache.list(chef, b()); // b's shape was the least recently used: it went when d came
+    expect(cache.compilations).toBe(5);
+    cache.list(chef, a()); // a's shape was used recently: still cached
+    expect(cache.compilations).toBe(5);
+  });
+
+  it('a spec object keeps its statements, whatever the cache evicted since', () => {
+    const chefs = app.cairn.documents('api::chef.chef');
     const cache = new ReadStatements(app.cairn.model, dialect, 2);
     const chef = app.cairn.model.contentTypes.get('api::chef.chef')!;
-    const a = chefs.spec({ filters: { name: { $eq: 'Ann' } } });
-    const b = chefs.spec({ filters: { age: { $eq: 30 } } });
-    const c = chefs.spec({ filters: { bio: { $eq: 'x' } } });
-    cache.list(chef, a);
-    cache.list(chef, b);
-    cache.list(chef, a); // a is now the most recently used
-    cache.list(chef, c); // evicts b
-    expect(cache.size).toBe(2);
-    expect(cache.compilations).toBe(3);
-    cache.list(chef, chefs.spec({ filters: { name: { $eq: 'Bob' } } })); // a's shape: still cached
-    expect(cache.compilations).toBe(3);
-    cache.list(chef, b); // b's shape was evicted
-    expect(cache.compilations).toBe(4);
-    expect(cache.size).toBe(2);
+    const kept = chefs.spec({ filters: { name: { $eq: 'Ann' } } });
+    const first = cache.list(chef, kept);
+    for (const filters of [{ age: { $gt: 1 } }, { bio: { $null: true } }, { email: { $eq: 'x@y.z' } }]) cache.list(chef, chefs.spec({ filters }));
+    const before = cache.compilations;
+    expect(cache.list(chef, kept)).toEqual(first);
+    expect(cache.compilations).toBe(before);
   });
 });

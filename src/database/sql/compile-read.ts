@@ -54,8 +54,10 @@ export function compileRead(
   const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
   const sortTerms = spec.sort.length ? `${compileSortTerms(ctx, spec.sort, contentType, t)}, ` : '';
   const orderBy = `${sortTerms}${ctx.col(t, 'id')} ASC`;
-  // One document: its first row is the answer (readOne), so no more are read.
+  // One document: its first row is the answer (readOne), so no more are read. In one locale (or of a type without
+  // locales) a document has one row in the status read, so there is nothing to sort.
   const { limit, offset } = options.documentId === undefined ? window(spec) : { limit: 1, offset: 0 };
+  const oneRow = options.documentId !== undefined && (!contentType.localized || (spec.locale !== undefined && spec.locale !== '*'));
   const from = `${ctx.table(contentType.table)} ${t}`;
   const hoisted = options.documentId === undefined && limit > 1 ? hoistSharedRelations(ctx, contentType, spec, t) : undefined;
   const withCount = spec.pagination.withCount && options.documentId === undefined;
@@ -70,7 +72,8 @@ export function compileRead(
     data = sql`WITH ${join([page, ...hoisted.ctes], ', ')} SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc${totalColumn} FROM ${PAGE} ${t} ORDER BY ${orderBy}`;
   } else {
     const object = entryObject(ctx, contentType, t, spec);
-    data = sql`SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc${totalColumn} FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)}`;
+    const order = oneRow ? '' : ` ORDER BY ${orderBy}`;
+    data = sql`SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc${totalColumn} FROM ${from}${where}${order} LIMIT ${String(limit)} OFFSET ${String(offset)}`;
   }
   return { data, count: total && sql`SELECT (${total}) AS total`, limit, offset };
 }

@@ -4,6 +4,7 @@ import type { DialectName } from '../types.js';
 import { compileRead, type CompiledRead } from './compile-read.js';
 import { readShape, type ReadShape } from './read-shape.js';
 import { fillSlots, Slot } from './slots.js';
+import { BoundedCache } from '../bounded-cache.js';
 
 /** SQL text and the values it binds, ready to run. */
 export interface BoundStatement {
@@ -20,22 +21,35 @@ export interface BoundRead {
 /** Shapes kept per app: far more than an app's distinct request shapes, small enough to never matter. */
 const DEFAULT_CAPACITY = 500;
 
+/** What was worked out for one spec object: its shape, and its statements once compiled. */
+interface SpecReads {
+  contentType: ContentType;
+  shape: ReadShape;
+  list?: CompiledRead;
+  first?: CompiledRead;
+  one?: CompiledRead;
+}
+
 /**
  * Compiled read statements by query shape (see read-shape.ts): `filters[name][$eq]=Ann` and `=Bob` compile
  * once and run the same SQL text with different parameters, so the driver's prepared statement is reused
  * too. Least recently used shapes go first when the cache is full.
+ *
+ * Specs are immutable, and REST and GraphQL reuse one spec object per query: each spec object remembers its
+ * shape and statements, so a repeated request neither builds a shape key nor looks it up.
  */
 export class ReadStatements {
-  private readonly compiled = new Map<string, CompiledRead>();
-  /** Specs are immutable and REST reuses them per query string: their shape is worked out once. */
-  private readonly shapes = new WeakMap<ReadSpec, ReadShape>();
+  private readonly compiled: BoundedCache<CompiledRead>;
+  private readonly specs = new WeakMap<ReadSpec, SpecReads>();
   private compilationCount = 0;
 
   constructor(
     private readonly model: Model,
     private readonly dialect: DialectName,
-    private readonly capacity = DEFAULT_CAPACITY,
-  ) {}
+    capacity = DEFAULT_CAPACITY,
+  ) {
+    this.compiled = new BoundedCache(capacity);
+  }
 
   /** How many statements were compiled (a shape seen again is not compiled again). */
   get compilations(): number {
@@ -49,50 +63,47 @@ export class ReadStatements {
 
   /** A list read: the entries' statement and, when asked for, the count's. */
   list(contentType: ContentType, spec: ReadSpec): BoundRead {
-    const shape = this.shapeOf(spec);
-    const compiled = this.lookup(`list\u0000${contentType.uid}\u0000${shape.key}`, () => compileRead(this.model, this.dialect, contentType, shape.spec));
+    const reads = this.readsOf(contentType, spec);
+    const compiled = (reads.list ??= this.lookup(`list\u0000${contentType.uid}\u0000${reads.shape.key}`, () =>
+      compileRead(this.model, this.dialect, contentType, reads.shape.spec),
+    ));
     return {
-      data: bind(compiled.data, shape.values),
-      count: compiled.count && bind(compiled.count, shape.values),
+      data: bind(compiled.data, reads.shape.values),
+      count: compiled.count && bind(compiled.count, reads.shape.values),
     };
   }
 
   /** One entry: the document `documentId`, or the first entry of the spec's rows when it is undefined. */
   one(contentType: ContentType, spec: ReadSpec, documentId: string | undefined): BoundStatement {
-    const shape = this.shapeOf(spec);
+    const reads = this.readsOf(contentType, spec);
+    const { key, spec: shapeSpec, values } = reads.shape;
     if (documentId === undefined) {
-      const compiled = this.lookup(`first\u0000${contentType.uid}\u0000${shape.key}`, () => compileRead(this.model, this.dialect, contentType, shape.spec));
-      return bind(compiled.data, shape.values);
+      const compiled = (reads.first ??= this.lookup(`first\u0000${contentType.uid}\u0000${key}`, () => compileRead(this.model, this.dialect, contentType, shapeSpec)));
+      return bind(compiled.data, values);
     }
     // The documentId takes the slot after the spec's own values.
-    const slot = new Slot(shape.values.length);
-    const compiled = this.lookup(`one\u0000${contentType.uid}\u0000${shape.key}`, () =>
-      compileRead(this.model, this.dialect, contentType, shape.spec, { documentId: slot }),
-    );
-    return bind(compiled.data, [...shape.values, documentId]);
+    const compiled = (reads.one ??= this.lookup(`one\u0000${contentType.uid}\u0000${key}`, () =>
+      compileRead(this.model, this.dialect, contentType, shapeSpec, { documentId: new Slot(values.length) }),
+    ));
+    return bind(compiled.data, [...values, documentId]);
   }
 
-  private shapeOf(spec: ReadSpec): ReadShape {
-    let shape = this.shapes.get(spec);
-    if (!shape) {
-      shape = readShape(spec);
-      this.shapes.set(spec, shape);
-    }
-    return shape;
+  private readsOf(contentType: ContentType, spec: ReadSpec): SpecReads {
+    let reads = this.specs.get(spec);
+    // A spec is built for one content-type; one used with another (never, in Cairn) is simply not remembered.
+    if (reads?.contentType === contentType) return reads;
+    reads = { contentType, shape: readShape(spec) };
+    if (!this.specs.has(spec)) this.specs.set(spec, reads);
+    return reads;
   }
 
   private lookup(key: string, compile: () => CompiledRead): CompiledRead {
     let compiled = this.compiled.get(key);
-    if (compiled) {
-      // Most recently used last: Map keeps insertion order, so the first key is the least recently used.
-      this.compiled.delete(key);
+    if (!compiled) {
+      compiled = compile();
+      this.compilationCount++;
       this.compiled.set(key, compiled);
-      return compiled;
     }
-    compiled = compile();
-    this.compilationCount++;
-    if (this.compiled.size >= this.capacity) this.compiled.delete(this.compiled.keys().next().value!);
-    this.compiled.set(key, compiled);
     return compiled;
   }
 }
