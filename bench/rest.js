@@ -53,6 +53,22 @@ async function startServer(args, port, extraEnv = {}) {
   }
 }
 
+/** req/s from wrk (1 thread, 10 connections), after the same warm-up as autocannon's runs. */
+async function wrkLoad(url) {
+  const run = (seconds) => new Promise((done, fail) => {
+    const child = spawn('wrk', ['-t1', '-c10', `-d${seconds}s`, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', () => {
+      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      if (rps) done(Number(rps[1]));
+      else fail(new Error(`wrk: ${out}`));
+    });
+  });
+  await run(WARMUP);
+  return run(DURATION);
+}
+
 /** Load on `url`; with `serverPid`, also the cores the server (with its workers) and autocannon itself used. */
 async function load(url, post, serverPid) {
   const request = post ? { method: 'POST', body: post, headers: { 'content-type': 'application/json' } } : {};
@@ -112,6 +128,20 @@ const cluster = await startServer(cairnArgs(clusterPort, 2), clusterPort);
 const two = { a: await load(`http://127.0.0.1:${clusterPort}${SCENARIOS.a}`, undefined, cluster.pid), c: await load(`http://127.0.0.1:${clusterPort}${SCENARIOS.c}`, undefined, cluster.pid) };
 await stop(cluster);
 
+// autocannon takes a third of a core for (a) (it parses every 10 KB answer in JavaScript): on 2 cores that is
+// taken from the 2 workers. wrk (C, `apt-get install wrk`), when installed, measures the same gain with a load
+// generator that leaves the workers nearly both cores: one process, then 2 workers, same load.
+const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+const scaling = {};
+if (hasWrk) {
+  for (const workers of [1, 2]) {
+    const port = 14800 + workers;
+    const server = await startServer(cairnArgs(port, workers > 1 ? workers : undefined), port);
+    for (const id of ['a', 'c']) (scaling[id] ??= {})[workers] = await wrkLoad(`http://127.0.0.1:${port}${path(SCENARIOS[id])}`);
+    await stop(server);
+  }
+}
+
 const f = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 console.log(`\nREST on ${client}, conformance data at SCALE=1, autocannon 10 connections, ${WARMUP} s warm-up + ${DURATION} s\n`);
 console.log('| scenario | Cairn req/s | p50 / p99 ms | baseline req/s | p50 / p99 ms | Cairn / baseline | reference req/s | Cairn / reference (target) |');
@@ -125,6 +155,10 @@ for (const [id, r] of Object.entries(results)) {
 }
 console.log(`\nRSS at the end: Cairn ${cairnRss.toFixed(0)} MB${baselineRss ? `, baseline ${baselineRss.toFixed(0)} MB` : ''} (reference: 485-611 MB)`);
 console.log(`2 workers: (a) ${f(two.a.rps)} req/s = ${(two.a.rps / results.a.cairn.rps).toFixed(2)}x one process; (c) ${f(two.c.rps)} req/s = ${(two.c.rps / results.c.cairn.rps).toFixed(2)}x`);
+if (hasWrk) {
+  const gain = (id) => `${f(scaling[id][1])} -> ${f(scaling[id][2])} req/s = ${(scaling[id][2] / scaling[id][1]).toFixed(2)}x`;
+  console.log(`2 workers, measured with wrk (1 thread, 10 connections): (a) ${gain('a')}; (c) ${gain('c')}`);
+} else console.log('2 workers with wrk: not measured (wrk is not installed; apt-get install wrk)');
 // Cores in use while measuring: on 2 cores, what autocannon (this process) takes, 2 workers cannot have.
 const cores = (r) => `server ${r.cores.server.toFixed(2)}, autocannon ${r.cores.generator.toFixed(2)}`;
 console.log(`cores used (of ${availableParallelism()}): one process (a) ${cores(results.a.cairn)}, (c) ${cores(results.c.cairn)}; 2 workers (a) ${cores(two.a)}, (c) ${cores(two.c)}`);

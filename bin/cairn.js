@@ -1,5 +1,5 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
-// (--max-semi-space-size: see src/app/v8-flags.ts; `env -S` splits the line into arguments.)
+#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50
+// (the V8 flags: see src/app/v8-flags.ts; `env -S` splits the line into arguments.)
 // Cairn's command line. Cairn's TypeScript is compiled to dist/ by `npm run build` (npm install runs it through
 // `prepare`), so no TypeScript loader runs at start-up.
 import { existsSync } from 'node:fs';
