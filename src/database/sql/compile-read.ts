@@ -3,9 +3,9 @@ import type { Filter, PopulateTree, ReadSpec, Status } from '../../query/types.j
 import type { DialectName } from '../types.js';
 import { compileFilter } from './compile-filter.js';
 import { entryObject } from './compile-entry.js';
-import { compileSortTerms } from './compile-sort.js';
+import { compileSortKeys, type SortKey } from './compile-sort.js';
 import { CompileContext } from './context.js';
-import { sqlDialect } from './dialect.js';
+import { sqlDialect, type SqlDialect } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
 import { versionConditions } from './relation-source.js';
 import { hoistSharedRelations, PAGE } from './hoist.js';
@@ -52,30 +52,57 @@ export function compileRead(
   const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft');
   const t = ctx.alias('t');
   const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
-  const sortTerms = spec.sort.length ? `${compileSortTerms(ctx, spec.sort, contentType, t)}, ` : '';
-  const orderBy = `${sortTerms}${ctx.col(t, 'id')} ASC`;
+  const keys = compileSortKeys(ctx, spec.sort, contentType, t);
+  const oneDocument = options.documentId !== undefined;
   // One document: its first row is the answer (readOne), so no more are read. In one locale (or of a type without
   // locales) a document has one row in the status read, so there is nothing to sort.
-  const { limit, offset } = options.documentId === undefined ? window(spec) : { limit: 1, offset: 0 };
-  const oneRow = options.documentId !== undefined && (!contentType.localized || (spec.locale !== undefined && spec.locale !== '*'));
+  const { limit, offset } = oneDocument ? { limit: 1, offset: 0 } : window(spec);
+  const oneRow = oneDocument && (!contentType.localized || (spec.locale !== undefined && spec.locale !== '*'));
   const from = `${ctx.table(contentType.table)} ${t}`;
-  const hoisted = options.documentId === undefined && limit > 1 ? hoistSharedRelations(ctx, contentType, spec, t) : undefined;
-  const withCount = spec.pagination.withCount && options.documentId === undefined;
+  const hoisted = !oneDocument && limit > 1 ? hoistSharedRelations(ctx, contentType, spec, t) : undefined;
+  const withCount = spec.pagination.withCount && !oneDocument;
   const total = withCount ? countOf(model, ctx, contentType, spec) : undefined;
   // The total rides along with each row: one round trip instead of two (PostgreSQL and MySQL pay per trip).
   const totalColumn = total ? sql`, (${total}) AS total` : frag('');
+  const rowsLimit = `LIMIT ${String(limit)} OFFSET ${String(offset)}`;
   let data: Frag;
-  if (hoisted && hoisted.ctes.length) {
-    // The page is chosen first; shared populated objects are built once for it; rows keep the page's order.
-    const object = entryObject(ctx, contentType, t, spec, [], hoisted.values);
-    const page = sql`${PAGE} AS (SELECT ${t}.* FROM ${from}${where} ORDER BY ${orderBy} LIMIT ${String(limit)} OFFSET ${String(offset)})`;
-    data = sql`WITH ${join([page, ...hoisted.ctes], ', ')} SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc${totalColumn} FROM ${PAGE} ${t} ORDER BY ${orderBy}`;
+  const pageFirst = Boolean(hoisted?.ctes.length) || (!oneDocument && pagesFirst(ctx.dialect, keys));
+  if (pageFirst) {
+    // The page is chosen first and JSON built for its rows only; shared populated objects are built once for it
+    // (hoisted CTEs). The page carries its sort keys as columns: its rows are sorted again on them, not recomputed.
+    const sortColumns = keys.map((key, i) => `, ${key.expr} AS ${sortColumn(i)}`).join('');
+    const page = sql`${PAGE} AS (SELECT ${t}.*${sortColumns} FROM ${from}${where} ORDER BY ${orderBy(ctx, sortColumnKeys(keys), t)} ${rowsLimit})`;
+    const object = entryObject(ctx, contentType, t, spec, [], hoisted?.values);
+    data = sql`WITH ${join([page, ...(hoisted?.ctes ?? [])], ', ')} SELECT ${rowText(ctx, object)} AS doc${totalColumn} FROM ${PAGE} ${t} ORDER BY ${orderBy(ctx, sortColumnKeys(keys, t), t)}`;
   } else {
     const object = entryObject(ctx, contentType, t, spec);
-    const order = oneRow ? '' : ` ORDER BY ${orderBy}`;
-    data = sql`SELECT ${frag(ctx.dialect.rowText(object.sql), object.params)} AS doc${totalColumn} FROM ${from}${where}${order} LIMIT ${String(limit)} OFFSET ${String(offset)}`;
+    const order = oneRow ? '' : ` ORDER BY ${orderBy(ctx, keys, t)}`;
+    data = sql`SELECT ${rowText(ctx, object)} AS doc${totalColumn} FROM ${from}${where}${order} ${rowsLimit}`;
   }
   return { data, count: total && sql`SELECT (${total}) AS total`, limit, offset };
+}
+
+/** Whether this dialect picks a list's page before building its JSON (see SqlDialect.pageFirst). */
+function pagesFirst(dialect: SqlDialect, keys: readonly SortKey[]): boolean {
+  return dialect.pageFirst === 'always' || (dialect.pageFirst === 'sorted' && keys.length > 0);
+}
+
+/** The page's columns holding its sort keys, as named in the page's own query or, with `alias`, outside it. */
+function sortColumnKeys(keys: readonly SortKey[], alias?: string): SortKey[] {
+  return keys.map((key, i) => ({ expr: alias ? `${alias}.${sortColumn(i)}` : sortColumn(i), direction: key.direction }));
+}
+
+function sortColumn(i: number): string {
+  return `cairn_sort_${i}`;
+}
+
+/** ORDER BY terms: the sort keys, then the row's id (a stable order for equal keys). */
+function orderBy(ctx: CompileContext, keys: readonly SortKey[], alias: string): string {
+  return [...keys.map((key) => ctx.dialect.orderTerm(key.expr, key.direction)), `${ctx.col(alias, 'id')} ASC`].join(', ');
+}
+
+function rowText(ctx: CompileContext, object: Frag): Frag {
+  return frag(ctx.dialect.rowText(object.sql), object.params);
 }
 
 /**

@@ -5,18 +5,36 @@ import { relationSource } from './relation-source.js';
 
 const TEXT_TYPES = new Set(['string', 'text', 'richtext', 'enumeration', 'email', 'uid']);
 
+/** One sort key: the expression sorted on (text already collated by code point) and its direction. */
+export interface SortKey {
+  expr: string;
+  direction: 'asc' | 'desc';
+}
+
 /**
- * ORDER BY terms for sort items on rows of `schema` at `alias`. A field reached through relations is read by a
+ * Sort keys for sort items on rows of `schema` at `alias`. A field reached through relations is read by a
  * correlated scalar subquery (to-one chains), so sorting never multiplies rows. Text sorts by code point on
  * every database, as SQLite does, so the three dialects agree.
  */
+export function compileSortKeys(
+  ctx: CompileContext,
+  items: readonly SortItem[],
+  schema: ContentType | Component,
+  alias: string,
+): SortKey[] {
+  return items.map((item) => ({ expr: sortExpression(ctx, item, 0, schema, alias), direction: item.direction }));
+}
+
+/** ORDER BY terms for sort items on rows of `schema` at `alias` (see compileSortKeys). */
 export function compileSortTerms(
   ctx: CompileContext,
   items: readonly SortItem[],
   schema: ContentType | Component,
   alias: string,
 ): string {
-  return items.map((item) => ctx.dialect.orderTerm(sortExpression(ctx, item, 0, schema, alias), item.direction)).join(', ');
+  return compileSortKeys(ctx, items, schema, alias)
+    .map((key) => ctx.dialect.orderTerm(key.expr, key.direction))
+    .join(', ');
 }
 
 function sortExpression(

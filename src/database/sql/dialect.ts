@@ -23,6 +23,14 @@ export interface SqlDialect {
    * inline a CTE referenced once, rebuilding it per row (a nested list per category: 34 ms → 7 ms on SQLite).
    */
   readonly materialized: string;
+  /**
+   * When a list picks its page's rows in a subquery before building their JSON, instead of building it for every
+   * row the sort reads. PostgreSQL: always (the generic plan of a prepared list sorts rows with their JSON built:
+   * 67 entries' JSON for a page of 25). SQLite: when sorting on a field (by id it reads rows in order and stops at
+   * the page's end; there the subquery is a step more). MariaDB: never (it builds JSON after sorting, and the
+   * subquery costs a temporary table).
+   */
+  readonly pageFirst: 'always' | 'sorted' | 'never';
   /** Wrap an aggregate subquery so no rows gives '[]'. */
   emptyArrayDefault(subquery: string): string;
   /** Emit a stored column as its API JSON value (dates as ISO strings, booleans as true/false, bigints as strings). */
@@ -79,9 +87,41 @@ function bindCommon(value: unknown, type: ColumnType, booleansAsNumbers: boolean
   }
 }
 
+/** An identifier in double quotes (SQLite, PostgreSQL). */
+function doubleQuote(identifier: string): string {
+  return `"${identifier.replace(/"/g, '""')}"`;
+}
+
+/** PostgreSQL truncates identifiers to 63 bytes: a longer key (a long GraphQL alias) can't be a column alias. */
+function fitsIdentifier(key: string): boolean {
+  return Buffer.byteLength(key) <= 63;
+}
+
+/**
+ * A JSON object as row_to_json of a one-row sub-select whose columns are the keys, in order; JSON values (nested
+ * objects and arrays, json and jsonb columns) are spliced in as they are. Correlated: the values may refer to the
+ * outer row. A scalar sub-select, not a LATERAL join, so an object stays an expression as on the other dialects
+ * (a three-key object, per row: 0.66 µs as here, 0.56 µs through LATERAL, 0.82 µs with json_build_object).
+ */
+function rowToJson(pairs: ReadonlyArray<readonly [string, string]>): string {
+  return `(SELECT row_to_json(e) FROM (SELECT ${pairs.map(([k, v]) => `${v} AS ${doubleQuote(k)}`).join(', ')}) e)`;
+}
+
+/**
+ * json_build_object, for keys too long for row_to_json. It takes at most 100 arguments: a larger object is built
+ * in chunks whose texts are joined in order (`{a, b}` and `{c}` make `{a, b, c}`).
+ */
+function jsonBuildObject(pairs: ReadonlyArray<readonly [string, string]>): string {
+  const chunk = (part: ReadonlyArray<readonly [string, string]>) => `json_build_object(${part.map(([k, v]) => `${stringLiteral(k)}, ${v}`).join(', ')})`;
+  if (pairs.length <= 50) return chunk(pairs);
+  const members: string[] = [];
+  for (let i = 0; i < pairs.length; i += 50) members.push(`left(substr(${chunk(pairs.slice(i, i + 50))}::text, 2), -1)`);
+  return `('{' || ${members.join(` || ', ' || `)} || '}')::json`;
+}
+
 const sqlite: SqlDialect = {
   name: 'sqlite',
-  quote: (id) => `"${id.replace(/"/g, '""')}"`,
+  quote: doubleQuote,
   jsonObject: (pairs) => `json_object(${pairs.map(([k, v]) => `${stringLiteral(k)}, ${v}`).join(', ')})`,
   jsonArrayAgg: (expr, orderBy) => `json_group_array(${expr}${orderBy ? ` ORDER BY ${orderBy}` : ''})`,
   // A subquery with ORDER BY and LIMIT yields its rows in order (SQLite keeps that ORDER BY), which the aggregate
@@ -90,6 +130,7 @@ const sqlite: SqlDialect = {
     `SELECT json_group_array(json(w.j)) FROM (SELECT ${expr} AS j FROM ${fromWhere} ORDER BY ${orderBy} LIMIT ${int(limit)} OFFSET ${int(start)}) w`,
   emptyArrayDefault: (subquery) => `(${subquery})`,
   materialized: 'AS MATERIALIZED',
+  pageFirst: 'sorted',
   jsonValue(column, type) {
     switch (type) {
       case 'boolean':
@@ -114,21 +155,16 @@ const sqlite: SqlDialect = {
 
 const postgres: SqlDialect = {
   name: 'postgres',
-  quote: (id) => `"${id.replace(/"/g, '""')}"`,
-  // json_build_object takes at most 100 arguments: larger objects are built in chunks and merged as jsonb.
-  jsonObject(pairs) {
-    const chunk = (part: ReadonlyArray<readonly [string, string]>) =>
-      `json_build_object(${part.map(([k, v]) => `${stringLiteral(k)}, ${v}`).join(', ')})`;
-    if (pairs.length <= 50) return chunk(pairs);
-    const parts: string[] = [];
-    for (let i = 0; i < pairs.length; i += 50) parts.push(`${chunk(pairs.slice(i, i + 50))}::jsonb`);
-    return `(${parts.join(' || ')})::json`;
-  },
-  jsonArrayAgg: (expr, orderBy) => `json_agg(${expr}${orderBy ? ` ORDER BY ${orderBy}` : ''})`,
+  quote: doubleQuote,
+  // row_to_json prints compact JSON (json_build_object spaces every key and value: ~11% more bytes).
+  jsonObject: (pairs) => (pairs.every(([k]) => fitsIdentifier(k)) ? rowToJson(pairs) : jsonBuildObject(pairs)),
+  // array_to_json separates elements with ',' (json_agg with ', ').
+  jsonArrayAgg: (expr, orderBy) => `array_to_json(array_agg(${expr}${orderBy ? ` ORDER BY ${orderBy}` : ''}))`,
   windowedArrayAgg: (expr, orderBy, fromWhere, start, limit) =>
-    `SELECT json_agg(w.j ORDER BY w.n) FROM (SELECT ${expr} AS j, ROW_NUMBER() OVER (ORDER BY ${orderBy}) AS n FROM ${fromWhere}) w WHERE w.n > ${int(start)} AND w.n <= ${int(start) + int(limit)}`,
+    `SELECT array_to_json(array_agg(w.j ORDER BY w.n)) FROM (SELECT ${expr} AS j, ROW_NUMBER() OVER (ORDER BY ${orderBy}) AS n FROM ${fromWhere}) w WHERE w.n > ${int(start)} AND w.n <= ${int(start) + int(limit)}`,
   emptyArrayDefault: (subquery) => `COALESCE((${subquery}), '[]'::json)`,
   materialized: 'AS MATERIALIZED',
+  pageFirst: 'always',
   jsonValue(column, type) {
     switch (type) {
       case 'datetime':
@@ -170,6 +206,7 @@ const mysql: SqlDialect = {
   emptyArrayDefault: (subquery) => `COALESCE((${subquery}), JSON_ARRAY())`,
   // MariaDB has no hint; it materializes a CTE read from correlated subqueries by itself.
   materialized: 'AS',
+  pageFirst: 'never',
   jsonValue(column, type) {
     switch (type) {
       case 'boolean':
