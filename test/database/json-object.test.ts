@@ -54,7 +54,8 @@ describeEachDialect('JSON objects built by the database', (dialect) => {
     expect(await objectText([])).toBe('{}');
   });
 
-  it.runIf(dialect === 'postgres')('prints compact JSON on PostgreSQL', async () => {
+  // Entry texts go to clients as the database printed them (MySQL's are re-serialized by docText: compact too).
+  it('prints compact JSON, without spaces after colons and commas', async () => {
     expect(await objectText([['a', 1], ['b', 'two']])).toBe('{"a":1,"b":"two"}');
   });
 });
