@@ -74,8 +74,14 @@ class KyselyDatabase implements Database {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Kysely releases what it holds (SQLite's handle, if it opened it); the pool itself is closed here, once: Kysely
+   * only ever opened it if a query went through Kysely, and a process that only reads (a cluster worker) runs
+   * every query as a prepared read.
+   */
   async close(): Promise<void> {
     await this.kysely.destroy();
+    await this.preparedReads?.close();
   }
 }
 
@@ -120,7 +126,8 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     // An idle pooled connection can be cut by the server (restart, failover, admin command); without a listener
     // that error would crash the process. The pool drops the client and opens a new one when needed.
     pgPool.on('error', (error: Error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
-    dialect = new PostgresDialect({ pool: pgPool });
+    // Kysely gets the pool to borrow connections from, not to close: the Database closes it once (see close()).
+    dialect = new PostgresDialect({ pool: { connect: () => pgPool.connect(), end: async () => {} } as never });
     preparedReads = postgresPreparedReads(pgPool);
   } else {
     const mysql = await import('mysql2');
@@ -138,7 +145,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       // Per connection; mysql2's default (16,000) would let statements pile up on a long-lived connection.
       maxPreparedStatements: PREPARED_CAPACITY,
     });
-    dialect = new MysqlDialect({ pool: mysqlPool as never });
+    dialect = new MysqlDialect({ pool: { getConnection: mysqlPool.getConnection.bind(mysqlPool), end: (done: () => void) => done() } as never });
     preparedReads = mysqlPreparedReads(mysqlPool);
   }
   const kysely = new Kysely<any>({ dialect });

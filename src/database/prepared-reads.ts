@@ -12,6 +12,8 @@ import { BoundedCache } from './bounded-cache.js';
  */
 export interface PreparedReads {
   run<Row>(sql: string, params: readonly unknown[]): Promise<Row[]> | Row[];
+  /** Closes the connection or pool the reads run on (the one Kysely borrows from too). */
+  close(): Promise<void>;
 }
 
 /** Statements kept: far above the texts an app's requests produce, low enough to bound the memory they hold. */
@@ -27,6 +29,9 @@ export function sqlitePreparedReads(handle: BetterSqlite3.Database, capacity = P
         statements.set(sql, statement);
       }
       return statement.all(...params) as Row[];
+    },
+    async close() {
+      if (handle.open) handle.close();
     },
   };
 }
@@ -50,6 +55,9 @@ export function postgresPreparedReads(pool: PgPool, capacity = PREPARED_CAPACITY
       const result = await pool.query({ ...statement, values: values as unknown[] });
       return result.rows as Row[];
     },
+    async close() {
+      await pool.end();
+    },
   };
 }
 
@@ -60,6 +68,9 @@ export function mysqlPreparedReads(pool: MysqlPool): PreparedReads {
       return new Promise((resolve, reject) => {
         pool.execute<RowDataPacket[]>(sql, values as never, (error, rows) => (error ? reject(error) : resolve(rows as Row[])));
       });
+    },
+    close() {
+      return new Promise((resolve, reject) => pool.end((error) => (error ? reject(error) : resolve())));
     },
   };
 }
