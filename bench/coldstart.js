@@ -11,9 +11,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dbDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
 const DB_FILE = join(dbDir, 'data.db');
 const RUNS = Number(process.env.RUNS ?? 5);
+// Cairn runs as its users run it: bin/cairn.js through its `#!` line (which passes Cairn's V8 flags).
 const cairn = (port) => ({
-  command: process.execPath,
-  args: [join(root, 'bin/cairn.js'), 'start', '--dir', join(root, 'examples/restaurants'), '--port', String(port)],
+  command: join(root, 'bin/cairn.js'),
+  args: ['start', '--dir', join(root, 'examples/restaurants'), '--port', String(port)],
   env: { DATABASE_FILENAME: DB_FILE, NODE_ENV: 'production', JWT_SECRET: 'bench-secret' },
 });
 const baseline = (port) => ({ command: process.execPath, args: [join(root, 'bench/baseline-server.js')], env: { DB_FILE, PORT: String(port) } });
