@@ -1,4 +1,5 @@
 import type { ScalarAttribute } from '../model/types.js';
+import { storableYear } from '../query/index.js';
 
 /** Outcome of checking one scalar value from a request body. */
 export type ScalarCheck = { ok: true; value: unknown } | { ok: false; message: string };
@@ -79,8 +80,10 @@ function castDate(name: string, raw: unknown): ScalarCheck {
   const text = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? raw.slice(0, 10) : raw;
   const m = DATE.exec(text);
   if (!m) return fail(`${name} must be a valid date`);
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  if (d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) return fail(`${name} must be a valid date`);
+  const d = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
+  if (!storableYear(+m[1]) || d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) return fail(`${name} must be a valid date`);
   return { ok: true, value: text };
 }
 
@@ -94,7 +97,7 @@ function castTime(name: string, raw: unknown): ScalarCheck {
 export function castDateTime(name: string, raw: unknown): ScalarCheck {
   const ok = typeof raw === 'number' || (typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}/.test(raw));
   const date = ok ? new Date(raw as string | number) : null;
-  if (!date || Number.isNaN(date.getTime())) return fail(`${name} must be a valid datetime`);
+  if (!date || Number.isNaN(date.getTime()) || !storableYear(date.getUTCFullYear())) return fail(`${name} must be a valid datetime`);
   return { ok: true, value: date.toISOString() };
 }
 

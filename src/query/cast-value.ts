@@ -28,8 +28,16 @@ function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/**
+ * Whether a year is one of 1 to 9999: what every database stores (PostgreSQL has no year 0, MySQL's DATETIME ends at 9999), and
+ * what compares correctly as ISO text (SQLite: `+010000-01-01` sorts before `2024-...`).
+ */
+export function storableYear(year: number): boolean {
+  return year >= 1 && year <= 9999;
+}
+
 function validDate(y: number, m: number, d: number): boolean {
-  return m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
+  return storableYear(y) && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
 }
 
 /**
@@ -37,7 +45,7 @@ function validDate(y: number, m: number, d: number): boolean {
  * Without a zone the time is UTC (what the reference does on a server in UTC). Undefined when invalid.
  */
 export function normalizeDatetime(value: unknown): string | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && Math.abs(value) <= 8.64e15 ? new Date(value).toISOString() : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? inYearRange(new Date(value)) : undefined;
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   // `2024` and `2024-05` are ISO dates (the first day of the year/month); other digit strings are epoch ms.
@@ -58,7 +66,12 @@ export function normalizeDatetime(value: unknown): string | undefined {
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
   date.setUTCFullYear(+y, +mo - 1, +d);
   date.setUTCHours(+h, +mi - offset, +s, +fraction.slice(0, 3).padEnd(3, '0'));
-  return date.toISOString();
+  return inYearRange(date);
+}
+
+/** The date as ISO text, if its (UTC) year is one every database stores (a zone offset can cross a year's end). */
+function inYearRange(date: Date): string | undefined {
+  return storableYear(date.getUTCFullYear()) ? date.toISOString() : undefined;
 }
 
 /**

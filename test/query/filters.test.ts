@@ -134,10 +134,22 @@ describe('filters: casting to the column type', () => {
     ['filters[moment][$gt]=2024-13-01', 'moment'],
     ['filters[moment][$gt]=2024-01-01T24:00', 'moment'],
     ['filters[updatedAt][$gt]=yesterday', 'updatedAt'],
+    // Years outside 1-9999: no database stores them, and as ISO text they would compare wrongly.
+    ['filters[day][$eq]=0000-01-01', 'day'],
+    ['filters[moment][$gt]=0000-12-31T23:59:59Z', 'moment'],
+    ['filters[moment][$gt]=0001-01-01T00:30:00+01:00', 'moment'],
+    ['filters[moment][$gt]=253402300800000', 'moment'],
+    ['filters[moment][$gt]=-62135596800001', 'moment'],
   ];
   for (const [query, key] of bad) {
     it(`${query} → 400`, () => expect(fail(query)).toMatchObject({ status: 400, name: 'ValidationError', details: { key, source: 'query', param: 'filters' } }));
   }
+
+  it('the first and last days of years 1 and 9999 are dates', () => {
+    expect(filters('filters[day][$eq]=0001-01-01')).toMatchObject({ value: '0001-01-01' });
+    expect(filters('filters[moment][$lt]=9999-12-31T23:59:59.999Z')).toMatchObject({ value: '9999-12-31T23:59:59.999Z' });
+    expect(filters('filters[moment][$gt]=-62135596800000')).toMatchObject({ value: '0001-01-01T00:00:00.000Z' });
+  });
 
   it('an invalid datetime has the reference message', () => {
     expect(fail('filters[moment][$gt]=not-a-date').message).toBe('Invalid format, expected a timestamp or an ISO date');

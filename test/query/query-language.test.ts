@@ -199,6 +199,25 @@ describeEachDialect('REST query language', (dialect) => {
       expect((await app.request('GET', '/api/restaurants?filters[blocks][$notNull]=true')).status).toBe(400);
     });
 
+    it('dates: years 1 to 9999 compare as dates; a year outside is a 400, on reads and writes', async () => {
+      expect(await names('filters[born][$gt]=0001-01-01&sort=name')).toEqual(['Ann', 'Bob', 'Chloé']);
+      expect(await names('filters[hiredAt][$lt]=9999-12-31T23:59:59.999Z&sort=name')).toEqual(['Ann', 'Bob', 'Chloé']);
+      for (const query of [
+        'filters[born][$eq]=0000-01-01',
+        'filters[hiredAt][$gt]=0000-01-01T00:00:00Z',
+        'filters[hiredAt][$gt]=253402300800000', // 10000-01-01 in epoch ms
+        'filters[hiredAt][$lt]=9999-12-31T23:30:00-01:00', // 10000-01-01T00:30 UTC
+        'filters[hiredAt][$gt]=8640000000000000',
+      ]) {
+        const res = await app.request('GET', `/api/chefs?${query}`);
+        expect(res.status, query).toBe(400);
+        expect(res.body.error.name).toBe('ValidationError');
+      }
+      const written = await app.request('POST', '/api/chefs', { data: { name: 'Eve', born: '0000-06-01' } });
+      expect(written.status).toBe(400);
+      expect(await names('filters[name][$eq]=Eve')).toEqual([]);
+    });
+
     it('values are bound, never SQL text', async () => {
       expect(await names(`filters[name][$eq]=${encodeURIComponent("' OR 1=1 --")}`)).toEqual([]);
       expect((await app.request('GET', '/api/chefs')).body.meta.pagination.total).toBe(4);
