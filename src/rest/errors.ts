@@ -35,7 +35,8 @@ function toCairnError(error: FastifyError | CairnError | Error): CairnError | nu
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ValidationError('Invalid Content-Length');
   }
-  if (error instanceof SyntaxError) return new CairnError('SyntaxError', 400, error.message);
+  // Only the body parser's syntax errors are the client's (above): a SyntaxError from Cairn's own code (a JSON text
+  // a database cut short) is a bug to log, not a 400.
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new CairnError(status === 404 ? 'NotFoundError' : 'BadRequestError', status, error.message);
