@@ -145,6 +145,13 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       // Per connection; mysql2's default (16,000) would let statements pile up on a long-lived connection.
       maxPreparedStatements: PREPARED_CAPACITY,
     });
+    // JSON_ARRAYAGG and GROUP_CONCAT stop at group_concat_max_len (1 MiB by default on MariaDB): a populated list
+    // longer than that would come back cut short. Raised to its maximum on every connection the pool opens.
+    mysqlPool.on('connection', (connection) => {
+      connection.query('SET SESSION group_concat_max_len = 4294967295', (error) => {
+        if (error) process.emitWarning(`MySQL: could not raise group_concat_max_len: ${error.message}`);
+      });
+    });
     dialect = new MysqlDialect({ pool: { getConnection: mysqlPool.getConnection.bind(mysqlPool), end: (done: () => void) => done() } as never });
     preparedReads = mysqlPreparedReads(mysqlPool);
   }
