@@ -195,7 +195,7 @@ function parseNode(ctx: PopulateContext, slot: Slot, value: unknown, path: strin
   }
   if (value.fields !== undefined) node.fields = parseFields(target, value.fields, 'populate', path);
   if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters, path, ctx.canFind, 'populate');
-  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind, 'populate');
+  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind, 'populate', path);
   if (value.populate !== undefined) node.populate = parsePopulate(ctx, target, value.populate, path);
   return node;
 }

@@ -9,6 +9,8 @@ interface SortContext {
   model: Model;
   canFind: (uid: string) => boolean;
   param: QueryParam;
+  /** Where this sort sits: null at the top, the populated relation's path (`chef.restaurants`) inside populate. */
+  at: string | null;
 }
 
 /**
@@ -23,24 +25,26 @@ export function parseSort(
   raw: unknown,
   canFind: (uid: string) => boolean = () => true,
   param: QueryParam = 'sort',
+  at: string | null = null,
 ): SortItem[] {
   if (raw === undefined || raw === '') return [];
-  const ctx: SortContext = { model, canFind, param };
+  const ctx: SortContext = { model, canFind, param, at };
   const items: SortItem[] = [];
   const list = asArray(raw);
   for (const value of list ?? [raw]) {
     if (typeof value === 'string') items.push(...stringItems(ctx, schema, value));
     else if (isPlainObject(value)) items.push(...objectItems(ctx, schema, [], value));
-    else throw invalidSort(param, value);
+    else throw invalidSort(ctx, value);
   }
   return items;
 }
 
-const invalidSort = (param: QueryParam, value: unknown) =>
+const invalidSort = (ctx: SortContext, value: unknown) =>
   queryError(
-    param,
+    ctx.param,
     `Invalid sort parameter ${describe(value)}. Expected a string, an array of strings, a sort object or an array of sort objects`,
     'sort',
+    ctx.at,
   );
 
 /** `a`, `a:desc`, `chef.name:asc`, `a:asc,b:desc` (empty parts, as from a trailing comma, are skipped). */
@@ -50,7 +54,7 @@ function stringItems(ctx: SortContext, schema: Schema, value: string): SortItem[
     const text = part.trim();
     if (text === '') continue;
     const [field, direction = 'asc', ...rest] = text.split(':');
-    if (rest.length) throw invalidKey(ctx.param, text, null);
+    if (rest.length) throw invalidKey(ctx.param, text, ctx.at);
     items.push(item(ctx, schema, field.trim().split('.'), direction.trim(), text));
   }
   return items;
@@ -63,7 +67,7 @@ function objectItems(ctx: SortContext, schema: Schema, path: string[], value: Re
     const here = [...path, key];
     if (typeof sub === 'string') items.push(item(ctx, schema, here, sub.trim(), `${here.join('.')}:${sub}`));
     else if (isPlainObject(sub)) items.push(...objectItems(ctx, schema, here, sub));
-    else throw queryError(ctx.param, `Invalid sort type at ${here.join('.')}: expected an object or a string, got ${describe(sub)}`, key, here.join('.'));
+    else throw queryError(ctx.param, `Invalid sort type at ${here.join('.')}: expected an object or a string, got ${describe(sub)}`, key, joinPath(ctx.at, here.join('.')));
   }
   return items;
 }
@@ -71,11 +75,11 @@ function objectItems(ctx: SortContext, schema: Schema, path: string[], value: Re
 function item(ctx: SortContext, schema: Schema, steps: string[], direction: string, text: string): SortItem {
   const dir = direction.toLowerCase();
   if (dir !== 'asc' && dir !== 'desc') {
-    throw queryError(ctx.param, 'Invalid order. order can only be one of asc|desc|ASC|DESC', text, null);
+    throw queryError(ctx.param, 'Invalid order. order can only be one of asc|desc|ASC|DESC', text, ctx.at);
   }
   const relations: string[] = [];
   let current: Schema = schema;
-  let path: string | null = null;
+  let path: string | null = ctx.at;
   for (const name of steps.slice(0, -1)) {
     const attribute = current.attributes.get(name);
     // Private relations and relations to types the caller may not find read like unknown keys.

@@ -158,6 +158,14 @@ describe('populate: strictness', () => {
     expect(fail('populate=*,nope').status).toBe(400);
   });
 
+  it("a bad sort inside populate names the populated relation's path", () => {
+    expect(fail('populate[owner][sort]=name:sideways')).toMatchObject({ status: 400, details: { key: 'name:sideways', path: 'owner', param: 'populate' } });
+    expect(fail('populate[owner][sort]=nope:desc')).toMatchObject({ message: 'Invalid key nope at owner', details: { key: 'nope', path: 'owner' } });
+    expect(fail('populate[owner][populate][team][sort][0]=nope')).toMatchObject({ details: { key: 'nope', path: 'owner.team' } });
+    expect(fail('populate[owner][sort][name]=up')).toMatchObject({ details: { path: 'owner' } });
+    expect(fail('sort=name:sideways')).toMatchObject({ details: { key: 'name:sideways', path: null, param: 'sort' } });
+  });
+
   it('pagination inside populate is a 400', () => {
     for (const key of ['pagination][limit', 'limit', 'start', 'page', 'pageSize']) {
       expect(fail(`populate[owner][populate][samples][${key}]=1`), key).toMatchObject({ status: 400, name: 'ValidationError' });
