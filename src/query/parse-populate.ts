@@ -34,6 +34,30 @@ const KEYS: Record<Slot['kind'], ReadonlySet<string>> = {
 const emptyNode = (): PopulateNode => ({ populate: new Map() });
 
 /**
+ * How deep populate may nest: relations, components and dynamic-zone items each count as one level. The bracket
+ * form reaches about this deep within qs's depth limit (two brackets per level); dot paths, which qs doesn't bound,
+ * stop at the same depth. Far beyond real trees, and it keeps a crafted path from compiling a statement the
+ * database refuses (SQLite's expression depth) or a stack the parser can't hold.
+ */
+export const MAX_POPULATE_DEPTH = 10;
+
+const tooDeep = (path: string) =>
+  queryError('populate', `Populate is nested too deeply at ${path}: at most ${MAX_POPULATE_DEPTH} levels`, path, path);
+
+/** The tree, if no branch of it is deeper than MAX_POPULATE_DEPTH (`path`: where `tree` sits, at `depth` levels). */
+function checkDepth(tree: PopulateTree, path: string | null, depth: number): void {
+  for (const [name, node] of tree) {
+    const here = joinPath(path, name);
+    if (depth + 1 > MAX_POPULATE_DEPTH) throw tooDeep(here);
+    checkDepth(node.populate, here, depth + 1);
+    for (const [uid, strategy] of node.on ?? []) {
+      if (depth + 2 > MAX_POPULATE_DEPTH) throw tooDeep(`${here}.on.${uid}`);
+      checkDepth(strategy.populate, `${here}.on.${uid}`, depth + 2);
+    }
+  }
+}
+
+/**
  * What `name` on `schema` populates: relations (to types the caller may find), media, components, dynamic zones
  * and `localizations` (localized types). 'hidden': exists but the caller may not find its target (omitted).
  * Undefined: unknown, private, scalar, `createdBy`/`updatedBy` (a 400, the same for each).
@@ -66,6 +90,15 @@ function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hid
  * `{ a: true | '*' | { fields, filters, sort, populate, count, on } }`. `path` is the attribute path of `schema`.
  */
 export function parsePopulate(ctx: PopulateContext, schema: Schema, raw: unknown, path: string | null = null): PopulateTree {
+  if (path === null) {
+    const tree = populateTree(ctx, schema, raw, null);
+    checkDepth(tree, null, 0);
+    return tree;
+  }
+  return populateTree(ctx, schema, raw, path);
+}
+
+function populateTree(ctx: PopulateContext, schema: Schema, raw: unknown, path: string | null): PopulateTree {
   const tree: MutableTree = new Map();
   addPopulate(ctx, schema, raw, path, tree);
   return tree;
@@ -77,7 +110,11 @@ function addPopulate(ctx: PopulateContext, schema: Schema, raw: unknown, path: s
   if (typeof raw === 'string') {
     for (const item of raw.split(',')) {
       const text = item.trim();
-      if (text !== '') addPath(ctx, schema, text.split('.'), path, tree);
+      if (text === '') continue;
+      const steps = text.split('.');
+      // Checked before walking it: a path of thousands of steps would otherwise recurse that deep.
+      if (steps.length > MAX_POPULATE_DEPTH) throw tooDeep(joinPath(path, text.length > 80 ? `${text.slice(0, 80)}…` : text));
+      addPath(ctx, schema, steps, path, tree);
     }
     return;
   }

@@ -158,6 +158,24 @@ describe('populate: strictness', () => {
     expect(fail('populate=*,nope').status).toBe(400);
   });
 
+  it('populate nests up to 10 levels; deeper is a 400 naming where, whatever the form', async () => {
+    const RESTAURANT = 'api::restaurant.restaurant';
+    const conformance = await conformanceModel();
+    const levels = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? 'restaurants' : 'chef')).join('.');
+    const depth = (tree: Record<string, unknown>): number => {
+      const child = Object.values(tree)[0] as { populate?: Record<string, unknown> } | undefined;
+      return child ? 1 + depth(child.populate ?? {}) : 0;
+    };
+    expect(depth(populate(`populate=${levels(10)}`, RESTAURANT, conformance))).toBe(10);
+    expect(fail(`populate=${levels(11)}`, RESTAURANT, conformance)).toMatchObject({ status: 400, name: 'ValidationError', details: { param: 'populate' } });
+    // A path of thousands of steps is refused before it is walked.
+    expect(fail(`populate=${levels(5000)}`, RESTAURANT, conformance)).toMatchObject({ status: 400, details: { param: 'populate' } });
+    // Merged forms: a 9-level dot path inside a relation's populate object makes 11 levels.
+    const nested = fail(`populate[chef][populate][restaurants][populate]=${levels(9)}`, RESTAURANT, conformance);
+    expect(nested).toMatchObject({ status: 400, message: expect.stringContaining('at most 10 levels') });
+    expect(nested.details.path).toMatch(/^chef\.restaurants\.chef\./);
+  });
+
   it("a bad sort inside populate names the populated relation's path", () => {
     expect(fail('populate[owner][sort]=name:sideways')).toMatchObject({ status: 400, details: { key: 'name:sideways', path: 'owner', param: 'populate' } });
     expect(fail('populate[owner][sort]=nope:desc')).toMatchObject({ message: 'Invalid key nope at owner', details: { key: 'nope', path: 'owner' } });

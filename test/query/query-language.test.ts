@@ -218,6 +218,16 @@ describeEachDialect('REST query language', (dialect) => {
       expect(await names('filters[name][$eq]=Eve')).toEqual([]);
     });
 
+    it('populate deeper than 10 levels is a 400, not a statement the database refuses', async () => {
+      const path = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? 'restaurants' : 'chef')).join('.');
+      expect((await app.request('GET', `/api/restaurants?populate=${path(10)}&fields=name`)).status).toBe(200);
+      for (const n of [11, 120]) {
+        const res = await app.request('GET', `/api/restaurants?populate=${path(n)}&fields=name`);
+        expect(res.status, String(n)).toBe(400);
+        expect(res.body.error).toMatchObject({ name: 'ValidationError', details: { param: 'populate' } });
+      }
+    });
+
     it('values are bound, never SQL text', async () => {
       expect(await names(`filters[name][$eq]=${encodeURIComponent("' OR 1=1 --")}`)).toEqual([]);
       expect((await app.request('GET', '/api/chefs')).body.meta.pagination.total).toBe(4);
