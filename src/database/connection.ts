@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import { toPostgresPlaceholders } from './placeholders.js';
+import { answerTooLarge } from './answer-limits.js';
 import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
 
@@ -41,14 +42,18 @@ class KyselyDatabase implements Database {
   }
 
   async query<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    // SQLite shares one connection: while a transaction is open there, reads wait in Kysely's queue behind it.
-    const prepared = this.preparedReads && !(this.dialect === 'sqlite' && this.openTransactions.count > 0) && READ.test(sql);
-    if (prepared) {
-      for (const listener of this.listeners) listener(sql, params);
-      return this.preparedReads!.run<Row>(sql, params);
+    try {
+      // SQLite shares one connection: while a transaction is open there, reads wait in Kysely's queue behind it.
+      const prepared = this.preparedReads && !(this.dialect === 'sqlite' && this.openTransactions.count > 0) && READ.test(sql);
+      if (prepared) {
+        for (const listener of this.listeners) listener(sql, params);
+        return await this.preparedReads!.run<Row>(sql, params);
+      }
+      const result = await this.kysely.executeQuery<Row>(this.compiled(sql, params));
+      return result.rows;
+    } catch (error) {
+      throw answerTooLarge(this.dialect, error) ?? error;
     }
-    const result = await this.kysely.executeQuery<Row>(this.compiled(sql, params));
-    return result.rows;
   }
 
   async execute(sql: string, params: readonly unknown[] = []): Promise<ExecuteResult> {

@@ -2,6 +2,7 @@ import type { ContentType } from '../model/types.js';
 import type { ReadSpec } from '../query/types.js';
 import { readStatements } from '../database/sql/index.js';
 import type { DocumentsContext } from './context.js';
+import { answerTooLargeError } from '../database/answer-limits.js';
 
 export type PaginationMeta =
   | { page: number; pageSize: number; pageCount?: number; total?: number }
@@ -41,8 +42,12 @@ export async function readOne(
   return rows.length ? docText(rows[0].doc) : null;
 }
 
-/** Drivers may hand back JSON already parsed (MySQL's JSON type); the API wants text. */
+/**
+ * Drivers may hand back JSON already parsed (MySQL's JSON type); the API wants text. An entry's JSON is never NULL
+ * unless the database gave up building it (MariaDB, past max_allowed_packet): that is no entry to answer with.
+ */
 function docText(doc: unknown): string {
+  if (doc === null || doc === undefined) throw answerTooLargeError();
   return typeof doc === 'string' ? doc : JSON.stringify(doc);
 }
 
