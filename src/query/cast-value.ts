@@ -110,8 +110,9 @@ export function castFilterValue(
       return n.toString();
     }
     case 'boolean':
-      if (value === true || text === 'true' || text === '1') return true;
-      if (value === false || text === 'false' || text === '0') return false;
+      // The spellings Strapi's parseType takes.
+      if (value === true || text === 'true' || text === 't' || text === '1') return true;
+      if (value === false || text === 'false' || text === 'f' || text === '0') return false;
       return invalid(field, value, 'true or false', path, param);
     case 'date': {
       const m = DATE.exec(text);
