@@ -15,11 +15,14 @@ const READ_ACTIONS = /\.(find|findOne)$/;
  */
 export function createAccessControl(deps: { db: Database; jwt: JwtService; tokens: ApiTokens; permissions: Permissions }): AccessControl {
   const cache = new WeakMap<FastifyRequest, Promise<Caller>>();
+  // Anonymous requests share one caller while the public role's permissions stay the same.
+  let anonymous: { actions: Set<string>; caller: Caller } | undefined;
   const resolve = async (request: FastifyRequest): Promise<Caller> => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
       const actions = await deps.permissions.list('public');
-      return { kind: 'public', key: 'role:public', can: (action) => actions.has(action) };
+      if (anonymous?.actions !== actions) anonymous = { actions, caller: { kind: 'public', key: 'role:public', can: (action) => actions.has(action) } };
+      return anonymous.caller;
     }
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new UnauthorizedError();

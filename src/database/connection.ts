@@ -41,18 +41,20 @@ class KyselyDatabase implements Database {
     return CompiledQuery.raw(this.dialect === 'postgres' ? toPostgresPlaceholders(sql) : sql, params as unknown[]);
   }
 
-  async query<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  // Not async: a read on SQLite is synchronous, and this is every request's path; no promise layer more than needed.
+  query<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const failed = (error: unknown) => Promise.reject(answerTooLarge(this.dialect, error) ?? error);
     try {
       // SQLite shares one connection: while a transaction is open there, reads wait in Kysely's queue behind it.
       const prepared = this.preparedReads && !(this.dialect === 'sqlite' && this.openTransactions.count > 0) && READ.test(sql);
       if (prepared) {
         for (const listener of this.listeners) listener(sql, params);
-        return await this.preparedReads!.run<Row>(sql, params);
+        const rows = this.preparedReads!.run<Row>(sql, params);
+        return Array.isArray(rows) ? Promise.resolve(rows) : rows.catch(failed);
       }
-      const result = await this.kysely.executeQuery<Row>(this.compiled(sql, params));
-      return result.rows;
+      return this.kysely.executeQuery<Row>(this.compiled(sql, params)).then((result) => result.rows, failed);
     } catch (error) {
-      throw answerTooLarge(this.dialect, error) ?? error;
+      return failed(error);
     }
   }
 

@@ -29,7 +29,13 @@ export async function registerUpload(cairn: Cairn): Promise<void> {
     provider = s3Provider(config.providerOptions as never);
   }
   const multipart = await import('@fastify/multipart');
-  await cairn.fastify.register(multipart.default, { limits: { fileSize: config.sizeLimit ?? DEFAULT_SIZE_LIMIT, files: 50 } });
+  const service = new UploadService(cairn, provider, config.breakpoints ?? DEFAULT_BREAKPOINTS);
+  // The upload routes get multipart in a scope of their own: the plugin adds an onRequest and an onResponse hook
+  // (cleaning saved temp files), which every other route, every Content API read, would otherwise run too.
+  await cairn.fastify.register(async (uploads) => {
+    await uploads.register(multipart.default, { limits: { fileSize: config.sizeLimit ?? DEFAULT_SIZE_LIMIT, files: 50 } });
+    registerUploadRoutes(uploads, cairn, service);
+  });
   const staticFiles = await import('@fastify/static');
   await cairn.fastify.register(staticFiles.default, {
     root: publicDir,
@@ -39,5 +45,4 @@ export async function registerUpload(cairn: Cairn): Promise<void> {
     maxAge: '1d',
     cacheControl: true,
   });
-  registerUploadRoutes(cairn.fastify, cairn, new UploadService(cairn, provider, config.breakpoints ?? DEFAULT_BREAKPOINTS));
 }
