@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
-import { createDatabase, type Database } from '../../src/database/index.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect, useFreshDatabase } from '../helpers/databases.js';
 import { ApplicationError } from '../../src/errors/index.js';
 
 /**
@@ -9,17 +8,7 @@ import { ApplicationError } from '../../src/errors/index.js';
  * refuse at once, without building anything that large.
  */
 describeEachDialect('answers over the database limits', (dialect) => {
-  let db: Database;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    drop = fresh.drop;
-    db = await createDatabase(fresh.config);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await drop?.();
-  });
+  const database = useFreshDatabase(dialect);
 
   const TOO_LARGE: Partial<Record<typeof dialect, string>> = {
     // Over SQLite's 1 GB string limit: refused before any allocation.
@@ -32,14 +21,14 @@ describeEachDialect('answers over the database limits', (dialect) => {
 
   if (tooLarge) {
     it('is a 400 ApplicationError, not a database error', async () => {
-      const error = await db.query(tooLarge).catch((e: unknown) => e);
+      const error = await database().query(tooLarge).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApplicationError);
       expect(error).toMatchObject({ status: 400, message: expect.stringContaining('too large') });
     });
   }
 
   it('other database errors pass through as they are', async () => {
-    const error = await db.query('SELECT * FROM no_such_table').catch((e: unknown) => e);
+    const error = await database().query('SELECT * FROM no_such_table').catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(ApplicationError);
     expect(String((error as Error).message)).toMatch(/no_such_table/);
   });

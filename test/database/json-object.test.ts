@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
-import { createDatabase, type Database } from '../../src/database/index.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect, useFreshDatabase } from '../helpers/databases.js';
 import { sqlDialect, stringLiteral } from '../../src/database/sql/dialect.js';
 
 /**
@@ -9,23 +8,13 @@ import { sqlDialect, stringLiteral } from '../../src/database/sql/dialect.js';
  * (a long GraphQL alias) is built another way. Either way keys keep their order and their full names.
  */
 describeEachDialect('JSON objects built by the database', (dialect) => {
-  let db: Database;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    drop = fresh.drop;
-    db = await createDatabase(fresh.config);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await drop?.();
-  });
+  const database = useFreshDatabase(dialect);
 
   /** The object of `[key, value]` pairs (values printed as SQL literals), as the database prints it. */
   const objectText = async (pairs: Array<[string, string | number]>) => {
     const d = sqlDialect(dialect);
     const object = d.jsonObject(pairs.map(([k, v]) => [k, typeof v === 'number' ? String(v) : stringLiteral(v)] as const));
-    const [{ doc }] = await db.query<{ doc: unknown }>(`SELECT ${d.rowText(object)} AS doc`);
+    const [{ doc }] = await database().query<{ doc: unknown }>(`SELECT ${d.rowText(object)} AS doc`);
     return typeof doc === 'string' ? doc : JSON.stringify(doc);
   };
   /** Keys and values in the order the text has them. */

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
-import type { DatabaseConfig, DialectName } from '../../src/database/types.js';
+import type { Database, DatabaseConfig, DialectName } from '../../src/database/types.js';
+import { createDatabase } from '../../src/database/index.js';
 
 const env = process.env;
 const PG = {
@@ -103,4 +104,20 @@ export async function freshDatabaseConfig(dialect: DialectName): Promise<{ confi
       await c.end();
     },
   };
+}
+
+/** A fresh database for the enclosing suite: created and opened before its tests, closed and dropped after. */
+export function useFreshDatabase(dialect: DialectName): () => Database {
+  let db: Database | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const fresh = await freshDatabaseConfig(dialect);
+    drop = fresh.drop;
+    db = await createDatabase(fresh.config);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await drop?.();
+  });
+  return () => db!;
 }
