@@ -41,9 +41,12 @@ class KyselyDatabase implements Database {
     return CompiledQuery.raw(this.dialect === 'postgres' ? toPostgresPlaceholders(sql) : sql, params as unknown[]);
   }
 
+  /** A failed statement's error, as the caller sees it (see answer-limits.ts). */
+  private readonly failed = (error: unknown): Promise<never> => Promise.reject(answerTooLarge(this.dialect, error) ?? error);
+
   // Not async: a read on SQLite is synchronous, and this is every request's path; no promise layer more than needed.
   query<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const failed = (error: unknown) => Promise.reject(answerTooLarge(this.dialect, error) ?? error);
+    const failed = this.failed;
     try {
       // SQLite shares one connection: while a transaction is open there, reads wait in Kysely's queue behind it.
       const prepared = this.preparedReads && !(this.dialect === 'sqlite' && this.openTransactions.count > 0) && READ.test(sql);
