@@ -46,18 +46,17 @@ class KyselyDatabase implements Database {
 
   // Not async: a read on SQLite is synchronous, and this is every request's path; no promise layer more than needed.
   query<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const failed = this.failed;
     try {
       // SQLite shares one connection: while a transaction is open there, reads wait in Kysely's queue behind it.
       const prepared = this.preparedReads && !(this.dialect === 'sqlite' && this.openTransactions.count > 0) && READ.test(sql);
       if (prepared) {
         for (const listener of this.listeners) listener(sql, params);
         const rows = this.preparedReads!.run<Row>(sql, params);
-        return Array.isArray(rows) ? Promise.resolve(rows) : rows.catch(failed);
+        return Array.isArray(rows) ? Promise.resolve(rows) : rows.catch(this.failed);
       }
-      return this.kysely.executeQuery<Row>(this.compiled(sql, params)).then((result) => result.rows, failed);
+      return this.kysely.executeQuery<Row>(this.compiled(sql, params)).then((result) => result.rows, this.failed);
     } catch (error) {
-      return failed(error);
+      return this.failed(error);
     }
   }
 

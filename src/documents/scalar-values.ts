@@ -1,12 +1,11 @@
 import type { ScalarAttribute } from '../model/types.js';
-import { storableYear } from '../query/index.js';
+import { isIsoDate, storableYear } from '../query/index.js';
 
 /** Outcome of checking one scalar value from a request body. */
 export type ScalarCheck = { ok: true; value: unknown } | { ok: false; message: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UID = /^[A-Za-z0-9-_.~]*$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?$/;
 
 const fail = (message: string): ScalarCheck => ({ ok: false, message });
@@ -78,13 +77,7 @@ function castScalar(a: ScalarAttribute, raw: unknown): ScalarCheck {
 function castDate(name: string, raw: unknown): ScalarCheck {
   if (typeof raw !== 'string') return fail(`${name} must be a valid date`);
   const text = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? raw.slice(0, 10) : raw;
-  const m = DATE.exec(text);
-  if (!m) return fail(`${name} must be a valid date`);
-  const d = new Date(0);
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
-  d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
-  if (!storableYear(+m[1]) || d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) return fail(`${name} must be a valid date`);
-  return { ok: true, value: text };
+  return isIsoDate(text) ? { ok: true, value: text } : fail(`${name} must be a valid date`);
 }
 
 function castTime(name: string, raw: unknown): ScalarCheck {

@@ -29,8 +29,8 @@ function daysIn(year: number, month: number): number {
 }
 
 /**
- * Whether a year is one of 1 to 9999: what every database stores (PostgreSQL has no year 0, MySQL's DATETIME ends at 9999), and
- * what compares correctly as ISO text (SQLite: `+010000-01-01` sorts before `2024-...`).
+ * Whether a year is one of 1 to 9999: what every database stores (PostgreSQL has no year 0, MySQL's DATETIME ends
+ * at 9999), and what compares correctly as ISO text (SQLite: `+010000-01-01` sorts before `2024-...`).
  */
 export function storableYear(year: number): boolean {
   return year >= 1 && year <= 9999;
@@ -38,6 +38,12 @@ export function storableYear(year: number): boolean {
 
 function validDate(y: number, m: number, d: number): boolean {
   return storableYear(y) && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
+}
+
+/** Whether `text` is a real calendar day as `YYYY-MM-DD`, in a year every database stores. */
+export function isIsoDate(text: string): boolean {
+  const m = DATE.exec(text);
+  return m !== null && validDate(+m[1], +m[2], +m[3]);
 }
 
 /**
@@ -115,8 +121,7 @@ export function castFilterValue(
       if (value === false || text === 'false' || text === 'f' || text === '0') return false;
       return invalid(field, value, 'true or false', path, param);
     case 'date': {
-      const m = DATE.exec(text);
-      if (m && validDate(+m[1], +m[2], +m[3])) return text;
+      if (isIsoDate(text)) return text;
       // A full datetime is accepted too: its (UTC) day.
       const datetime = typeof value === 'string' && text.length > 10 ? normalizeDatetime(text) : undefined;
       if (!datetime) invalid(field, value, 'a date (YYYY-MM-DD)', path, param);

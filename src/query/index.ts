@@ -6,6 +6,6 @@ export { parseFields } from './parse-fields.js';
 export { parseSort } from './parse-sort.js';
 export { parsePagination, type PaginationLimits } from './parse-pagination.js';
 export { parsePopulate, type PopulateContext } from './parse-populate.js';
-export { castFilterValue, normalizeDatetime, storableYear } from './cast-value.js';
+export { castFilterValue, isIsoDate, normalizeDatetime, storableYear } from './cast-value.js';
 export { fieldRef } from './fields-of.js';
 export { invalidKey } from './errors.js';

@@ -44,7 +44,7 @@ export const MAX_POPULATE_DEPTH = 10;
 const tooDeep = (path: string) =>
   queryError('populate', `Populate is nested too deeply at ${path}: at most ${MAX_POPULATE_DEPTH} levels`, path, path);
 
-/** The tree, if no branch of it is deeper than MAX_POPULATE_DEPTH (`path`: where `tree` sits, at `depth` levels). */
+/** Throws when a branch of `tree` (sitting at `path`, `depth` levels down) goes deeper than MAX_POPULATE_DEPTH. */
 function checkDepth(tree: PopulateTree, path: string | null, depth: number): void {
   for (const [name, node] of tree) {
     const here = joinPath(path, name);
