@@ -11,7 +11,9 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // CAIRN_TEST_FIXTURE runs one of test/project/fixtures' files instead (a test that runs vitest itself).
+    include: process.env.CAIRN_TEST_FIXTURE ? [`test/project/fixtures/${process.env.CAIRN_TEST_FIXTURE}`] : ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    globalSetup: ['test/helpers/temp-root.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Dialect suites share one PostgreSQL and one MariaDB database: files run one at a time.

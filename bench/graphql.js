@@ -1,5 +1,5 @@
 // Issue 6 of 7: GraphQL throughput in the seed's shape (Strapi v4: data { id attributes }), Cairn's default. Starts
-// Cairn on ../shared/conformance's model, seeds it (SCALE=1), runs autocannon (10 connections, 3 s warm-up, 10 s
+// Cairn on test/fixtures/conformance's model, seeds it (SCALE=1), runs autocannon (10 connections, 3 s warm-up, 10 s
 // measured) on two queries against Cairn and, in the same run, against a bare baseline (bench/baseline-graphql.js:
 // one hand-written SQLite statement per query building the same JSON, checked equal), and prints req/s, p50, p99,
 // RSS and the ratios. Usage: npm run build && node bench/graphql.js
@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import { rssMb, sleep, stop } from './lib.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const kit = join(root, '..', 'shared', 'conformance');
+const kit = join(root, 'test', 'fixtures', 'conformance');
 const work = mkdtempSync(join(tmpdir(), 'cairn-bench-gql-'));
 const appDir = join(work, 'app');
 cpSync(join(kit, 'app'), appDir, { recursive: true });

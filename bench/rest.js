@@ -1,5 +1,5 @@
-// Issue 2 of 7: REST throughput. Starts Cairn on ../shared/conformance's model, seeds it (SCALE=1), runs autocannon
-// (10 connections, 3 s warm-up, 10 s measured) on the REST scenarios of ../shared/conformance/bench.md against Cairn
+// Issue 2 of 7: REST throughput. Starts Cairn on test/fixtures/conformance's model, seeds it (SCALE=1), runs autocannon
+// (10 connections, 3 s warm-up, 10 s measured) on the REST scenarios of test/fixtures/conformance/bench.md against Cairn
 // and, in the same run, against a bare baseline (bench/baseline-rest.js: one hand-written statement per scenario,
 // checked to answer the same JSON), then (a) and (c) with 2 workers. Prints req/s, p50, p99, RSS and the ratios.
 // Usage: npm run build && node bench/rest.js        (SQLite; DATABASE_CLIENT=postgres for PostgreSQL: bench/baseline-rest-pg.js)
@@ -13,7 +13,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { rssMb, sleep, stop, treeCpuSeconds } from './lib.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const kit = join(root, '..', 'shared', 'conformance');
+const kit = join(root, 'test', 'fixtures', 'conformance');
 const work = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
 const appDir = join(work, 'app');
 cpSync(join(kit, 'app'), appDir, { recursive: true });

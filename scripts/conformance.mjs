@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs ../shared/conformance against Cairn: a copy of the conformance app (the original is read-only), a fresh
+// Runs the conformance kit (test/fixtures/conformance) against Cairn: a copy of the conformance app (the original is read-only), a fresh
 // database, the seed, the recorded queries, and compare.mjs. Prints compare's report; exits with its status.
 // Env: DATABASE_CLIENT (sqlite | postgres | mysql, default sqlite), QUERIES/GOLDEN_DIR/DEVIATIONS (GraphQL v4 suite),
 //      GRAPHQL_V4_COMPAT, PORT (default 14337), KEEP=1 to keep the temp folder,
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const kit = join(root, '..', 'shared', 'conformance');
+const kit = join(root, 'test', 'fixtures', 'conformance');
 const work = mkdtempSync(join(tmpdir(), 'cairn-conformance-'));
 const appDir = join(work, 'app');
 cpSync(join(kit, 'app'), appDir, { recursive: true });

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/app/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { folder, withEnv } from './fixtures.js';
 
-const CONFORMANCE_APP = join(import.meta.dirname, '../../../shared/conformance/app');
+const CONFORMANCE_APP = join(import.meta.dirname, '../fixtures/conformance/app');
 const COMMONJS = { 'package.json': '{ "type": "commonjs" }' };
 
 describe('config folder: formats', () => {

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 
 /**
- * The reference kit in ../shared/conformance: Cairn (built, started by the CLI) is seeded through the REST API
+ * The reference kit in test/fixtures/conformance (a copy of ../shared/conformance): Cairn (built, started by the CLI) is seeded through the REST API
  * by the kit's seed script, the recorded queries are replayed, and compare.mjs must report every one equal
  * (deviations.json lists where Cairn differs on purpose). queries.json's GraphQL queries use Strapi v5's shape
  * (`v4CompatibilityMode: false`); queries-gql-v4.json the seed's v4 shape, Cairn's default, with Cairn's own
@@ -24,7 +24,7 @@ describeEachDialect('conformance with the reference server (REST and GraphQL)', 
 
   it('every recorded query of the seed GraphQL shape (v4) answers like the reference', { timeout: 600_000 }, async () => {
     const root = join(import.meta.dirname, '..', '..');
-    const kit = join(root, '..', 'shared', 'conformance');
+    const kit = join(root, 'test', 'fixtures', 'conformance');
     const result = await run(process.execPath, [join(root, 'scripts', 'conformance.mjs')], root, {
       DATABASE_CLIENT: dialect,
       GRAPHQL_V4_COMPAT: 'true',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestApp, type TestApp, type TestSchemas } from '../helpers/app.js';
 import { withEnv } from '../app/fixtures.js';
@@ -162,7 +163,15 @@ describe('GraphQL playground: the page and its assets', () => {
   });
 });
 
-describe('GraphQL playground in headless Chromium', () => {
+// The browser test needs Debian's Chromium. CI (CI=true) installs it and must run the test, so a missing browser fails
+// there; anywhere else the test is skipped with one line saying why and how to run it.
+const CHROMIUM = '/usr/bin/chromium';
+const skipBrowser = !existsSync(CHROMIUM) && process.env.CI !== 'true';
+if (skipBrowser) {
+  console.warn(`skipping the GraphQL playground test in headless Chromium: ${CHROMIUM} is not installed (apt-get install chromium to run it; CI=true requires it)`);
+}
+
+describe.skipIf(skipBrowser)('GraphQL playground in headless Chromium', () => {
   let app: TestApp;
   let browser: Browser;
   let origin: string;
@@ -170,9 +179,8 @@ describe('GraphQL playground in headless Chromium', () => {
     app = await startIn('development');
     await app.request('POST', '/api/notes', { data: { title: 'Typed in a browser' } });
     origin = await app.cairn.fastify.listen({ port: 0, host: '127.0.0.1' });
-    // No skip when Chromium is missing: CI installs it, and a missing browser must fail here, not pass silently.
     browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
   });

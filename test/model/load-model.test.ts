@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { loadModel, type Model, type RelationAttribute } from '../../src/model/index.js';
 import { ModelError } from '../../src/errors/index.js';
 
-const CONFORMANCE_APP = join(import.meta.dirname, '../../../shared/conformance/app');
+const CONFORMANCE_APP = join(import.meta.dirname, '../fixtures/conformance/app');
 const EXAMPLE_APP = join(import.meta.dirname, '../../examples/restaurants');
 
 /** An app folder in a temp dir with these files (path -> text or JSON object). */

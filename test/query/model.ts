@@ -4,7 +4,7 @@ import type { ContentType, Model } from '../../src/model/types.js';
 import { parseQueryString, parseReadParams, type ReadOptions, type ReadSpec } from '../../src/query/index.js';
 import { CairnError } from '../../src/errors/index.js';
 
-export const CONFORMANCE = join(import.meta.dirname, '../../../shared/conformance');
+export const CONFORMANCE = join(import.meta.dirname, '../fixtures/conformance');
 
 /** The reference's content model (articles, restaurants, chefs...), as the conformance kit ships it. */
 export const conformanceModel = (): Promise<Model> => loadModel(join(CONFORMANCE, 'app'));
