@@ -75,7 +75,7 @@ export class Trace {
     return {
       version: 1,
       startTime: this.startTime.toISOString(),
-      endTime: new Date(this.startTime.getTime() + Math.round(duration / 1e6)).toISOString(),
+      endTime: new Date(this.startTime.getTime() + Math.floor(duration / 1e6)).toISOString(),
       duration,
       execution: { resolvers: this.resolvers },
     };
