@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppConfig } from './types.js';
 import type { Model } from '../model/types.js';
 import type { Database } from '../database/types.js';
@@ -13,6 +13,7 @@ import { OPEN_ACCESS, type AccessControl } from './access.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
+import { createLogger, type Logger } from './logger.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
@@ -30,8 +31,10 @@ export interface CreateCairnOptions {
   config?: DeepPartial<AppConfig>;
   /** Skip schema sync (workers of a cluster: the primary synced once). */
   skipSync?: boolean;
-  /** Log requests (pino). Off by default. */
+  /** Log every request too (pino). Off by default: errors are always logged. */
   logger?: boolean;
+  /** Where the log goes (default: JSON lines on stdout). */
+  log?: Logger;
 }
 
 /** A running Cairn app: its config, model, database, document services and HTTP server (not listening yet). */
@@ -50,6 +53,8 @@ export class Cairn {
     readonly db: Database,
     readonly locales: LocaleInfo[],
     readonly fastify: FastifyInstance,
+    /** Errors (every 5xx, with its cause) and start-up notes. */
+    readonly log: Logger,
   ) {}
 
   /** Strapi v5's document service: `cairn.documents('api::restaurant.restaurant').findMany()`. */
@@ -116,23 +121,25 @@ export async function prepareApp(options: { dir: string }): Promise<void> {
 export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never);
   const model = await loadModel(options.dir);
+  const log = options.log ?? createLogger();
   const db = await createDatabase(config.database, { baseDir: options.dir });
   try {
-    if (!options.skipSync) await syncSchema(db, model, console);
+    if (!options.skipSync) await syncSchema(db, model, { warn: (message) => log.warn(message) });
     const locales = resolveLocales(config.plugins.i18n?.config);
     const fastify = Fastify({
-      logger: options.logger ?? false,
+      // Fastify's request logging (a child logger per request) only on demand; Cairn logs errors with `log`.
+      ...(options.logger ? { loggerInstance: log as FastifyBaseLogger } : {}),
       // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
       routerOptions: { querystringParser: () => ({}) },
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
     });
-    const cairn = new Cairn(config, model, db, locales, fastify);
+    const cairn = new Cairn(config, model, db, locales, fastify, log);
     const hooks = await loadAppHooks(options.dir);
     cairn.hooks = hooks;
     // Services apps call from register() exist before it runs (the features' own registration comes after).
     registerGraphqlServices(cairn);
     await hooks.register?.({ cairn, strapi: cairn });
-    installErrorHandling(fastify);
+    installErrorHandling(fastify, log);
     const rest: RestContext = {
       model,
       documents: (uid) => cairn.documents(uid),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, errors, jwtVerify } from 'jose';
 import { ConfigError } from '../errors/index.js';
 
 export interface JwtService {
@@ -36,8 +36,10 @@ export function createJwtService(options: { secret?: string; expiresIn?: string;
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         return typeof payload.id === 'number' && Number.isInteger(payload.id) ? payload.id : null;
-      } catch {
-        return null;
+      } catch (error) {
+        // Any fault of the token (signature, algorithm, expiry, shape) is the caller's: a 401. Anything else is a bug.
+        if (error instanceof errors.JOSEError) return null;
+        throw error;
       }
     },
   };
