@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import { authorize, findAction } from '../app/access.js';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
-import { parseQueryString, parseReadParams } from '../query/index.js';
+import { parseQueryString, parseReadParams, strictQuery } from '../query/index.js';
 import { attachTarget, attachToEntry } from './attach.js';
 import { FILE_UID, type IncomingFile, type UploadService } from './upload-service.js';
 
@@ -26,6 +26,7 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
 
   app.post('/api/upload', async (req, reply) => {
     const caller = await authorize(cairn.access, req, `${ACTION}.upload`);
+    strictQuery(req.url);
     if (!req.isMultipart()) throw new ValidationError('Send files as multipart/form-data in the "files" field');
     const incoming: IncomingFile[] = [];
     const fields: Record<string, string> = {};
@@ -71,12 +72,14 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
 
   app.get('/api/upload/files/:id', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.findOne`);
+    strictQuery(req.url);
     const entry = await fileById(cairn, (req.params as { id: string }).id);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));
   });
 
   app.delete('/api/upload/files/:id', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.destroy`);
+    strictQuery(req.url);
     const entry = await fileById(cairn, (req.params as { id: string }).id);
     await service.remove(entry as never);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));
