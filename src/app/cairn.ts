@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppConfig } from './types.js';
 import type { Model } from '../model/types.js';
 import type { Database } from '../database/types.js';
@@ -13,10 +13,12 @@ import { OPEN_ACCESS, type AccessControl } from './access.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
+import { createLogger, type Logger } from './logger.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
- * replaces `cairn.access`. Order matters: auth first, so the others' routes are guarded.
+ * replaces `cairn.access`, and leaves its database work (tables, seeded rows) in `cairn.setup`. Order matters:
+ * auth first, so the others' routes are guarded.
  */
 export type Feature = (cairn: Cairn) => Promise<void>;
 const FEATURES: Feature[] = [registerAuth, registerUpload, registerGraphql];
@@ -28,11 +30,19 @@ export interface CreateCairnOptions {
   dir: string;
   /** Overrides merged over the loaded config (tests use it for the database). */
   config?: DeepPartial<AppConfig>;
-  /** Skip schema sync (workers of a cluster: the primary synced once). */
-  skipSync?: boolean;
-  /** Log requests (pino). Off by default. */
+  /**
+   * The database is already set up for this app: skip schema sync, the features' setup and the app's
+   * `bootstrap` (workers of a cluster: the process that prepared the app ran them once).
+   */
+  prepared?: boolean;
+  /** Log every request too (pino). Off by default: errors are always logged. */
   logger?: boolean;
+  /** Where the log goes (default: JSON lines on stdout). */
+  log?: Logger;
 }
+
+/** The lock that makes start-ups on one database take turns (schema sync, setup, bootstrap). */
+const STARTUP_LOCK = 'startup';
 
 /** A running Cairn app: its config, model, database, document services and HTTP server (not listening yet). */
 export class Cairn {
@@ -43,6 +53,11 @@ export class Cairn {
   readonly services = new Map<string, Record<string, unknown>>();
   /** Functions run at close (features release what they hold). */
   readonly onClose: Array<() => Promise<void> | void> = [];
+  /**
+   * The features' one-time database work (their tables, default roles...), run at start-up after schema sync and
+   * before the app's `bootstrap`, once per start on a database (see createCairn).
+   */
+  readonly setup: Array<() => Promise<void>> = [];
 
   constructor(
     readonly config: AppConfig,
@@ -50,6 +65,8 @@ export class Cairn {
     readonly db: Database,
     readonly locales: LocaleInfo[],
     readonly fastify: FastifyInstance,
+    /** Errors (every 5xx, with its cause) and start-up notes. */
+    readonly log: Logger,
   ) {}
 
   /** Strapi v5's document service: `cairn.documents('api::restaurant.restaurant').findMany()`. */
@@ -107,32 +124,39 @@ export class Cairn {
   }
 }
 
-/** Runs schema sync and the app's register/bootstrap once, then closes (the cluster primary, before forking). */
-export async function prepareApp(options: { dir: string }): Promise<void> {
-  const cairn = await createCairn({ dir: options.dir });
+/** Runs schema sync, setup and the app's register/bootstrap once, then closes (a cluster, before its workers start). */
+export async function prepareApp(options: { dir: string; config?: DeepPartial<AppConfig> }): Promise<void> {
+  const cairn = await createCairn(options);
   await cairn.close();
 }
 
+/**
+ * Loads the app and assembles its server (not listening yet). Unless `prepared`, the database work of a start
+ * (schema sync, the features' setup, the app's `bootstrap`) runs holding a lock on the database, so processes
+ * starting together on one database take turns: each finds the tables, roles and seeded data the previous one
+ * left, never half of them.
+ */
 export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never);
   const model = await loadModel(options.dir);
+  const log = options.log ?? createLogger();
   const db = await createDatabase(config.database, { baseDir: options.dir });
   try {
-    if (!options.skipSync) await syncSchema(db, model, console);
     const locales = resolveLocales(config.plugins.i18n?.config);
     const fastify = Fastify({
-      logger: options.logger ?? false,
+      // Fastify's request logging (a child logger per request) only on demand; Cairn logs errors with `log`.
+      ...(options.logger ? { loggerInstance: log as FastifyBaseLogger } : {}),
       // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
       routerOptions: { querystringParser: () => ({}) },
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
     });
-    const cairn = new Cairn(config, model, db, locales, fastify);
+    const cairn = new Cairn(config, model, db, locales, fastify, log);
     const hooks = await loadAppHooks(options.dir);
     cairn.hooks = hooks;
     // Services apps call from register() exist before it runs (the features' own registration comes after).
     registerGraphqlServices(cairn);
     await hooks.register?.({ cairn, strapi: cairn });
-    installErrorHandling(fastify);
+    installErrorHandling(fastify, log);
     const rest: RestContext = {
       model,
       documents: (uid) => cairn.documents(uid),
@@ -146,11 +170,21 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     };
     for (const feature of FEATURES) await feature(cairn);
     registerContentApi(fastify, rest);
-    await hooks.bootstrap?.({ cairn, strapi: cairn });
+    if (!options.prepared) {
+      const onWait = () => log.info('another process is starting on this database: waiting for it (schema sync, bootstrap)');
+      await db.exclusive(STARTUP_LOCK, () => setUp(cairn), { onWait });
+    }
     await fastify.ready();
     return cairn;
   } catch (error) {
     await db.close();
     throw error;
   }
+}
+
+/** A start's database work, in order: tables, the features' setup, the app's bootstrap. */
+async function setUp(cairn: Cairn): Promise<void> {
+  await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
+  for (const task of cairn.setup) await task();
+  await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
 }

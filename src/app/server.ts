@@ -70,10 +70,13 @@ function displayUrl(host: string, port: number): string {
   return `http://${shown}:${port}`;
 }
 
-/** One serving process (the whole app, or one worker of a cluster: then the primary already synced the schema). */
+/**
+ * One serving process: the whole app, or one worker of a cluster (then the preparing process already synced the
+ * schema and ran the setup and the app's `bootstrap`, which workers skip).
+ */
 async function startProcess(options: StartOptions & { dir: string }, isWorker: boolean): Promise<RunningServer> {
   const { createCairn } = await import('./cairn.js');
-  const cairn = await createCairn({ dir: options.dir, config: serverOverrides(options), skipSync: isWorker });
+  const cairn = await createCairn({ dir: options.dir, config: serverOverrides(options), prepared: isWorker });
   const { host, port } = cairn.config.server;
   try {
     await cairn.fastify.listen({ host, port });
@@ -130,9 +133,10 @@ function onShutdownSignal(handler: (signal: NodeJS.Signals) => void): void {
 
 /**
  * The cluster primary. It never loads the model or the database itself: a first forked process runs
- * `prepareApp` (schema sync and the app's bootstrap seeding, exactly once, so workers never race on
- * migrations or demo data), then N workers start with schema sync skipped. A crashed worker is replaced with
- * exponential backoff; SIGINT/SIGTERM are forwarded and the primary exits once every worker is gone.
+ * `prepareApp` (schema sync, the features' setup and the app's `bootstrap`, exactly once, so workers never race
+ * on migrations or demo data), then N workers start `prepared`: they run `register` but none of that. A crashed
+ * worker is replaced with exponential backoff (without a new bootstrap); SIGINT/SIGTERM are forwarded and the
+ * primary exits once every worker is gone.
  */
 async function startPrimary(options: StartOptions & { dir: string }, count: number): Promise<RunningServer> {
   const forkAs = (role: 'prepare' | 'serve') => cluster.fork({ [WORKER_ENV]: JSON.stringify({ role, options: { ...options, workers: undefined, handleSignals: true } }) });

@@ -29,13 +29,15 @@ export function apiTokenSalt(cairn: { config: { admin: Record<string, unknown>; 
 
 /**
  * Users & permissions and API tokens: replaces the open access of a bare app, so nothing is reachable unless a
- * role (or the token) allows it. Roles from `config/permissions` are synced at start-up.
+ * role (or the token) allows it. Roles from `config/permissions` are synced at start-up (the app's setup).
  */
 export async function registerAuth(cairn: Cairn): Promise<void> {
   const config = (cairn.config.plugins['users-permissions']?.config ?? {}) as UsersPermissionsConfig;
-  await ensureAuthTables(cairn.db);
   const permissions = new Permissions(cairn.db, cairn.documents('plugin::users-permissions.role'));
-  await permissions.sync(cairn.config.permissions?.roles);
+  cairn.setup.push(async () => {
+    await ensureAuthTables(cairn.db);
+    await permissions.sync(cairn.config.permissions?.roles);
+  });
   const jwt = createJwtService({ secret: config.jwtSecret, expiresIn: config.jwt?.expiresIn, environment: cairn.config.environment, dir: cairn.config.dir });
   const tokens = new ApiTokens(cairn.db, apiTokenSalt(cairn));
   cairn.access = createAccessControl({ db: cairn.db, jwt, tokens, permissions });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, errors, jwtVerify } from 'jose';
 import { ConfigError } from '../errors/index.js';
 
 export interface JwtService {
@@ -21,12 +21,20 @@ export function createJwtService(options: { secret?: string; expiresIn?: string;
       throw new ConfigError('config/plugins: users-permissions.config.jwtSecret is required in production (set JWT_SECRET)');
     }
     const file = join(options.dir, '.tmp', 'jwt-secret');
-    if (existsSync(file)) secret = readFileSync(file, 'utf8').trim();
-    else {
-      secret = randomBytes(32).toString('base64');
+    if (!existsSync(file)) {
+      // Written aside, then linked into place: processes starting together agree on the one that got there first.
+      const draft = `${file}.${process.pid}`;
       mkdirSync(join(options.dir, '.tmp'), { recursive: true });
-      writeFileSync(file, secret, { mode: 0o600 });
+      writeFileSync(draft, randomBytes(32).toString('base64'), { mode: 0o600 });
+      try {
+        linkSync(draft, file);
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      } finally {
+        rmSync(draft, { force: true });
+      }
     }
+    secret = readFileSync(file, 'utf8').trim();
   }
   const key = new TextEncoder().encode(secret);
   const expiresIn = options.expiresIn ?? '30d';
@@ -36,8 +44,10 @@ export function createJwtService(options: { secret?: string; expiresIn?: string;
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         return typeof payload.id === 'number' && Number.isInteger(payload.id) ? payload.id : null;
-      } catch {
-        return null;
+      } catch (error) {
+        // Any fault of the token (signature, algorithm, expiry, shape) is the caller's: a 401. Anything else is a bug.
+        if (error instanceof errors.JOSEError) return null;
+        throw error;
       }
     },
   };

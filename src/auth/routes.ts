@@ -1,9 +1,9 @@
 import bcrypt from 'bcryptjs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import { authorize, findAction } from '../app/access.js';
+import { authorize, findAction, type Caller } from '../app/access.js';
 import { ApplicationError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
-import { parseQueryString, parseReadParams } from '../query/index.js';
+import { parseQueryString, parseReadParams, strictQuery } from '../query/index.js';
 import type { JwtService } from './jwt.js';
 import type { Permissions } from './roles.js';
 
@@ -48,6 +48,7 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
   };
 
   app.post('/api/auth/local/register', limited, async (req, reply) => {
+    strictQuery(req.url);
     if (!options.registerEnabled) throw new ForbiddenError('Register action is currently disabled');
     const body = bodyOf(req);
     const extra = Object.keys(body).filter((k) => !['username', 'email', 'password', ...options.allowedFields].includes(k));
@@ -63,6 +64,7 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
   });
 
   app.post('/api/auth/local', limited, async (req, reply) => {
+    strictQuery(req.url);
     const body = bodyOf(req);
     const errors: FieldError[] = [];
     const identifier = stringField(body, 'identifier', errors);
@@ -83,6 +85,7 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
   app.post('/api/auth/change-password', limited, async (req, reply) => {
     const caller = await cairn.access.caller(req);
     if (caller.kind !== 'user') throw new ForbiddenError();
+    strictQuery(req.url);
     const body = bodyOf(req);
     const errors: FieldError[] = [];
     const current = stringField(body, 'currentPassword', errors);
@@ -101,7 +104,7 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
   app.get('/api/users/me', async (req, reply) => {
     const caller = await cairn.access.caller(req);
     if (caller.kind !== 'user') throw new ForbiddenError();
-    return reply.type(JSON_TYPE).send(JSON.stringify(await userById(cairn, caller.userId!)));
+    return reply.type(JSON_TYPE).send(await readUser(cairn, req, caller, caller.userId!));
   });
 
   app.get('/api/users', async (req, reply) => {
@@ -117,12 +120,13 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
   });
 
   app.get('/api/users/:id', async (req, reply) => {
-    await authorize(cairn.access, req, `${ACTION}.findOne`);
-    return reply.type(JSON_TYPE).send(JSON.stringify(await userById(cairn, numericId(req))));
+    const caller = await authorize(cairn.access, req, `${ACTION}.findOne`);
+    return reply.type(JSON_TYPE).send(await readUser(cairn, req, caller, numericId(req)));
   });
 
   app.post('/api/users', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.create`);
+    strictQuery(req.url);
     const body = bodyOf(req);
     const { username, email, password } = await newCredentials(cairn, body, options.minPasswordLength);
     const { role, confirmed, blocked } = body;
@@ -136,6 +140,7 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
 
   app.put('/api/users/:id', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.update`);
+    strictQuery(req.url);
     const user = await userById(cairn, numericId(req));
     const body = bodyOf(req);
     const data: Record<string, unknown> = {};
@@ -155,6 +160,7 @@ export function registerAuthRoutes(app: FastifyInstance, cairn: Cairn, options: 
 
   app.delete('/api/users/:id', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.destroy`);
+    strictQuery(req.url);
     const user = await userById(cairn, numericId(req));
     await users().delete({ documentId: user.documentId as string });
     return reply.type(JSON_TYPE).send(JSON.stringify(user));
@@ -191,6 +197,25 @@ function numericId(req: FastifyRequest): number {
   const id = (req.params as { id: string }).id;
   if (!/^\d+$/.test(id)) throw new NotFoundError();
   return Number(id);
+}
+
+/**
+ * One user as GET /users/me and /users/:id answer it: with `fields` and `populate` as on the Content API (populate
+ * leaves out types the caller may not find); any other parameter is a 400.
+ */
+async function readUser(cairn: Cairn, req: FastifyRequest, caller: Caller, id: number): Promise<string> {
+  const query = strictQuery(req.url, ['fields', 'populate']);
+  const user = await userById(cairn, id);
+  if (!Object.keys(query).length) return JSON.stringify(user);
+  const spec = parseReadParams(cairn.model, cairn.model.contentTypes.get(USER_UID)!, query, {
+    ...cairn.config.api.rest,
+    locales: cairn.locales.map((l) => l.code),
+    defaultLocale: cairn.defaultLocale,
+    canFind: (uid) => caller.can(findAction(uid)),
+  });
+  const text = await cairn.documents(USER_UID).findOneJson(spec, user.documentId as string);
+  if (text === null) throw new NotFoundError();
+  return text;
 }
 
 async function userById(cairn: Cairn, id: number): Promise<Record<string, unknown>> {

@@ -17,7 +17,10 @@ export async function openAppDatabase(dirInput: string): Promise<{ config: AppCo
   const config = await loadConfig(dir);
   const model = await loadModel(dir);
   const db = await createDatabase(config.database, { baseDir: dir });
-  await syncSchema(db, model, { warn: () => undefined });
-  await ensureAuthTables(db);
+  // The start-up lock: a command run while a server starts on the same database waits for its schema sync.
+  await db.exclusive('startup', async () => {
+    await syncSchema(db, model, { warn: () => undefined });
+    await ensureAuthTables(db);
+  });
   return { config, db, close: () => db.close() };
 }

@@ -4,6 +4,7 @@ import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, ty
 import { toPostgresPlaceholders } from './placeholders.js';
 import { answerTooLarge } from './answer-limits.js';
 import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
+import { mysqlLock, postgresLock, sqliteLock, type LockOptions, type ProcessLock } from './process-lock.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
 
 /** A read: what may run as a prepared statement outside transactions. */
@@ -30,7 +31,13 @@ class KyselyDatabase implements Database {
     private readonly preparedReads?: PreparedReads,
     /** Open transactions on the shared SQLite connection: reads then queue behind them instead of seeing them. */
     private readonly openTransactions: { count: number } = { count: 0 },
+    private readonly processLock?: ProcessLock,
   ) {}
+
+  exclusive<T>(name: string, fn: () => Promise<T>, options?: LockOptions): Promise<T> {
+    if (!this.processLock) throw new Error('exclusive() runs on the root connection, not in a transaction');
+    return this.processLock(name, fn, options);
+  }
 
   quote(identifier: string): string {
     return this.dialect === 'mysql' ? `\`${identifier.replace(/`/g, '``')}\`` : `"${identifier.replace(/"/g, '""')}"`;
@@ -101,6 +108,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
   const pool = config.connection.pool ?? {};
   let dialect: Dialect;
   let preparedReads: PreparedReads;
+  let processLock: ProcessLock;
   if (dialectName === 'sqlite') {
     const { default: SQLite } = await import('better-sqlite3');
     const given = String(connection.filename ?? '.tmp/data.db');
@@ -117,6 +125,8 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     );
     dialect = new SqliteDialect({ database: sqliteHandle });
     preparedReads = sqlitePreparedReads(sqliteHandle);
+    // No busy timeout: better-sqlite3 would wait for it synchronously, stopping the event loop (sqliteLock polls).
+    processLock = sqliteLock(filename, (file) => new SQLite(file, { timeout: 0 }));
   } else if (dialectName === 'postgres') {
     const pg = await import('pg');
     const types = new pg.default.TypeOverrides();
@@ -138,6 +148,13 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     // Kysely gets the pool to borrow connections from, not to close: the Database closes it once (see close()).
     dialect = new PostgresDialect({ pool: { connect: () => pgPool.connect(), end: async () => {} } as never });
     preparedReads = postgresPreparedReads(pgPool);
+    processLock = postgresLock(async () => {
+      const client = new pg.default.Client(poolConfig as never);
+      // Lost while held: the server released the lock; the unlock that follows reports the failure.
+      client.on('error', (error: Error) => process.emitWarning(`PostgreSQL lock connection lost: ${error.message}`));
+      await client.connect();
+      return client;
+    });
   } else {
     const mysql = await import('mysql2');
     // SQLite's `filename` can arrive here through config defaults; mysql2 warns on unknown options.
@@ -163,9 +180,14 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     });
     dialect = new MysqlDialect({ pool: { getConnection: mysqlPool.getConnection.bind(mysqlPool), end: (done: () => void) => done() } as never });
     preparedReads = mysqlPreparedReads(mysqlPool);
+    processLock = mysqlLock(async () => {
+      const connection = await (await import('mysql2/promise')).default.createConnection({ ...mysqlConnection, timezone: 'Z', charset: 'utf8mb4' });
+      connection.on('error', (error: Error) => process.emitWarning(`MySQL lock connection lost: ${error.message}`));
+      return connection;
+    });
   }
   const kysely = new Kysely<any>({ dialect });
-  const db = new KyselyDatabase(dialectName, kysely, new Set(), false, preparedReads);
+  const db = new KyselyDatabase(dialectName, kysely, new Set(), false, preparedReads, undefined, processLock);
   if (dialectName === 'mysql') await db.query('SELECT 1');
   return db;
 }

@@ -3,3 +3,4 @@ export { toPostgresPlaceholders } from './placeholders.js';
 export { syncSchema, type SyncReport } from './schema-sync.js';
 export { columnType } from './column-types.js';
 export type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
+export type { LockOptions } from './process-lock.js';

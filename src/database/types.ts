@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { LockOptions } from './process-lock.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
@@ -41,5 +42,10 @@ export interface Database {
   readonly inTransaction: boolean;
   /** Listen to every statement sent to the server (tests count them). Returns an unsubscribe function. */
   onQuery(listener: (sql: string, params: readonly unknown[]) => void): () => void;
+  /**
+   * Runs `fn` holding a lock named `name` that every process sharing this database respects (PostgreSQL advisory
+   * lock, MySQL GET_LOCK, a lock file for SQLite), on a connection of its own. The root connection only.
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>, options?: LockOptions): Promise<T>;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { Component, ContentType, MediaAttribute, Model, RelationAttribute } from '../model/types.js';
+import { allowsMime, notAllowedMessage } from '../model/media-types.js';
 import type { Database } from '../database/types.js';
 import { sqlDialect } from '../database/sql/index.js';
 import { ValidationError } from '../errors/index.js';
@@ -93,10 +94,7 @@ async function checkAllowedTypes(db: Database, attribute: MediaAttribute, docume
     documentIds,
   );
   for (const file of files) {
-    const kind = file.mime.startsWith('image/') ? 'images' : file.mime.startsWith('video/') ? 'videos' : file.mime.startsWith('audio/') ? 'audios' : 'files';
-    if (!attribute.allowedTypes.includes(kind)) {
-      throw new ValidationError(`${attribute.name}: ${file.name} (${file.mime}) is not allowed here (allowed: ${attribute.allowedTypes.join(', ')})`);
-    }
+    if (!allowsMime(attribute, file.mime)) throw new ValidationError(notAllowedMessage(attribute, file));
   }
 }
 

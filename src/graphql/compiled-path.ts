@@ -1,4 +1,5 @@
 import {
+  GraphQLError,
   getArgumentValues,
   getNamedType,
   getVariableValues,
@@ -18,6 +19,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { AccessControl } from '../app/access.js';
 import { authorize } from '../app/access.js';
+import { CairnError } from '../errors/index.js';
 import { declaredAuth } from './field-auth.js';
 import { fieldGroups, mergedSelection } from './selection.js';
 
@@ -74,7 +76,8 @@ type RootField =
  * The compiled path of a query: when every root field is a generated read (no app customization, no directives),
  * each one is answered by its compiled reader, whose statement builds the response JSON itself, and the response
  * text is assembled from those pieces: graphql-js field execution is skipped (DESIGN.md, "Reads"). `run` answers
- * undefined when anything asks for more (then the query runs normally, which also words any error).
+ * undefined when anything asks for more (then the query runs normally, which also words the client's errors); a
+ * failure of the server's own is thrown.
  */
 export interface CompiledOperation {
   run(variables: Record<string, unknown> | undefined, request: FastifyRequest): Promise<string | undefined>;
@@ -122,9 +125,11 @@ export function compileOperation(
         );
         if (parts.some((p) => p === undefined)) return undefined;
         return `{"data":{${parts.join(',')}}}`;
-      } catch {
-        // Bad input or a refused caller: normal execution answers with the GraphQL error it deserves.
-        return undefined;
+      } catch (error) {
+        // Bad input or a refused caller: normal execution answers with the GraphQL error it deserves. Anything else
+        // (a database fault, a bug) is the caller's to report: running the query again would only hide it.
+        if (error instanceof CairnError || error instanceof GraphQLError) return undefined;
+        throw error;
       }
     },
   };

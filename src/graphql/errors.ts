@@ -13,13 +13,26 @@ const CODES: Record<string, string> = {
   PayloadTooLargeError: 'BAD_USER_INPUT',
 };
 
-/** A resolver's failure as the reference answers it: a message and `extensions { code, error }`. */
-export function toGraphQLError(error: GraphQLError): GraphQLError {
+/** The answer to a failure the client did not cause: it reveals nothing (the cause goes to the log). */
+export function internalError(path?: GraphQLError['path']): GraphQLError {
+  return new GraphQLError('Internal Server Error', { path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/**
+ * A resolver's failure as the reference answers it: a message and `extensions { code, error }`. A failure that is
+ * no Cairn error of the client's (a bug, a database fault) is handed to `report` with its cause, and answered
+ * INTERNAL_SERVER_ERROR.
+ */
+export function toGraphQLError(error: GraphQLError, report: (cause: unknown) => void): GraphQLError {
   const original = error.originalError;
   if (!(original instanceof CairnError)) {
-    if (original) return new GraphQLError('Internal Server Error', { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    if (original) {
+      report(original);
+      return internalError(error.path);
+    }
     return error;
   }
+  if (original.status >= 500) report(original);
   const message = original.name === 'ForbiddenError' ? 'Forbidden access' : original.message;
   return new GraphQLError(message, {
     path: error.path,

@@ -1,9 +1,9 @@
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import { toGraphQLError } from './errors.js';
-import { depthLimitRule, noIntrospectionRule } from './limits.js';
+import { internalError, toGraphQLError } from './errors.js';
+import { depthLimitRule, noIntrospectionRule, noSubscriptionsRule } from './limits.js';
 import { playgroundEnabled, registerPlayground } from './playground.js';
 import { buildSchema } from './schema.js';
 import { buildV4Schema } from './v4/schema.js';
@@ -55,7 +55,7 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
   const generated = build(cairn, { amountLimit, defaultPageSize: 10, shadowCRUD: config.shadowCRUD !== false, customized }, ext);
   const schema = await finalizeSchema(generated, ext, cairn, customized);
   const introspection = config.introspection ?? cairn.config.environment !== 'production';
-  const rules = [...specifiedRules, depthLimitRule(config.depthLimit ?? 10), ...(introspection ? [] : [noIntrospectionRule])];
+  const rules = [...specifiedRules, noSubscriptionsRule, depthLimitRule(config.depthLimit ?? 10), ...(introspection ? [] : [noIntrospectionRule])];
   const tracing = tracingEnabled(config);
   if (tracing) instrumentSchema(schema);
   const playground = playgroundEnabled(config, cairn.config.environment) ? registerPlayground(cairn.fastify, endpoint) : undefined;
@@ -64,13 +64,16 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
   const prepare = (source: string): { document?: DocumentNode; status?: number; errors?: unknown[] } => {
     let cached = documents.get(source);
     if (!cached) {
+      let document: DocumentNode;
       try {
-        const document = parse(source);
-        const errors = validate(schema as GraphQLSchema, document, rules);
-        cached = errors.length ? errors : document;
+        document = parse(source);
       } catch (error) {
-        return { status: 400, errors: [{ ...(error as GraphQLError).toJSON(), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+        // Only a syntax error is the client's: anything else is a bug, for the error handler to log.
+        if (!(error instanceof GraphQLError)) throw error;
+        return { status: 400, errors: [{ ...error.toJSON(), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
       }
+      const errors = validate(schema as GraphQLSchema, document, rules);
+      cached = errors.length ? errors : document;
       if (documents.size >= CACHE_SIZE) documents.delete(documents.keys().next().value!);
       documents.set(source, cached);
     }
@@ -88,24 +91,41 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
   const compiledOperation = perOperation((document, operationName) => compileOperation(schema, document, operationName, cairn.access, customized));
   const compiled = perOperation((document, operationName) => compileQuery(schema, document, operationName) as CompiledQuery | ExecutionResult);
 
+  /** A failure the client did not cause, logged with its cause (the answer says only INTERNAL_SERVER_ERROR). */
+  const report = (request: FastifyRequest, cause: unknown) =>
+    cairn.log.error({ err: cause, reqId: request.id, req: { method: request.method, url: request.url } }, `GraphQL: ${cause instanceof Error ? cause.message : String(cause)}`);
+  const badRequest = (reply: FastifyReply, message: string, status = 400) => reply.status(status).send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+
   const handle = async (request: FastifyRequest, reply: FastifyReply, body: { query?: unknown; variables?: unknown; operationName?: unknown }) => {
-    if (typeof body.query !== 'string') return reply.status(400).send({ errors: [{ message: 'Must provide query string.', extensions: { code: 'BAD_REQUEST' } }] });
+    if (typeof body.query !== 'string') return badRequest(reply, 'Must provide query string.');
     const trace = tracing ? new Trace() : undefined;
     const prepared = prepare(body.query);
     if (!prepared.document) return reply.status(prepared.status!).send({ errors: prepared.errors });
     const variables = parseVariables(body.variables);
-    if (variables instanceof GraphQLError) return reply.status(400).send({ errors: [{ message: variables.message, extensions: { code: 'BAD_REQUEST' } }] });
+    if (variables instanceof GraphQLError) return badRequest(reply, variables.message);
     const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
+    const selected = getOperationAST(prepared.document, operationName);
+    if (!selected) {
+      return badRequest(reply, operationName === undefined ? 'Must provide operation name if query contains multiple operations.' : `Unknown operation named "${operationName}".`);
+    }
+    // GET is for queries only: a mutation over GET could be triggered by a link.
+    if (request.method !== 'POST' && selected.operation === 'mutation') return badRequest(reply.header('allow', 'POST'), 'Mutations need POST', 405);
     if (!trace) {
       // The compiled path: the statement's JSON is the answer (undefined: this query needs field resolvers).
-      const text = await compiledOperation(prepared.document, operationName)?.run(variables, request);
+      let text: string | undefined;
+      try {
+        text = await compiledOperation(prepared.document, operationName)?.run(variables, request);
+      } catch (error) {
+        report(request, error);
+        return reply.send({ errors: [internalError()], data: null });
+      }
       if (text !== undefined) return reply.type('application/json; charset=utf-8').send(text);
     }
     const operation = compiled(prepared.document, operationName);
     const contextValue = trace ? withTrace({ request }, trace) : { request };
     const result: ExecutionResult = isCompiledQuery(operation) ? await operation.query(undefined, contextValue, variables) : operation;
     // Errors while resolving are answered with HTTP 200, `data` holding what could be resolved (as the reference).
-    const response: Record<string, unknown> = result.errors ? { errors: result.errors.map(toGraphQLError), data: result.data ?? null } : { data: result.data };
+    const response: Record<string, unknown> = result.errors ? { errors: result.errors.map((e) => toGraphQLError(e, (cause) => report(request, cause))), data: result.data ?? null } : { data: result.data };
     if (trace) response.extensions = { tracing: trace.finish() };
     return reply.send(response);
   };
@@ -115,8 +135,6 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
     const url = new URL(request.raw.url ?? '', 'http://x');
     const query = url.searchParams.get('query');
     if (playground?.wants(request, query)) return playground.send(reply);
-    // GET is for queries only: a mutation over GET could be triggered by a link.
-    if (query && /^\s*mutation\b/.test(query)) return reply.status(405).send({ errors: [{ message: 'Mutations need POST', extensions: { code: 'BAD_REQUEST' } }] });
     return handle(request, reply, { query: query ?? undefined, variables: url.searchParams.get('variables') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined });
   });
 }

@@ -89,3 +89,16 @@ export function noIntrospectionRule(context: ValidationContext): ASTVisitor {
     },
   };
 }
+
+/**
+ * Cairn serves queries and mutations: a subscription is refused as invalid (HTTP 400), like any operation the
+ * schema cannot run, before anything executes.
+ */
+export function noSubscriptionsRule(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(node) {
+      if (node.operation !== 'subscription') return;
+      context.reportError(new GraphQLError('Subscriptions are not supported: Cairn serves queries and mutations only', { nodes: [node] }));
+    },
+  };
+}

@@ -9,3 +9,4 @@ export { parsePopulate, type PopulateContext } from './parse-populate.js';
 export { castFilterValue, isIsoDate, normalizeDatetime, storableYear } from './cast-value.js';
 export { fieldRef } from './fields-of.js';
 export { invalidKey } from './errors.js';
+export { strictQuery } from './strict-query.js';

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { Documents } from '../documents/index.js';
 import type { RestContext } from './context.js';
 import { authorize } from '../app/access.js';
+import { strictQuery } from '../query/index.js';
 import { cachedReadSpec, rawQuery, readSpec } from './query.js';
 import { entryBody, JSON_TYPE, listBody } from './responses.js';
 
@@ -46,7 +47,10 @@ export function registerContentApi(app: FastifyInstance, ctx: RestContext): void
       isDefault: l.isDefault,
     })),
   );
-  app.get('/api/i18n/locales', async (_req, reply) => reply.type(JSON_TYPE).send(localeEntries));
+  app.get('/api/i18n/locales', async (req, reply) => {
+    strictQuery(req.url);
+    return reply.type(JSON_TYPE).send(localeEntries);
+  });
 }
 
 async function findMany(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
@@ -117,9 +121,7 @@ async function update(ctx: RestContext, ct: ContentType, documents: Documents, r
 
 async function remove(ctx: RestContext, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
   await authorize(ctx.access(), req, `${documents.contentType.uid}.delete`);
-  const query = rawQuery(req);
-  const unknown = Object.keys(query).filter((k) => k !== 'locale');
-  if (unknown.length) throw ValidationError.invalidKey(unknown[0], unknown[0]);
+  const query = strictQuery(req.url, ['locale']);
   let { documentId } = req.params as Params;
   const locale = typeof query.locale === 'string' ? query.locale : undefined;
   if (documentId === undefined) {
@@ -139,7 +141,7 @@ function registerActions(app: FastifyInstance, ctx: RestContext, base: string, d
   for (const [name, action] of Object.entries(actions)) {
     app.post(`${base}/${name}`, async (req, reply) => {
       await authorize(ctx.access(), req, `${documents.contentType.uid}.publish`);
-      const query = rawQuery(req);
+      const query = strictQuery(req.url, ['locale']);
       const { documentId } = req.params as Params;
       const locale = typeof query.locale === 'string' ? query.locale : undefined;
       if (!(await action({ documentId: documentId!, locale }))) throw new NotFoundError();

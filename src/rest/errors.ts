@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { CairnError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
 
 /**
@@ -6,11 +7,13 @@ import { CairnError, NotFoundError, PayloadTooLargeError, ValidationError } from
  * itself (bad JSON, body too large, wrong content type) are mapped to Strapi's names; anything unexpected is
  * logged with its stack and answered with a 500 that reveals nothing.
  */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, log: Pick<Logger, 'error'>): void {
   app.setErrorHandler((error: FastifyError | CairnError | Error, request, reply) => {
     const response = toCairnError(error);
+    if (!response || response.status >= 500) {
+      log.error({ err: error, reqId: request.id, req: { method: request.method, url: request.url } }, `${request.method} ${request.url} failed: ${error.message}`);
+    }
     if (!response) {
-      request.log.error({ err: error }, 'unexpected error');
       return reply.status(500).send({
         data: null,
         error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} },

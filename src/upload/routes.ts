@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import { authorize, findAction } from '../app/access.js';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
-import { parseQueryString, parseReadParams } from '../query/index.js';
-import { attachToEntry } from './attach.js';
+import { parseQueryString, parseReadParams, strictQuery } from '../query/index.js';
+import { attachTarget, attachToEntry } from './attach.js';
 import { FILE_UID, type IncomingFile, type UploadService } from './upload-service.js';
 
 const ACTION = 'plugin::upload.content-api';
@@ -25,7 +25,8 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
   });
 
   app.post('/api/upload', async (req, reply) => {
-    await authorize(cairn.access, req, `${ACTION}.upload`);
+    const caller = await authorize(cairn.access, req, `${ACTION}.upload`);
+    strictQuery(req.url);
     if (!req.isMultipart()) throw new ValidationError('Send files as multipart/form-data in the "files" field');
     const incoming: IncomingFile[] = [];
     const fields: Record<string, string> = {};
@@ -42,10 +43,20 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
     }
     if (!incoming.length) throw new ValidationError('Files are empty');
     applyFileInfo(incoming, fields.fileInfo);
+    // Refused attachments are refused before anything is stored.
+    const target = await attachTarget(cairn, caller, fields, incoming);
     const ids = await service.upload(incoming);
     const entries = [];
     for (const documentId of ids) entries.push(withSigning((await files().findOne({ documentId }))!));
-    if (fields.ref || fields.refId || fields.field) await attachToEntry(cairn, fields, entries.map((e) => e.id as number));
+    if (target) {
+      try {
+        await attachToEntry(cairn, target, entries.map((e) => e.id as number));
+      } catch (error) {
+        // All or nothing: files that could not be attached are not kept.
+        for (const entry of entries) await service.remove(entry as never).catch((cleanup: unknown) => cairn.log.error({ err: cleanup, file: entry.hash }, 'could not remove an upload whose attachment failed'));
+        throw error;
+      }
+    }
     return reply.status(201).type(JSON_TYPE).send(JSON.stringify(entries));
   });
 
@@ -61,12 +72,14 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
 
   app.get('/api/upload/files/:id', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.findOne`);
+    strictQuery(req.url);
     const entry = await fileById(cairn, (req.params as { id: string }).id);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));
   });
 
   app.delete('/api/upload/files/:id', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.destroy`);
+    strictQuery(req.url);
     const entry = await fileById(cairn, (req.params as { id: string }).id);
     await service.remove(entry as never);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));

@@ -85,9 +85,11 @@ export class UploadService {
       }
       return created;
     } catch (error) {
-      // All or nothing: entries already written and stored bytes are removed again.
-      for (const documentId of created) await this.cairn.documents(FILE_UID).delete({ documentId }).catch(() => undefined);
-      for (const f of stored) await this.provider.delete(f).catch(() => undefined);
+      // All or nothing: entries already written and stored bytes are removed again. A cleanup that fails too is
+      // logged (what it left behind), and the upload's own failure is the answer.
+      const leftBehind = (what: string) => (cleanup: unknown) => this.cairn.log.error({ err: cleanup }, `upload: could not remove ${what} after a failed upload`);
+      for (const documentId of created) await this.cairn.documents(FILE_UID).delete({ documentId }).catch(leftBehind(`file entry ${documentId}`));
+      for (const f of stored) await this.provider.delete(f).catch(leftBehind(`stored file ${f.hash}${f.ext}`));
       throw error;
     }
   }

@@ -41,7 +41,8 @@ export function noteApp(server: Record<string, unknown> = {}): string {
       'src/api/note/content-types/note/schema.json': JSON.stringify(schema),
       'config/permissions.json': JSON.stringify({ roles: { public: { permissions: ['api::note.note.find'] } } }),
       'config/server.json': JSON.stringify(server),
-      'src/index.js': `module.exports = { bootstrap({ cairn }) {
+      // Routes in register(): it runs in every process, where bootstrap() runs once per start (not in cluster workers).
+      'src/index.js': `module.exports = { register({ cairn }) {
         cairn.fastify.get('/slow', async () => { await new Promise((r) => setTimeout(r, 400)); return { done: true }; });
         cairn.fastify.get('/pid', async () => ({ pid: process.pid }));
       } };`,

@@ -1,5 +1,7 @@
 import { request } from 'node:http';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { noteApp } from '../app/fixtures.js';
 import { ensureBuilt, freePort, spawnCairn } from './build.js';
@@ -53,6 +55,25 @@ it('--port and --host override config/server; SIGINT exits 0 too', async () => {
   expect(proc.output).toContain(`Cairn is ready: http://127.0.0.1:${port}`);
   expect((await getJson(`http://127.0.0.1:${port}/api/notes`)).status).toBe(200);
   proc.child.kill('SIGINT');
+  expect(await proc.exited).toBe(0);
+}, 30_000);
+
+it("a 500 leaves its cause in the server's log (stdout), the answer reveals nothing", async () => {
+  const port = await freePort();
+  const proc = start([], { port });
+  await proc.waitFor('REST API');
+  expect((await getJson(`http://127.0.0.1:${port}/api/notes`)).status).toBe(200);
+  // The database fails behind the server's back.
+  const db = new SQLite(join(dirs.at(-1)!, '.tmp', 'data.db'));
+  db.exec('DROP TABLE notes');
+  db.close();
+  const failed = await getJson(`http://127.0.0.1:${port}/api/notes?sort=title`);
+  expect(failed).toEqual({ status: 500, body: { data: null, error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} } } });
+  await proc.waitFor('no such table: notes');
+  const line = JSON.parse(proc.output.split('\n').find((l) => l.includes('no such table: notes'))!);
+  expect(line).toMatchObject({ level: 50, req: { method: 'GET', url: '/api/notes?sort=title' }, err: { type: 'SqliteError', message: 'no such table: notes' } });
+  expect(line.err.stack).toContain('\n    at ');
+  proc.child.kill('SIGTERM');
   expect(await proc.exited).toBe(0);
 }, 30_000);
 

@@ -150,6 +150,48 @@ describeEachDialect('GraphQL (Strapi v5 shape)', (dialect) => {
     const mutation = await app.request('GET', `/graphql?query=${encodeURIComponent('mutation { deleteChef(documentId: "x") { documentId } }')}`);
     expect(mutation.status).toBe(405);
   });
+
+  it('GET refuses every mutation, however the document is written; nothing is changed', async () => {
+    const before = (await gql('{ chefs(sort: "name:asc") { documentId name } }')).body.data!.chefs;
+    const del = `deleteChef(documentId: "${before[0].documentId}") { documentId }`;
+    const get = (query: string, operationName?: string) =>
+      app.request('GET', `/graphql?query=${encodeURIComponent(query)}${operationName ? `&operationName=${operationName}` : ''}`);
+    for (const [query, operationName] of [
+      [`# a comment first\nmutation { ${del} }`, undefined],
+      [`mutation Named { ${del} }`, undefined],
+      [`query A { chefs { name } } mutation B { ${del} }`, 'B'],
+    ] as const) {
+      const res = await get(query, operationName);
+      expect(res.status, query).toBe(405);
+      expect(res.body.errors[0]).toMatchObject({ message: 'Mutations need POST', extensions: { code: 'BAD_REQUEST' } });
+    }
+    expect((await gql('{ chefs(sort: "name:asc") { documentId name } }')).body.data!.chefs).toEqual(before);
+    // The query of the same document is served over GET.
+    expect((await get(`query A { chefs(sort: "name:asc") { name } } mutation B { ${del} }`, 'A')).body.data.chefs[0]).toEqual({ name: before[0].name });
+  });
+
+  it('an operation name that names nothing, or none among several operations → 400', async () => {
+    const unknown = await app.request('POST', '/graphql', { query: 'query A { chefs { name } }', operationName: 'B' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0]).toMatchObject({ message: 'Unknown operation named "B".', extensions: { code: 'BAD_REQUEST' } });
+    const ambiguous = await app.request('POST', '/graphql', { query: 'query A { chefs { name } } query B { chefs { age } }' });
+    expect(ambiguous.status).toBe(400);
+    expect(ambiguous.body.errors[0].message).toBe('Must provide operation name if query contains multiple operations.');
+  });
+
+  it('a subscription is a validation error (400), over POST and GET, whatever it selects', async () => {
+    for (const query of ['subscription { x }', 'subscription OnChef { chefs { name } }']) {
+      for (const res of [await app.request('POST', '/graphql', { query }), await app.request('GET', `/graphql?query=${encodeURIComponent(query)}`)]) {
+        expect(res.status, query).toBe(400);
+        expect(res.body.errors, query).toHaveLength(1);
+        expect(res.body.errors[0], query).toMatchObject({
+          message: 'Subscriptions are not supported: Cairn serves queries and mutations only',
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        });
+      }
+    }
+    expect(app.logs().filter((line) => line.level >= 50)).toEqual([]);
+  });
 });
 
 describe('GraphQL configuration', () => {

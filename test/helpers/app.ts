@@ -5,6 +5,7 @@ import { createCairn, type Cairn } from '../../src/app/cairn.js';
 import type { DialectName } from '../../src/database/types.js';
 import { freshDatabaseConfig } from './databases.js';
 import type { ApiTokens } from '../../src/auth/index.js';
+import { createLogger } from '../../src/app/logger.js';
 
 export interface TestSchemas {
   /** `api` name -> schema.json object (the content-type's singularName names its folder). */
@@ -22,6 +23,8 @@ export interface TestApp {
   dir: string;
   /** The full-access API key requests carry by default. */
   token: string;
+  /** What the app logged so far (pino's JSON lines, parsed): the helper keeps them instead of printing them. */
+  logs(): Array<{ level: number; msg: string; err?: { type: string; message: string; stack: string } } & Record<string, unknown>>;
   request(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; raw: string }>;
   close(): Promise<void>;
 }
@@ -52,7 +55,9 @@ export function writeApp(schemas: TestSchemas): string {
 export async function startTestApp(dialect: DialectName, app: TestSchemas | string): Promise<TestApp> {
   const dir = typeof app === 'string' ? app : writeApp(app);
   const database = await freshDatabaseConfig(dialect);
-  const cairn = await createCairn({ dir, config: { database: database.config } as never });
+  const lines: string[] = [];
+  const log = createLogger({ write: (line: string) => void lines.push(line) });
+  const cairn = await createCairn({ dir, config: { database: database.config } as never, log });
   // Requests carry a full-access API token unless a test passes its own `authorization` header ('' for none).
   const tokens = cairn.plugin('users-permissions').service<ApiTokens>('tokens');
   const { key } = await tokens.create({ name: 'tests', type: 'full-access' });
@@ -60,6 +65,7 @@ export async function startTestApp(dialect: DialectName, app: TestSchemas | stri
     cairn,
     dir,
     token: key,
+    logs: () => lines.map((line) => JSON.parse(line)),
     async request(method, url, body, given = {}) {
       const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...given };
       if (headers.authorization === '') delete headers.authorization;

@@ -6,8 +6,9 @@ import { ValidationError } from '../../src/errors/index.js';
 /** The error envelope on a bare Fastify instance: which failures are the client's (4xx) and which are bugs (500). */
 describe('error handling', () => {
   const app = Fastify();
+  const logged: Array<{ obj: { err?: Error }; message: string }> = [];
   beforeAll(async () => {
-    installErrorHandling(app);
+    installErrorHandling(app, { error: (obj: object, message: string) => logged.push({ obj, message }) } as never);
     app.post('/echo', async (req) => req.body);
     app.get('/invalid', async () => {
       throw new ValidationError('Invalid key nope', { key: 'nope' });
@@ -34,11 +35,22 @@ describe('error handling', () => {
     expect(await call('GET', '/invalid')).toMatchObject({ status: 400, body: { error: { name: 'ValidationError', message: 'Invalid key nope' } } });
   });
 
-  it('a SyntaxError or any other error from the server itself is a 500 that reveals nothing', async () => {
-    for (const url of ['/internal-syntax-error', '/crash']) {
+  it('a SyntaxError or any other error from the server itself is a 500 that reveals nothing, and is logged with its cause', async () => {
+    for (const [url, cause] of [['/internal-syntax-error', SyntaxError], ['/crash', TypeError]] as const) {
+      logged.length = 0;
       const { status, body } = await call('GET', url);
       expect(status, url).toBe(500);
       expect(body).toEqual({ data: null, error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} } });
+      expect(logged, url).toHaveLength(1);
+      expect(logged[0].obj.err, url).toBeInstanceOf(cause);
+      expect(logged[0].message, url).toContain(`GET ${url} failed: ${logged[0].obj.err!.message}`);
     }
+  });
+
+  it("the client's errors are not logged", async () => {
+    logged.length = 0;
+    await call('GET', '/invalid');
+    await call('POST', '/echo', '{"data": ');
+    expect(logged).toEqual([]);
   });
 });

@@ -158,6 +158,77 @@ describeEachDialect('media library', (dialect) => {
     });
   });
 
+  describe('attaching checks the entry write first, and a refused attachment stores nothing', () => {
+    let author: Entry;
+    let uploader: string;
+    beforeAll(async () => {
+      author = (await app.request('POST', '/api/authors', { data: { name: 'Attached' } })).body.data;
+      // May upload, may not update authors.
+      const tokens = app.cairn.plugin('users-permissions').service<{ create(input: object): Promise<{ key: string }> }>('tokens');
+      uploader = (await tokens.create({ name: 'uploader', type: 'custom', permissions: ['plugin::upload.content-api.upload', 'api::author.author.find'] })).key;
+    });
+    const stored = async () => ({ bytes: readdirSync(uploadsDir()).length, files: (await app.request('GET', '/api/upload/files')).body.length });
+    const refused = async (files: Parameters<typeof upload>[0], fields: Record<string, string>, headers?: Record<string, string>) => {
+      const before = await stored();
+      const res = await upload(files, fields, headers);
+      expect(await stored(), JSON.stringify(fields)).toEqual(before);
+      return res;
+    };
+    const pdf = { name: 'cv.pdf', type: 'application/pdf', data: PDF };
+    const attach = (field: string, refId = String(author.id), ref = 'api::author.author') => ({ ref, refId, field });
+
+    it("a file of a type the field doesn't allow → 400 naming the field and the allowed types", async () => {
+      const res = await refused([pdf], attach('avatar'));
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ name: 'ValidationError', message: 'avatar: cv.pdf (application/pdf) is not allowed here (allowed: images)' });
+      expect(res.body.error.details.errors).toEqual([{ path: ['avatar'], message: res.body.error.message, name: 'ValidationError', value: 'cv.pdf' }]);
+      // One bad file among good ones refuses them all.
+      const mixed = await refused([{ name: 'ok.png', type: 'image/png', data: await png(8, 8) }, pdf], attach('avatar'));
+      expect(mixed.status).toBe(400);
+      expect((await app.request('GET', `/api/authors/${author.documentId}?populate=avatar`)).body.data.avatar).toBeNull();
+    });
+
+    it('a caller that may upload but not update the entry → 403', async () => {
+      const res = await refused([{ name: 'face.png', type: 'image/png', data: await png(8, 8) }], attach('avatar'), { authorization: `Bearer ${uploader}` });
+      expect(res.status).toBe(403);
+      expect(res.body.error.name).toBe('ForbiddenError');
+      // Without ref/refId/field the same caller may upload.
+      expect((await upload([{ name: 'free.png', type: 'image/png', data: await png(8, 8) }], {}, { authorization: `Bearer ${uploader}` })).status).toBe(201);
+    });
+
+    it('an unknown refId → 404; a refId that is no id → 400', async () => {
+      const missing = await refused([pdf], attach('documents', '987654'));
+      expect(missing.status).toBe(404);
+      expect(missing.body.error).toMatchObject({ name: 'NotFoundError', message: 'No api::author.author entry with id 987654' });
+      const bad = await refused([pdf], attach('documents', author.documentId));
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ name: 'ValidationError', message: `refId: ${author.documentId} is not an entry id` });
+    });
+
+    it('an unknown ref, an unknown field, a field that is not media, or a missing one of the three → 400', async () => {
+      const cases: Array<[Record<string, string>, string]> = [
+        [attach('avatar', String(author.id), 'api::nope.nope'), 'ref: unknown content-type api::nope.nope'],
+        [attach('nope'), 'field: nope is not a media attribute of api::author.author'],
+        [attach('name'), 'field: name is not a media attribute of api::author.author'],
+        [{ ref: 'api::author.author', refId: String(author.id) }, 'To attach files, give ref, refId and field together (missing: field)'],
+        [{ field: 'avatar' }, 'To attach files, give ref, refId and field together (missing: ref, refId)'],
+      ];
+      for (const [fields, message] of cases) {
+        const res = await refused([pdf], fields);
+        expect(res.status, message).toBe(400);
+        expect(res.body.error, message).toMatchObject({ name: 'ValidationError', message });
+      }
+    });
+
+    it('an allowed file attaches (files field, appended to what the entry has)', async () => {
+      const first = await upload([pdf], attach('documents'));
+      const second = await upload([{ name: 'more.pdf', type: 'application/pdf', data: PDF }], attach('documents'));
+      expect([first.status, second.status]).toEqual([201, 201]);
+      const documents = (await app.request('GET', `/api/authors/${author.documentId}?populate=documents`)).body.data.documents;
+      expect(documents.map((d: Entry) => d.id)).toEqual([first.body[0].id, second.body[0].id]);
+    });
+  });
+
   it('permissions: find is public here, upload and destroy are not', async () => {
     expect((await app.request('GET', '/api/upload/files', undefined, { authorization: '' })).status).toBe(200);
     expect((await upload([{ name: 'x.pdf', type: 'application/pdf', data: PDF }], {}, { authorization: '' })).status).toBe(403);
