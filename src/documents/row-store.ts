@@ -1,6 +1,6 @@
 import type { Component, ContentType, Model } from '../model/types.js';
 import type { Database } from '../database/types.js';
-import { sqlDialect } from '../database/sql/index.js';
+import { sqlDialect, StoredJson } from '../database/sql/index.js';
 import { columnTypes } from './columns.js';
 import type { ComponentPlan, RowPlan } from './write-plan.js';
 import { writeRelations, copyLinks, type RelationScope } from './link-store.js';
@@ -111,7 +111,7 @@ export class RowStore {
     const types = columnTypes(schema);
     for (const [name, value] of Object.entries(row)) {
       if (name === 'id' || !types.has(name)) continue;
-      columns[name] = fromStored(value, types.get(name)!);
+      columns[name] = fromStored(value, types.get(name)!, this.db.dialect);
     }
     const newId = await this.insert(schema, { ...columns, ...overrides });
     await copyLinks(this.db, schema, fromId, newId);
@@ -140,7 +140,7 @@ function hasComponents(schema: ContentType | Component): boolean {
 }
 
 /** A value read back with SELECT *, turned into what `insert` expects (drivers differ on dates and JSON). */
-function fromStored(value: unknown, type: string): unknown {
+function fromStored(value: unknown, type: string, dialect: Database['dialect']): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) {
     if (type === 'date') return value.toISOString().slice(0, 10);
@@ -149,7 +149,11 @@ function fromStored(value: unknown, type: string): unknown {
   if ((type === 'datetime' || type === 'timestamp') && typeof value === 'string' && !value.endsWith('Z')) {
     return `${value.replace(' ', 'T')}${value.includes('.') ? '' : '.000'}Z`;
   }
-  if ((type === 'json' || type === 'blocks') && typeof value === 'object') return JSON.stringify(value);
+  if (type === 'json' || type === 'blocks') {
+    // pg parses json columns (a stored "x" comes back as x); SQLite and MySQL/MariaDB hand back the text itself,
+    // copied as it is (even text that is not JSON, written by another tool).
+    return new StoredJson(dialect === 'postgres' || typeof value !== 'string' ? JSON.stringify(value) : value);
+  }
   if (type === 'boolean') return Boolean(value);
   return value;
 }
