@@ -150,9 +150,6 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       supportBigNumbers: true,
       bigNumberStrings: true,
       decimalNumbers: true,
-      // MySQL's JSON columns as their text, as MariaDB's (LONGTEXT) come: a stored JSON string `"x"` would come
-      // back as x, not telling it from text (see StoredJson).
-      jsonStrings: true,
       charset: 'utf8mb4',
       // Per connection; mysql2's default (16,000) would let statements pile up on a long-lived connection.
       maxPreparedStatements: PREPARED_CAPACITY,

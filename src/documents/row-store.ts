@@ -106,13 +106,21 @@ export class RowStore {
    * Returns the new row's id.
    */
   async copyRow(schema: ContentType | Component, fromId: number, overrides: Record<string, unknown>): Promise<number> {
-    const [row] = await this.db.query<Record<string, unknown>>(`SELECT * FROM ${this.q(schema.table)} WHERE id = ?`, [fromId]);
-    const columns: Record<string, unknown> = {};
     const types = columnTypes(schema);
+    // json columns are read as their stored text (drivers parse some: pg's json, MySQL's JSON type), to be
+    // written back as it is, even text that is not JSON (another tool's).
+    const jsonColumns = [...types].filter(([, type]) => type === 'json' || type === 'blocks').map(([name]) => name);
+    const jsonTexts = jsonColumns.map((name, i) => `, ${this.d.jsonText(this.q(name))} AS ${this.q(`cairn_json_${i}`)}`).join('');
+    const [row] = await this.db.query<Record<string, unknown>>(`SELECT *${jsonTexts} FROM ${this.q(schema.table)} WHERE id = ?`, [fromId]);
+    const columns: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(row)) {
       if (name === 'id' || !types.has(name)) continue;
-      columns[name] = fromStored(value, types.get(name)!, this.db.dialect);
+      columns[name] = fromStored(value, types.get(name)!);
     }
+    jsonColumns.forEach((name, i) => {
+      const text = row[`cairn_json_${i}`];
+      if (name in columns) columns[name] = text === null || text === undefined ? null : new StoredJson(String(text));
+    });
     const newId = await this.insert(schema, { ...columns, ...overrides });
     await copyLinks(this.db, schema, fromId, newId);
     if (hasComponents(schema)) {
@@ -140,7 +148,7 @@ function hasComponents(schema: ContentType | Component): boolean {
 }
 
 /** A value read back with SELECT *, turned into what `insert` expects (drivers differ on dates and JSON). */
-function fromStored(value: unknown, type: string, dialect: Database['dialect']): unknown {
+function fromStored(value: unknown, type: string): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) {
     if (type === 'date') return value.toISOString().slice(0, 10);
@@ -148,11 +156,6 @@ function fromStored(value: unknown, type: string, dialect: Database['dialect']):
   }
   if ((type === 'datetime' || type === 'timestamp') && typeof value === 'string' && !value.endsWith('Z')) {
     return `${value.replace(' ', 'T')}${value.includes('.') ? '' : '.000'}Z`;
-  }
-  if (type === 'json' || type === 'blocks') {
-    // pg parses json columns (a stored "x" comes back as x); SQLite and MySQL/MariaDB hand back the text itself,
-    // copied as it is (even text that is not JSON, written by another tool).
-    return new StoredJson(dialect === 'postgres' || typeof value !== 'string' ? JSON.stringify(value) : value);
   }
   if (type === 'boolean') return Boolean(value);
   return value;
