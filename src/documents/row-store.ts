@@ -1,6 +1,6 @@
 import type { Component, ContentType, Model } from '../model/types.js';
 import type { Database } from '../database/types.js';
-import { sqlDialect } from '../database/sql/index.js';
+import { sqlDialect, StoredJson } from '../database/sql/index.js';
 import { columnTypes } from './columns.js';
 import type { ComponentPlan, RowPlan } from './write-plan.js';
 import { writeRelations, copyLinks, type RelationScope } from './link-store.js';
@@ -106,13 +106,21 @@ export class RowStore {
    * Returns the new row's id.
    */
   async copyRow(schema: ContentType | Component, fromId: number, overrides: Record<string, unknown>): Promise<number> {
-    const [row] = await this.db.query<Record<string, unknown>>(`SELECT * FROM ${this.q(schema.table)} WHERE id = ?`, [fromId]);
-    const columns: Record<string, unknown> = {};
     const types = columnTypes(schema);
+    // json columns are read as their stored text (drivers parse some: pg's json, MySQL's JSON type), to be
+    // written back as it is, even text that is not JSON (another tool's).
+    const jsonColumns = [...types].filter(([, type]) => type === 'json' || type === 'blocks').map(([name]) => name);
+    const jsonTexts = jsonColumns.map((name, i) => `, ${this.d.jsonText(this.q(name))} AS ${this.q(`cairn_json_${i}`)}`).join('');
+    const [row] = await this.db.query<Record<string, unknown>>(`SELECT *${jsonTexts} FROM ${this.q(schema.table)} WHERE id = ?`, [fromId]);
+    const columns: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(row)) {
       if (name === 'id' || !types.has(name)) continue;
       columns[name] = fromStored(value, types.get(name)!);
     }
+    jsonColumns.forEach((name, i) => {
+      const text = row[`cairn_json_${i}`];
+      if (name in columns) columns[name] = text === null || text === undefined ? null : new StoredJson(String(text));
+    });
     const newId = await this.insert(schema, { ...columns, ...overrides });
     await copyLinks(this.db, schema, fromId, newId);
     if (hasComponents(schema)) {
@@ -149,7 +157,6 @@ function fromStored(value: unknown, type: string): unknown {
   if ((type === 'datetime' || type === 'timestamp') && typeof value === 'string' && !value.endsWith('Z')) {
     return `${value.replace(' ', 'T')}${value.includes('.') ? '' : '.000'}Z`;
   }
-  if ((type === 'json' || type === 'blocks') && typeof value === 'object') return JSON.stringify(value);
   if (type === 'boolean') return Boolean(value);
   return value;
 }

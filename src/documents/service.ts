@@ -22,6 +22,17 @@ export class Documents implements DocumentService {
     readonly contentType: ContentType,
   ) {}
 
+  /**
+   * Runs `work` with this service bound to one transaction (the writes in it join it): a write and the read of its
+   * answer then commit together, so an answer that can't be read leaves nothing behind, and a client retrying
+   * after the error makes one document, not two. Inside, use only the service given: on SQLite another read would
+   * wait for the transaction to end.
+   */
+  transaction<T>(work: (documents: Documents) => Promise<T>): Promise<T> {
+    if (this.ctx.db.inTransaction) return work(this);
+    return this.ctx.db.transaction((trx) => work(new Documents({ ...this.ctx, db: trx }, this.contentType)));
+  }
+
   /** Validates Strapi-shaped read parameters into a ReadSpec (same rules as REST). */
   spec(params: FindParams = {}): ReadSpec {
     return parseDocumentParams(this.ctx.model, this.contentType, params as Record<string, unknown>, {
@@ -74,9 +85,8 @@ export class Documents implements DocumentService {
     return locale;
   }
 
-  async create(params: WriteParams): Promise<Entry> {
-    const documentId = await this.createDocument(params);
-    return this.readAfterWrite(params, documentId);
+  create(params: WriteParams): Promise<Entry> {
+    return this.transaction(async (documents) => documents.readAfterWrite(params, await documents.createDocument(params)));
   }
 
   /** Creates the document and returns its documentId (REST reads the answer in its own shape). */
@@ -105,9 +115,8 @@ export class Documents implements DocumentService {
     }
   }
 
-  async update(params: WriteParams & { documentId: string }): Promise<Entry | null> {
-    const updated = await this.updateDocument(params);
-    return updated ? this.readAfterWrite(params, params.documentId) : null;
+  update(params: WriteParams & { documentId: string }): Promise<Entry | null> {
+    return this.transaction(async (documents) => ((await documents.updateDocument(params)) ? documents.readAfterWrite(params, params.documentId) : null));
   }
 
   /** Updates a document's version in a locale (creating the locale version if the document exists in another). */

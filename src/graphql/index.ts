@@ -4,6 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import { internalError, toGraphQLError } from './errors.js';
 import { depthLimitRule, noIntrospectionRule, noSubscriptionsRule } from './limits.js';
+import { operationCostRule } from './operation-cost.js';
+import { DocumentCache } from './document-cache.js';
+import { graphqlLimits, type GraphqlConfig } from './config.js';
 import { playgroundEnabled, registerPlayground } from './playground.js';
 import { buildSchema } from './schema.js';
 import { buildV4Schema } from './v4/schema.js';
@@ -16,18 +19,11 @@ export { finalizeSchema } from './finalize.js';
 export { needs, type FieldAuth } from './field-auth.js';
 import { Trace, instrumentSchema, tracingEnabled, withTrace } from './tracing.js';
 
-interface GraphqlConfig {
-  endpoint?: string;
-  shadowCRUD?: boolean;
-  depthLimit?: number;
-  amountLimit?: number;
-  introspection?: boolean;
-  v4CompatibilityMode?: boolean;
-  playgroundAlways?: boolean;
-  apolloServer?: { tracing?: boolean };
-}
-
-const CACHE_SIZE = 500;
+// Parsed documents kept: 500 at most, 1 MB of query text in all, none longer than 16 KB (see DocumentCache).
+const CACHE_ENTRIES = 500;
+const CACHE_CHARS = 1024 * 1024;
+const CACHE_ENTRY_CHARS = 16 * 1024;
+const DEFAULT_PAGE_SIZE = 10;
 
 /**
  * `cairn.plugin('graphql').service('extension')`, before the app's `register()` runs (it is where apps call it).
@@ -47,34 +43,42 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
   const config = (cairn.config.plugins.graphql?.config ?? {}) as GraphqlConfig;
   if (cairn.config.plugins.graphql?.enabled === false) return;
   const endpoint = config.endpoint ?? '/graphql';
-  const amountLimit = config.amountLimit ?? 100;
+  const limits = graphqlLimits(config);
+  const amountLimit = limits.amountLimit;
   const ext = cairn.plugin('graphql').service<GraphqlExtensionService>('extension');
   // The seed's shape (Strapi v4's `data { id attributes }`) unless `v4CompatibilityMode: false` asks for v5's.
   const build = config.v4CompatibilityMode === false ? buildSchema : buildV4Schema;
   const customized = new Set<string>();
-  const generated = build(cairn, { amountLimit, defaultPageSize: 10, shadowCRUD: config.shadowCRUD !== false, customized }, ext);
+  const generated = build(cairn, { amountLimit, defaultPageSize: DEFAULT_PAGE_SIZE, shadowCRUD: config.shadowCRUD !== false, customized }, ext);
   const schema = await finalizeSchema(generated, ext, cairn, customized);
   const introspection = config.introspection ?? cairn.config.environment !== 'production';
-  const rules = [...specifiedRules, noSubscriptionsRule, depthLimitRule(config.depthLimit ?? 10), ...(introspection ? [] : [noIntrospectionRule])];
+  // The cost rule runs alone, first: it measures each fragment once, so an oversized operation is refused with its
+  // count before the specified rules (whose field merging spends up to 500,000 comparisons, then only says
+  // "Validation aborted.") and the depth rule (which follows every spread) go through it.
+  const costRules = [operationCostRule({ ...limits, defaultPageSize: DEFAULT_PAGE_SIZE })];
+  const rules = [...specifiedRules, noSubscriptionsRule, depthLimitRule(limits.depthLimit), ...(introspection ? [] : [noIntrospectionRule])];
   const tracing = tracingEnabled(config);
   if (tracing) instrumentSchema(schema);
   const playground = playgroundEnabled(config, cairn.config.environment) ? registerPlayground(cairn.fastify, endpoint) : undefined;
-  const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+  const documents = new DocumentCache<DocumentNode | readonly GraphQLError[]>(CACHE_ENTRIES, CACHE_CHARS, CACHE_ENTRY_CHARS);
 
   const prepare = (source: string): { document?: DocumentNode; status?: number; errors?: unknown[] } => {
     let cached = documents.get(source);
     if (!cached) {
       let document: DocumentNode;
       try {
-        document = parse(source);
+        document = parse(source, { maxTokens: limits.maxTokens });
       } catch (error) {
         // Only a syntax error is the client's: anything else is a bug, for the error handler to log.
         if (!(error instanceof GraphQLError)) throw error;
-        return { status: 400, errors: [{ ...error.toJSON(), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+        const parseError = error.toJSON();
+        // graphql-js words it "Document contains more that N tokens": say which setting it is.
+        const message = /contains more tha[nt] \d+ tokens/.test(parseError.message) ? `The query has more tokens than graphql.config.maxTokens allows (${limits.maxTokens})` : parseError.message;
+        return { status: 400, errors: [{ ...parseError, message, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
       }
-      const errors = validate(schema as GraphQLSchema, document, rules);
+      const over = validate(schema as GraphQLSchema, document, costRules);
+      const errors = over.length ? over : validate(schema as GraphQLSchema, document, rules);
       cached = errors.length ? errors : document;
-      if (documents.size >= CACHE_SIZE) documents.delete(documents.keys().next().value!);
       documents.set(source, cached);
     }
     if (Array.isArray(cached)) {

@@ -177,12 +177,11 @@ function addContentType(
   }
 
   const oneParams = (status: unknown, locale: unknown) => () => ({ status, locale });
-  /** The entry of one document, read with the selection of the field that asked. */
-  const readOne = async (documentId: string, status: unknown, locale: unknown, context: GraphqlContext, info: GraphQLResolveInfo) => {
-    const spec = (await specOf(oneParams(status, locale), context.request, info, mergedSelection(info.fieldNodes), `one:${String(status)}:${String(locale)}`))!;
-    const text = await documents.findOneJson(spec, documentId);
-    return text === null ? null : (JSON.parse(text) as Entry);
-  };
+  /** The spec of one document's entry, read with the selection of the field that asked. */
+  const oneSpec = async (status: unknown, locale: unknown, context: GraphqlContext, info: GraphQLResolveInfo) =>
+    (await specOf(oneParams(status, locale), context.request, info, mergedSelection(info.fieldNodes), `one:${String(status)}:${String(locale)}`))!;
+  const readOne = async (documentId: string, status: unknown, locale: unknown, context: GraphqlContext, info: GraphQLResolveInfo) =>
+    parseEntry(await documents.findOneJson(await oneSpec(status, locale, context, info), documentId));
 
   if (crud.isActionEnabled('findOne')) {
     query[names.single] = {
@@ -207,8 +206,9 @@ function addContentType(
     args: { ...writeArgs, data: { type: new GraphQLNonNull(registry.input(ct)) } },
     extensions: needs({ action: `${ct.uid}.create` }),
     resolve: async (_root, args, context, info) => {
-      const documentId = await documents.createDocument({ data: args.data, status: args.status, locale: args.locale });
-      return readOne(documentId, ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published', documents.writeLocale({ locale: args.locale }), context, info);
+      const spec = await oneSpec(ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published', documents.writeLocale({ locale: args.locale }), context, info);
+      // The answer is read in the write's transaction: if it can't be, nothing was written.
+      return parseEntry(await documents.transaction(async (trx) => trx.findOneJson(spec, await trx.createDocument({ data: args.data, status: args.status, locale: args.locale }))));
     },
   };
   if (crud.isActionEnabled('update')) mutation[`update${name}`] = {
@@ -216,9 +216,13 @@ function addContentType(
     args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...writeArgs, data: { type: new GraphQLNonNull(registry.input(ct)) } },
     extensions: needs({ action: `${ct.uid}.update` }),
     resolve: async (_root, args, context, info) => {
-      const found = await documents.updateDocument({ documentId: args.documentId, data: args.data, status: args.status, locale: args.locale });
-      if (!found) throw new NotFoundError();
-      return readOne(args.documentId, ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published', documents.writeLocale({ locale: args.locale }), context, info);
+      const spec = await oneSpec(ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published', documents.writeLocale({ locale: args.locale }), context, info);
+      const text = await documents.transaction(async (trx) => {
+        const found = await trx.updateDocument({ documentId: args.documentId, data: args.data, status: args.status, locale: args.locale });
+        if (!found) throw new NotFoundError();
+        return trx.findOneJson(spec, args.documentId);
+      });
+      return parseEntry(text);
     },
   };
   if (crud.isActionEnabled('delete')) mutation[`delete${name}`] = {
@@ -307,4 +311,9 @@ export function addUsersPermissions(cairn: Cairn, query: GraphQLFieldConfigMap<u
       };
     },
   };
+}
+
+/** An entry's JSON text as the resolvers' object (null: none). */
+function parseEntry(text: string | null): Entry | null {
+  return text === null ? null : (JSON.parse(text) as Entry);
 }

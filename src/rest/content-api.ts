@@ -93,9 +93,9 @@ async function writeQuery(ctx: RestContext, ct: ContentType, req: FastifyRequest
 async function create(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
   const { status, locale, answer } = await writeQuery(ctx, ct, req, 'create');
   const data = bodyData(req.body);
-  const documentId = await documents.createDocument({ data, status, locale });
   const written = documents.writeLocale({ locale, data });
-  const row = await documents.findOneJson({ ...answer, locale: written }, documentId);
+  // The answer is read in the write's transaction: if it can't be, nothing was written.
+  const row = await documents.transaction(async (trx) => trx.findOneJson({ ...answer, locale: written }, await trx.createDocument({ data, status, locale })));
   return reply.status(201).type(JSON_TYPE).send(entryBody(row!));
 }
 
@@ -106,15 +106,18 @@ async function update(ctx: RestContext, ct: ContentType, documents: Documents, r
   if (ct.kind === 'singleType') {
     // A single type has one document: PUT creates it the first time.
     const existing = await documents.findFirst({ status: ct.draftAndPublish ? 'draft' : undefined, locale, fields: [] });
-    documentId = existing?.documentId ?? (await documents.createDocument({ data, status, locale }));
     if (!existing) {
-      const row = await documents.findOneJson({ ...answer, locale: documents.writeLocale({ locale, data }) }, documentId);
+      const written = documents.writeLocale({ locale, data });
+      const row = await documents.transaction(async (trx) => trx.findOneJson({ ...answer, locale: written }, await trx.createDocument({ data, status, locale })));
       return reply.type(JSON_TYPE).send(entryBody(row!));
     }
+    documentId = existing.documentId as string;
   }
-  const updated = await documents.updateDocument({ documentId: documentId!, data, status, locale });
-  if (!updated) throw new NotFoundError();
-  const row = await documents.findOneJson({ ...answer, locale: documents.writeLocale({ locale, data }) }, documentId);
+  const written = documents.writeLocale({ locale, data });
+  const row = await documents.transaction(async (trx) => {
+    if (!(await trx.updateDocument({ documentId: documentId!, data, status, locale }))) return null;
+    return trx.findOneJson({ ...answer, locale: written }, documentId);
+  });
   if (row === null) throw new NotFoundError();
   return reply.type(JSON_TYPE).send(entryBody(row));
 }

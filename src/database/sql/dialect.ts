@@ -71,6 +71,15 @@ function wallTime(value: unknown): unknown {
   return m ? `${m[1]} ${m[2]}` : value;
 }
 
+/**
+ * A json/blocks column's text exactly as stored, read back to be written again (publishing copies a row). Every
+ * other value bound to a json column is a JSON value (a string included: `"x"` is stored as the JSON text `"x"`),
+ * so stored text must say it is one already rather than be encoded a second time.
+ */
+export class StoredJson {
+  constructor(readonly text: string) {}
+}
+
 function bindCommon(value: unknown, type: ColumnType, booleansAsNumbers: boolean): unknown {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value) && type !== 'json' && type !== 'blocks') {
@@ -81,7 +90,7 @@ function bindCommon(value: unknown, type: ColumnType, booleansAsNumbers: boolean
       return booleansAsNumbers ? (value ? 1 : 0) : Boolean(value);
     case 'json':
     case 'blocks':
-      return typeof value === 'string' ? value : JSON.stringify(value);
+      return value instanceof StoredJson ? value.text : JSON.stringify(value);
     default:
       return value;
   }
@@ -139,7 +148,9 @@ const sqlite: SqlDialect = {
         return `CAST(${column} AS TEXT)`;
       case 'json':
       case 'blocks':
-        return `json(${column})`;
+        // A TEXT column may hold text that is not JSON (written by another tool): it reads as that string
+        // rather than failing the statement (json() raises "malformed JSON" for the whole read).
+        return `json(CASE WHEN json_valid(${column}) THEN ${column} ELSE json_quote(${column}) END)`;
       default:
         return column;
     }
@@ -224,7 +235,9 @@ const mysql: SqlDialect = {
         return `CAST(${column} AS DOUBLE)`;
       case 'json':
       case 'blocks':
-        return `JSON_EXTRACT(${column}, '$')`;
+        // MariaDB's JSON is LONGTEXT with a json_valid check; a column made without it may hold text that is not
+        // JSON, read as that string (JSON_EXTRACT would answer NULL). The IF picks text, so the value stays JSON.
+        return `JSON_EXTRACT(IF(JSON_VALID(${column}), ${column}, JSON_QUOTE(${column})), '$')`;
       default:
         return column;
     }

@@ -1,4 +1,4 @@
 export { compileRead, singleSpec, type CompiledRead } from './compile-read.js';
-export { sqlDialect, type SqlDialect } from './dialect.js';
+export { sqlDialect, StoredJson, type SqlDialect } from './dialect.js';
 export type { Frag } from './frag.js';
 export { readStatements, ReadStatements, type BoundRead, type BoundStatement } from './read-statements.js';

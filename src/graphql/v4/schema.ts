@@ -95,9 +95,9 @@ function addContentType(
   const latestParams = () => ({ status: ct.draftAndPublish ? 'draft' : undefined, locale: ct.localized ? '*' : undefined });
 
   /** Latest content of one document (any locale: v4's ids named one locale's entry), or null. */
+  const latestSpec = async (context: GraphqlContext, info: GraphQLResolveInfo) => (await specOf(latestParams, context.request, info, single, 'latest'))!;
   const readLatest = async (documentId: string, context: GraphqlContext, info: GraphQLResolveInfo): Promise<Entry | null> => {
-    const spec = (await specOf(latestParams, context.request, info, single, 'latest'))!;
-    const text = await documents.findOneJson(spec, documentId);
+    const text = await documents.findOneJson(await latestSpec(context, info), documentId);
     return text === null ? null : (JSON.parse(text) as Entry);
   };
 
@@ -150,8 +150,12 @@ function addContentType(
     extensions: needs({ action: `${ct.uid}.create` }),
     resolve: async (_root, args: Args, context, info) => {
       const { data, publish } = splitPublishedAt(args.data as Entry);
-      const documentId = await documents.createDocument({ data, status: publish ? 'published' : 'draft', locale: args.locale as string | undefined });
-      return { data: await readLatest(documentId, context, info) };
+      const spec = await latestSpec(context, info);
+      // The answer is read in the write's transaction: if it can't be, nothing was written.
+      const text = await documents.transaction(async (trx) =>
+        trx.findOneJson(spec, await trx.createDocument({ data, status: publish ? 'published' : 'draft', locale: args.locale as string | undefined })),
+      );
+      return { data: text === null ? null : (JSON.parse(text) as Entry) };
     },
   };
   if (crud.isActionEnabled('update')) mutation[`update${name}`] = {
@@ -164,10 +168,14 @@ function addContentType(
       const { data, publish } = splitPublishedAt(args.data as Entry);
       // v4 edits the entry in place: a published entry stays published unless `publishedAt: null` says otherwise.
       const keepPublished = publish === undefined && ct.draftAndPublish && (await isPublished(cairn, ct, documentId, locale));
-      const found = await documents.updateDocument({ documentId, data, status: publish || keepPublished ? 'published' : 'draft', locale });
-      if (!found) return { data: null };
-      if (publish === false) await documents.unpublish({ documentId, locale });
-      return { data: await readLatest(documentId, context, info) };
+      const spec = await latestSpec(context, info);
+      const text = await documents.transaction(async (trx) => {
+        const found = await trx.updateDocument({ documentId, data, status: publish || keepPublished ? 'published' : 'draft', locale });
+        if (!found) return null;
+        if (publish === false) await trx.unpublish({ documentId, locale });
+        return trx.findOneJson(spec, documentId);
+      });
+      return { data: text === null ? null : (JSON.parse(text) as Entry) };
     },
   };
   if (crud.isActionEnabled('delete')) mutation[`delete${name}`] = {
