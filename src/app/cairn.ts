@@ -10,6 +10,7 @@ import { loadConfig } from './config.js';
 import { loadAppHooks, type AppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
 import { OPEN_ACCESS, type AccessControl } from './access.js';
+import { registerHealth } from './health.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
@@ -30,7 +31,10 @@ export interface CreateCairnOptions {
   config?: DeepPartial<AppConfig>;
   /** Skip schema sync (workers of a cluster: the primary synced once). */
   skipSync?: boolean;
-  /** Log requests (pino). Off by default. */
+  /**
+   * Log errors (pino, JSON lines on stdout): every 5xx answer with its cause. `cairn start` turns it on; off by
+   * default (tests, embedding).
+   */
   logger?: boolean;
 }
 
@@ -121,7 +125,9 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     if (!options.skipSync) await syncSchema(db, model, console);
     const locales = resolveLocales(config.plugins.i18n?.config);
     const fastify = Fastify({
-      logger: options.logger ?? false,
+      logger: options.logger ? { level: 'error' } : false,
+      // Only errors are logged, and their lines say which request: no child logger made for every request.
+      childLoggerFactory: (logger) => logger,
       // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
       routerOptions: { querystringParser: () => ({}) },
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
@@ -133,6 +139,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     registerGraphqlServices(cairn);
     await hooks.register?.({ cairn, strapi: cairn });
     installErrorHandling(fastify);
+    registerHealth(fastify, db);
     const rest: RestContext = {
       model,
       documents: (uid) => cairn.documents(uid),

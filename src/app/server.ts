@@ -73,7 +73,7 @@ function displayUrl(host: string, port: number): string {
 /** One serving process (the whole app, or one worker of a cluster: then the primary already synced the schema). */
 async function startProcess(options: StartOptions & { dir: string }, isWorker: boolean): Promise<RunningServer> {
   const { createCairn } = await import('./cairn.js');
-  const cairn = await createCairn({ dir: options.dir, config: serverOverrides(options), skipSync: isWorker });
+  const cairn = await createCairn({ dir: options.dir, config: serverOverrides(options), skipSync: isWorker, logger: !options.quiet });
   const { host, port } = cairn.config.server;
   try {
     await cairn.fastify.listen({ host, port });

@@ -11,6 +11,7 @@ const CODES: Record<string, string> = {
   ApplicationError: 'STRAPI_APPLICATION_ERROR',
   RateLimitError: 'RATE_LIMITED',
   PayloadTooLargeError: 'BAD_USER_INPUT',
+  ServiceUnavailableError: 'SERVICE_UNAVAILABLE',
 };
 
 /** A resolver's failure as the reference answers it: a message and `extensions { code, error }`. */

@@ -1,21 +1,27 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { CairnError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { CairnError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '../errors/index.js';
 
 /**
  * Every failure leaves as `{ data: null, error: { status, name, message, details } }`. Errors Fastify raises
  * itself (bad JSON, body too large, wrong content type) are mapped to Strapi's names; anything unexpected is
- * logged with its stack and answered with a 500 that reveals nothing.
+ * logged with its stack and answered with a 500 that reveals nothing. Every 5xx is logged with its cause: a 503
+ * (the database is unavailable) with the driver's error, and tells the client when to try again (Retry-After).
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | CairnError | Error, request, reply) => {
     const response = toCairnError(error);
+    const status = response?.status ?? 500;
+    if (status >= 500) {
+      const req = { method: request.method, url: request.url };
+      request.log.error({ err: error, req, statusCode: status }, response ? response.message : 'unexpected error');
+    }
     if (!response) {
-      request.log.error({ err: error }, 'unexpected error');
       return reply.status(500).send({
         data: null,
         error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} },
       });
     }
+    if (response instanceof ServiceUnavailableError) reply.header('retry-after', String(response.retryAfter));
     return reply.status(response.status).send(response.toResponse());
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send(new NotFoundError().toResponse()));
