@@ -10,6 +10,7 @@ import { loadConfig } from './config.js';
 import { loadAppHooks, type AppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
 import { OPEN_ACCESS, type AccessControl } from './access.js';
+import { registerHealth } from './health.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
@@ -157,6 +158,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     registerGraphqlServices(cairn);
     await hooks.register?.({ cairn, strapi: cairn });
     installErrorHandling(fastify, log);
+    registerHealth(fastify, db);
     const rest: RestContext = {
       model,
       documents: (uid) => cairn.documents(uid),

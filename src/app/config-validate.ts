@@ -47,6 +47,12 @@ export function validateConfig(config: Plain, sources: ConfigSources): void {
   if (!isPlain(database.connection)) fail('database', ['connection'], 'must be an object with client and connection');
   const client = database.connection!.client;
   if (!CLIENTS.includes(client as string)) fail('database', ['connection', 'client'], `must be sqlite, postgres or mysql, not ${show(client)}`);
+  const acquire = database.connection!.acquireConnectionTimeout;
+  if (acquire !== undefined) {
+    const ms = integer(acquire);
+    if (ms === undefined || ms < 1) fail('database', ['connection', 'acquireConnectionTimeout'], `must be a positive number of milliseconds, not ${show(acquire)}`);
+    database.connection!.acquireConnectionTimeout = ms;
+  }
 
   for (const [name, plugin] of Object.entries(config.plugins as Plain)) {
     if (!isPlain(plugin)) fail('plugins', [name], `must be an object like { enabled, config }, not ${show(plugin)}`);

@@ -1,8 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect, type Driver } from 'kysely';
 import { toPostgresPlaceholders } from './placeholders.js';
 import { answerTooLarge } from './answer-limits.js';
+import { databaseUnavailable } from './unavailable.js';
+import { CairnError } from '../errors/index.js';
+import type { Pool as MysqlPool, PoolConnection } from 'mysql2';
 import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
 import { mysqlLock, postgresLock, sqliteLock, type LockOptions, type ProcessLock } from './process-lock.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
@@ -48,8 +51,10 @@ class KyselyDatabase implements Database {
     return CompiledQuery.raw(this.dialect === 'postgres' ? toPostgresPlaceholders(sql) : sql, params as unknown[]);
   }
 
-  /** A failed statement's error, as the caller sees it (see answer-limits.ts). */
-  private readonly failed = (error: unknown): Promise<never> => Promise.reject(answerTooLarge(this.dialect, error) ?? error);
+  /** A failed statement's error, as the caller sees it (see answer-limits.ts and unavailable.ts). */
+  private readonly mapped = (error: unknown): unknown =>
+    error instanceof CairnError ? error : (answerTooLarge(this.dialect, error) ?? databaseUnavailable(this.dialect, error) ?? error);
+  private readonly failed = (error: unknown): Promise<never> => Promise.reject(this.mapped(error));
 
   // Not async: a read on SQLite is synchronous, and this is every request's path; no promise layer more than needed.
   query<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
@@ -68,7 +73,7 @@ class KyselyDatabase implements Database {
   }
 
   async execute(sql: string, params: readonly unknown[] = []): Promise<ExecuteResult> {
-    const result = await this.kysely.executeQuery(this.compiled(sql, params));
+    const result = await this.kysely.executeQuery(this.compiled(sql, params)).catch(this.failed);
     return {
       affectedRows: Number(result.numAffectedRows ?? result.numChangedRows ?? 0n),
       insertId: result.insertId === undefined ? undefined : Number(result.insertId),
@@ -78,8 +83,19 @@ class KyselyDatabase implements Database {
   async transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
     this.openTransactions.count++;
+    let failed: { error: unknown } | undefined;
     try {
-      return await this.kysely.transaction().execute((trx) => fn(new KyselyDatabase(this.dialect, trx, this.listeners, true)));
+      return await this.kysely.transaction().execute((trx) =>
+        fn(new KyselyDatabase(this.dialect, trx, this.listeners, true)).catch((error: unknown) => {
+          failed = { error };
+          throw error;
+        }),
+      );
+    } catch (error) {
+      // When the connection died, Kysely's ROLLBACK fails too and its error replaces the statement's: the statement's
+      // is the cause. (The server rolls back a transaction whose connection is gone; BEGIN or COMMIT failing is mapped
+      // here too: one cut during COMMIT may have committed.)
+      throw this.mapped(failed ? failed.error : error);
     } finally {
       this.openTransactions.count--;
     }
@@ -101,11 +117,59 @@ class KyselyDatabase implements Database {
   }
 }
 
+/**
+ * How long a statement may wait to get a connection (opening one, or for one of the pool's to be free) before it
+ * fails with a 503: a database that is down answers at once (connection refused), one that is unreachable or
+ * saturated within this time, instead of holding requests. Strapi's `acquireConnectionTimeout` overrides it.
+ */
+const ACQUIRE_TIMEOUT_MS = 3000;
+
+/** See the 'connect' and 'connection' listeners below: the failing statement reports the error. */
+const ignoreLostConnection = () => {};
+
+type MysqlGetConnection = (callback: (error: Error | null, connection?: PoolConnection) => void) => void;
+
+/**
+ * mysql2's pool waits for a free connection without limit: this gives up after `timeoutMs` with a
+ * `CAIRN_POOL_TIMEOUT` error (a 503, see unavailable.ts). A connection that comes after that goes back to the pool.
+ */
+function boundedGetConnection(pool: MysqlPool, timeoutMs: number): MysqlGetConnection {
+  return (callback) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      callback(Object.assign(new Error(`no database connection within ${timeoutMs} ms`), { code: 'CAIRN_POOL_TIMEOUT' }));
+    }, timeoutMs);
+    pool.getConnection((error, connection) => {
+      if (settled) return connection?.release();
+      settled = true;
+      clearTimeout(timer);
+      callback(error, connection);
+    });
+  };
+}
+
+/**
+ * SQLite transactions take the write lock at BEGIN (`BEGIN IMMEDIATE`): every Cairn transaction writes, and one
+ * that began by reading (Kysely's plain BEGIN) could not upgrade to writing once another process had written
+ * meanwhile: SQLITE_BUSY at once, busy_timeout or not. Waiting at BEGIN is what busy_timeout covers.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 /** Opens a connection pool for Strapi's `config/database` shape. All sessions work in UTC. */
 export async function createDatabase(config: DatabaseConfig, options: { baseDir?: string } = {}): Promise<Database> {
   const dialectName = dialectOf(config);
   const connection = config.connection.connection ?? {};
   const pool = config.connection.pool ?? {};
+  const acquireTimeout = config.connection.acquireConnectionTimeout ?? ACQUIRE_TIMEOUT_MS;
   let dialect: Dialect;
   let preparedReads: PreparedReads;
   let processLock: ProcessLock;
@@ -123,7 +187,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     sqliteHandle.function('cairn_lower', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? value.toLowerCase() : value,
     );
-    dialect = new SqliteDialect({ database: sqliteHandle });
+    dialect = new ImmediateSqliteDialect({ database: sqliteHandle });
     preparedReads = sqlitePreparedReads(sqliteHandle);
     // No busy timeout: better-sqlite3 would wait for it synchronously, stopping the event loop (sqliteLock polls).
     processLock = sqliteLock(filename, (file) => new SQLite(file, { timeout: 0 }));
@@ -140,10 +204,16 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       min: pool.min ?? 0,
       max: pool.max ?? 10,
       options: `-c timezone=UTC${schema ? ` -c search_path=${String(schema)}` : ''}`,
+      // Bounds both opening a connection and waiting for a free one: an outage answers 503 instead of hanging.
+      connectionTimeoutMillis: acquireTimeout,
+      keepAlive: true,
     };
     const pgPool = new pg.default.Pool(poolConfig as never);
-    // An idle pooled connection can be cut by the server (restart, failover, admin command); without a listener
-    // that error would crash the process. The pool drops the client and opens a new one when needed.
+    // A connection the server cuts (restart, failover, pg_terminate_backend) emits 'error' on its client. An idle
+    // client's goes to the pool's listener; a checked-out one (a transaction, a read) has none of pg's, and an
+    // 'error' nobody listens to ends the process. Its statement fails too (answered 503, logged with the cause),
+    // and the pool drops the client when it comes back (not queryable), opening a new one when needed.
+    pgPool.on('connect', (client) => client.on('error', ignoreLostConnection));
     pgPool.on('error', (error: Error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
     // Kysely gets the pool to borrow connections from, not to close: the Database closes it once (see close()).
     dialect = new PostgresDialect({ pool: { connect: () => pgPool.connect(), end: async () => {} } as never });
@@ -162,6 +232,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     const mysqlPool = mysql.default.createPool({
       ...mysqlConnection,
       connectionLimit: pool.max ?? 10,
+      connectTimeout: acquireTimeout,
       timezone: 'Z',
       dateStrings: true,
       supportBigNumbers: true,
@@ -171,15 +242,19 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       // Per connection; mysql2's default (16,000) would let statements pile up on a long-lived connection.
       maxPreparedStatements: PREPARED_CAPACITY,
     });
-    // JSON_ARRAYAGG and GROUP_CONCAT stop at group_concat_max_len (1 MiB by default on MariaDB): a populated list
-    // longer than that would come back cut short. Raised to its maximum on every connection the pool opens.
     mysqlPool.on('connection', (connection) => {
+      // mysql2 listens for a pooled connection's first 'error' only (to drop it from the pool): a second one, or
+      // one while a query holds it, would end the process. The query fails with it (503), the pool opens another.
+      connection.on('error', ignoreLostConnection);
+      // JSON_ARRAYAGG and GROUP_CONCAT stop at group_concat_max_len (1 MiB by default on MariaDB): a populated list
+      // longer than that would come back cut short. Raised to its maximum on every connection the pool opens.
       connection.query('SET SESSION group_concat_max_len = 4294967295', (error) => {
         if (error) process.emitWarning(`MySQL: could not raise group_concat_max_len: ${error.message}`);
       });
     });
-    dialect = new MysqlDialect({ pool: { getConnection: mysqlPool.getConnection.bind(mysqlPool), end: (done: () => void) => done() } as never });
-    preparedReads = mysqlPreparedReads(mysqlPool);
+    const getConnection = boundedGetConnection(mysqlPool, acquireTimeout);
+    dialect = new MysqlDialect({ pool: { getConnection, end: (done: () => void) => done() } as never });
+    preparedReads = mysqlPreparedReads(mysqlPool, getConnection);
     processLock = mysqlLock(async () => {
       const connection = await (await import('mysql2/promise')).default.createConnection({ ...mysqlConnection, timezone: 'Z', charset: 'utf8mb4' });
       connection.on('error', (error: Error) => process.emitWarning(`MySQL lock connection lost: ${error.message}`));

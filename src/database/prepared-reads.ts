@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Pool as PgPool } from 'pg';
-import type { Pool as MysqlPool, RowDataPacket } from 'mysql2';
+import type { Pool as MysqlPool, PoolConnection, RowDataPacket } from 'mysql2';
 import { toPostgresPlaceholders } from './placeholders.js';
 import { BoundedCache } from './bounded-cache.js';
 
@@ -61,12 +61,30 @@ export function postgresPreparedReads(pool: PgPool, capacity = PREPARED_CAPACITY
   };
 }
 
-/** MySQL/MariaDB: mysql2 keeps each connection's prepared statements (bounded by `maxPreparedStatements`). */
-export function mysqlPreparedReads(pool: MysqlPool): PreparedReads {
+/**
+ * MySQL/MariaDB: mysql2 keeps each connection's prepared statements (bounded by `maxPreparedStatements`).
+ * Connections come from `getConnection` (the pool's, with a bounded wait: see connection.ts).
+ */
+export function mysqlPreparedReads(
+  pool: MysqlPool,
+  getConnection: (callback: (error: Error | null, connection?: PoolConnection) => void) => void,
+): PreparedReads {
   return {
     run<Row>(sql: string, values: readonly unknown[]): Promise<Row[]> {
       return new Promise((resolve, reject) => {
-        pool.execute<RowDataPacket[]>(sql, values as never, (error, rows) => (error ? reject(error) : resolve(rows as Row[])));
+        getConnection((connectionError, connection) => {
+          if (connectionError) return reject(connectionError);
+          try {
+            connection!.execute<RowDataPacket[]>(sql, values as never, (error, rows) => {
+              connection!.release();
+              if (error) reject(error);
+              else resolve(rows as Row[]);
+            });
+          } catch (error) {
+            connection!.release();
+            reject(error);
+          }
+        });
       });
     },
     close() {

@@ -9,6 +9,8 @@ export interface DatabaseConfig {
     client: DialectName | 'better-sqlite3' | 'mysql2' | 'pg';
     connection: Record<string, unknown>;
     pool?: { min?: number; max?: number };
+    /** Milliseconds a statement waits for a connection (to open, or a free one) before a 503; default 3000. */
+    acquireConnectionTimeout?: number;
     useNullAsDefault?: boolean;
     debug?: boolean;
   };

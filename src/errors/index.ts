@@ -97,6 +97,22 @@ export class RateLimitError extends CairnError {
   }
 }
 
+/**
+ * 503: the database could not be reached, dropped the connection (a restart, a failover, an administrator's kill)
+ * or gave up on a lock; the same request may well succeed shortly. Answered with `Retry-After: retryAfter`
+ * (seconds). Strapi has no such error (a database fault is its 500 `InternalServerError`); the name is the one
+ * Strapi's HTTP errors give status 503. `cause` is the driver's error: logged, never answered.
+ */
+export class ServiceUnavailableError extends CairnError {
+  readonly retryAfter: number;
+
+  constructor(message = 'The database is unavailable, try again shortly', options: { cause?: unknown; retryAfter?: number } = {}) {
+    super('ServiceUnavailableError', 503, message);
+    this.retryAfter = options.retryAfter ?? 1;
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+}
+
 /** A model (schema.json) that cannot load: names the file and the attribute. Stops start-up. */
 export class ModelError extends Error {
   constructor(

@@ -11,6 +11,7 @@ const CODES: Record<string, string> = {
   ApplicationError: 'STRAPI_APPLICATION_ERROR',
   RateLimitError: 'RATE_LIMITED',
   PayloadTooLargeError: 'BAD_USER_INPUT',
+  ServiceUnavailableError: 'SERVICE_UNAVAILABLE',
 };
 
 /** The answer to a failure the client did not cause: it reveals nothing (the cause goes to the log). */

@@ -1,17 +1,19 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { CairnError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { CairnError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '../errors/index.js';
 
 /**
  * Every failure leaves as `{ data: null, error: { status, name, message, details } }`. Errors Fastify raises
  * itself (bad JSON, body too large, wrong content type) are mapped to Strapi's names; anything unexpected is
- * logged with its stack and answered with a 500 that reveals nothing.
+ * logged with its stack and answered with a 500 that reveals nothing. Every 5xx is logged with its cause: a 503
+ * (the database is unavailable) with the driver's error, and tells the client when to try again (Retry-After).
  */
 export function installErrorHandling(app: FastifyInstance, log: Pick<Logger, 'error'>): void {
   app.setErrorHandler((error: FastifyError | CairnError | Error, request, reply) => {
     const response = toCairnError(error);
-    if (!response || response.status >= 500) {
-      log.error({ err: error, reqId: request.id, req: { method: request.method, url: request.url } }, `${request.method} ${request.url} failed: ${error.message}`);
+    const status = response?.status ?? 500;
+    if (status >= 500) {
+      log.error({ err: error, reqId: request.id, req: { method: request.method, url: request.url }, statusCode: status }, `${request.method} ${request.url} failed: ${error.message}`);
     }
     if (!response) {
       return reply.status(500).send({
@@ -19,6 +21,7 @@ export function installErrorHandling(app: FastifyInstance, log: Pick<Logger, 'er
         error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} },
       });
     }
+    if (response instanceof ServiceUnavailableError) reply.header('retry-after', String(response.retryAfter));
     return reply.status(response.status).send(response.toResponse());
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send(new NotFoundError().toResponse()));

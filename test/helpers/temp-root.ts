@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +10,8 @@ import { join } from 'node:path';
  */
 export default function setup(): () => void {
   const runDir = mkdtempSync(join(tmpdir(), 'cairn-test-run-'));
+  // Traversable by other users (not listable): a private PostgreSQL server runs as `postgres` from a folder inside.
+  chmodSync(runDir, 0o711);
   process.env.TMPDIR = runDir;
   return () => rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
 }
