@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { AppConfig } from './types.js';
@@ -70,13 +70,39 @@ export async function loadConfig(dirInput: string, overrides: DeepPartial<AppCon
   return { ...merged, dir, environment } as unknown as AppConfig;
 }
 
+/** Config files that mark a Strapi/Cairn project: Cairn's own and the other ones Strapi's template has. */
+const PROJECT_CONFIG_NAMES = [...CONFIG_FILES, 'middlewares', 'cron-tasks', 'features', 'typescript'];
+
+/**
+ * A folder is an app when it has a content-type schema or a config file: anything else (a wrong --dir, the
+ * repository root, a parent folder) would start an API with no content-types and a fresh database inside it.
+ */
 function checkAppFolder(dir: string): void {
   if (!existsSync(dir)) throw new ConfigError(`app folder ${dir} does not exist`);
   if (!statSync(dir).isDirectory()) throw new ConfigError(`app folder ${dir} is not a folder`);
-  // An empty or wrong folder would otherwise start an API with no content-types and a fresh database in it.
-  if (!existsSync(join(dir, 'config')) && !existsSync(join(dir, 'src'))) {
-    throw new ConfigError(`${dir} is not an app folder: it has neither config/ nor src/ (use --dir to point at one)`);
+  if (hasContentType(dir) || hasConfigFile(dir)) return;
+  throw new ConfigError(
+    `${dir} is not a Cairn app: found no content-type schema (src/api/<api>/content-types/<name>/schema.json) and no ` +
+      `config file (config/<name>.js, .ts, .cjs, .mjs or .json; <name>: ${PROJECT_CONFIG_NAMES.join(', ')}); use --dir to point at an app folder`,
+  );
+}
+
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
+  } catch {
+    return [];
   }
+}
+
+function hasContentType(dir: string): boolean {
+  return subfolders(join(dir, 'src', 'api')).some((api) => subfolders(join(api, 'content-types')).some((type) => existsSync(join(type, 'schema.json'))));
+}
+
+/** A config file in config/ or in one of its config/env/<environment>/ folders. */
+function hasConfigFile(dir: string): boolean {
+  const folders = [join(dir, 'config'), ...subfolders(join(dir, 'config', 'env'))];
+  return folders.some((folder) => PROJECT_CONFIG_NAMES.some((name) => EXTENSIONS.some((ext) => existsSync(join(folder, `${name}${ext}`)))));
 }
 
 /** The one file of a folder that defines `name` (server.ts or server.js or ... : two is an error). */

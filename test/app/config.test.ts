@@ -76,7 +76,7 @@ describe('config folder: formats', () => {
 
 describe('config folder: defaults, environments, overrides', () => {
   it('an app with no config files gets Strapi defaults', async () => {
-    const config = await withEnv({ NODE_ENV: undefined }, () => loadConfig(folder({ 'src/api/.keep': '' })));
+    const config = await withEnv({ NODE_ENV: undefined }, () => loadConfig(folder({ 'src/api/note/content-types/note/schema.json': '{}' })));
     expect(config.environment).toBe('development');
     expect(config.server).toEqual({ host: '127.0.0.1', port: 1337 });
     expect(config.database).toEqual({ connection: { client: 'sqlite', connection: { filename: '.tmp/data.db' } } });
@@ -131,9 +131,28 @@ describe('config folder: errors name the file and the key', () => {
 
   it('the app folder must exist and look like one', async () => {
     await expect(loadConfig('/nonexistent/app')).rejects.toThrow(/app folder \/nonexistent\/app does not exist/);
-    await expect(loadConfig(folder({}))).rejects.toThrow(/not an app folder: it has neither config\/ nor src\//);
     const file = join(folder({ 'x.txt': '' }), 'x.txt');
     await expect(loadConfig(file)).rejects.toThrow(/is not a folder/);
+  });
+
+  it('a folder with neither a content-type schema nor a config file is not an app: the error names it and what was looked for', async () => {
+    const lookedFor = (dir: string) =>
+      new RegExp(
+        `^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a Cairn app: found no content-type schema \\(src/api/<api>/content-types/<name>/schema\\.json\\) ` +
+          'and no config file \\(config/<name>\\.js, \\.ts, \\.cjs, \\.mjs or \\.json; <name>: server, database, api, plugins, admin, permissions, middlewares, cron-tasks, features, typescript\\); ' +
+          'use --dir to point at an app folder$',
+      );
+    // The repository root has src/ (Cairn's own code) and no config/: it was taken for an empty app.
+    const repositoryRoot = join(import.meta.dirname, '..', '..');
+    await expect(loadConfig(repositoryRoot)).rejects.toThrow(lookedFor(repositoryRoot));
+    for (const files of [{}, { 'src/index.ts': '', 'src/api/.keep': '' }, { 'src/api/a/content-types/a/notes.txt': '' }, { 'config/settings.yml': '' }]) {
+      const dir = folder(files);
+      await expect(loadConfig(dir)).rejects.toThrow(lookedFor(dir));
+    }
+    // One content-type, or one config file (Strapi's middlewares.js too), is enough.
+    await expect(loadConfig(folder({ 'src/api/a/content-types/a/schema.json': '{}' }))).resolves.toBeTruthy();
+    await expect(loadConfig(folder({ ...COMMONJS, 'config/middlewares.js': 'module.exports = [];' }))).resolves.toBeTruthy();
+    await expect(loadConfig(folder({ 'config/env/staging/admin.json': '{}' }))).resolves.toBeTruthy();
   });
 
   it('two files for one name', async () => {

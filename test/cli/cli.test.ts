@@ -23,7 +23,7 @@ it('a bad app folder or a bad model exits 1 with one clear line', () => {
   expect(missing.stderr).toMatch(/^cairn: .*does not exist\n$/);
   const notAnApp = cairn(['start', '--dir', root + '/bin']);
   expect(notAnApp.status).toBe(1);
-  expect(notAnApp.stderr).toMatch(/^cairn: .*is not an app folder.*\n$/);
+  expect(notAnApp.stderr).toMatch(/^cairn: .*\/bin is not a Cairn app: .*\n$/);
   const schema = { kind: 'collectionType', info: { singularName: 'bad', pluralName: 'bads', displayName: 'Bad' }, attributes: { x: { type: 'nope' } } };
   const dir = folder({ 'src/api/bad/content-types/bad/schema.json': JSON.stringify(schema) });
   const bad = cairn(['start', '--dir', dir]);
@@ -33,6 +33,24 @@ it('a bad app folder or a bad model exits 1 with one clear line', () => {
   expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   rmSync(dir, { recursive: true, force: true });
 });
+
+it('a folder that is not a Cairn app (the repository root, a project with src/ only) exits 1 saying what was looked for', () => {
+  const project = folder({ 'package.json': '{}', 'src/index.ts': 'export {};', 'src/api/.keep': '' });
+  try {
+    for (const dir of [root, project]) {
+      // --port 0: if the folder were taken for an app, the server would start (and be killed by the timeout).
+      const result = cairn(['start', '--dir', dir, '--port', '0'], {}, { timeout: 20_000 });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(
+        `cairn: ${dir} is not a Cairn app: found no content-type schema (src/api/<api>/content-types/<name>/schema.json) and no config file ` +
+          '(config/<name>.js, .ts, .cjs, .mjs or .json; <name>: server, database, api, plugins, admin, permissions, middlewares, cron-tasks, features, typescript); ' +
+          'use --dir to point at an app folder\n',
+      );
+    }
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}, 60_000);
 
 it('a bad config value exits 1 naming the file and the key, without a stack', () => {
   const dir = folder({ 'config/api.json': JSON.stringify({ rest: { defaultLimit: 500, maxLimit: 100 } }) });
