@@ -56,7 +56,7 @@ export async function loadConfig(dirInput: string, overrides: DeepPartial<AppCon
   for (const name of CONFIG_FILES) {
     const layers: Array<{ file: string; value: Plain }> = [];
     for (const folder of [join(dir, 'config'), join(dir, 'config', 'env', environment)]) {
-      const found = await readConfigFile(folder, name, env);
+      const found = await readConfigFile(dir, folder, name, env);
       if (found) layers.push(found);
     }
     let section = base[name];
@@ -106,14 +106,14 @@ function hasConfigFile(dir: string): boolean {
 }
 
 /** The one file of a folder that defines `name` (server.ts or server.js or ... : two is an error). */
-async function readConfigFile(folder: string, name: string, env: ReturnType<typeof createEnv>): Promise<{ file: string; value: Plain } | undefined> {
+async function readConfigFile(dir: string, folder: string, name: string, env: ReturnType<typeof createEnv>): Promise<{ file: string; value: Plain } | undefined> {
   const found = EXTENSIONS.map((ext) => join(folder, `${name}${ext}`)).filter((f) => existsSync(f));
   if (found.length > 1) throw new ConfigError(`${found.join(' and ')} both define "${name}": keep one`);
   if (!found.length) return undefined;
   const file = found[0];
   let value: unknown;
   try {
-    value = await loadAppModule(file);
+    value = await loadAppModule(file, dir);
     if (typeof value === 'function') value = await (value as (ctx: { env: unknown }) => unknown)({ env });
   } catch (error) {
     throw new ConfigError(`${file}: ${describeLoadError(error, file)}`);

@@ -60,6 +60,29 @@ describe('config folder: formats', () => {
     expect(config.server).toEqual({ host: '127.0.0.2', port: 4343 });
   });
 
+  it("a .ts config sees the __dirname Strapi gives it (<app>/dist/config: Strapi runs the compiled file), so its database lands in the app", async () => {
+    const database = `import path from 'path';
+      export default ({ env }: { env: (key: string, fallback: string) => string }) => ({
+        connection: { client: 'sqlite', connection: { filename: path.join(__dirname, '..', '..', env('CAIRN_T_DBFILE', '.tmp/data.db')) } },
+      });`;
+    const dir = folder({ 'config/database.ts': database, 'config/server.ts': 'export default { host: __filename };' });
+    const config = await withEnv({ CAIRN_T_DBFILE: undefined }, () => loadConfig(dir));
+    expect(config.database.connection.connection.filename).toBe(join(dir, '.tmp', 'data.db'));
+    expect(config.server.host).toBe(join(dir, 'dist', 'config', 'server.js'));
+    // config/env/<env>/ files are compiled to dist/config/env/<env>/; tsconfig.json's outDir replaces dist (comments and
+    // trailing commas are allowed there, as TypeScript allows them).
+    const built = folder({
+      'tsconfig.json': '{\n  // Strapi template\n  "compilerOptions": { "outDir": "build/out", "rootDir": "." /* "outDir": "x" */, },\n}',
+      'config/env/staging/server.ts': 'export default { host: __dirname };',
+    });
+    expect((await withEnv({ NODE_ENV: 'staging' }, () => loadConfig(built))).server.host).toBe(join(built, 'build', 'out', 'config', 'env', 'staging'));
+    // JavaScript runs where it is (Strapi's JavaScript projects have no dist/), and imports resolve from the real folder.
+    const js = folder({ ...COMMONJS, 'config/server.js': 'module.exports = { host: __dirname };', 'config/api.ts': 'import { rest } from "./rest";\nexport default { rest };', 'config/rest.ts': 'export const rest = { defaultLimit: 5 };' });
+    const jsConfig = await loadConfig(js);
+    expect(jsConfig.server.host).toBe(join(js, 'config'));
+    expect(jsConfig.api.rest.defaultLimit).toBe(5);
+  });
+
   it('a changed file is read again by the next load (no stale module cache)', async () => {
     const { writeFileSync } = await import('node:fs');
     const dir = folder({ ...COMMONJS, 'config/server.js': 'module.exports = { port: 3001 };' });
@@ -145,7 +168,7 @@ describe('config folder: errors name the file and the key', () => {
     // The repository root has src/ (Cairn's own code) and no config/: it was taken for an empty app.
     const repositoryRoot = join(import.meta.dirname, '..', '..');
     await expect(loadConfig(repositoryRoot)).rejects.toThrow(lookedFor(repositoryRoot));
-    for (const files of [{}, { 'src/index.ts': '', 'src/api/.keep': '' }, { 'src/api/a/content-types/a/notes.txt': '' }, { 'config/settings.yml': '' }]) {
+    for (const files of [{}, { 'src/index.ts': '', 'src/api/.keep': '' }, { 'src/api/a/content-types/a/notes.txt': '' }, { 'config/settings.yml': '' }] as Array<Record<string, string>>) {
       const dir = folder(files);
       await expect(loadConfig(dir)).rejects.toThrow(lookedFor(dir));
     }
