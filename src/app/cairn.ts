@@ -1,9 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './types.js';
 import type { Model } from '../model/types.js';
+import type { ModelInput } from '../model/index.js';
 import type { Database } from '../database/types.js';
-import { loadModel } from '../model/index.js';
-import { createDatabase, syncSchema } from '../database/index.js';
+import { buildModel, CustomFields, readModelFiles } from '../model/index.js';
+import { createDatabase, syncSchema, type SyncLogger } from '../database/index.js';
 import { Documents } from '../documents/index.js';
 import { installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from './config.js';
@@ -43,14 +44,29 @@ export class Cairn {
   readonly services = new Map<string, Record<string, unknown>>();
   /** Functions run at close (features release what they hold). */
   readonly onClose: Array<() => Promise<void> | void> = [];
+  /** `strapi.customFields`: the app declares its custom fields here in `register()`, before the model is built. */
+  readonly customFields = new CustomFields();
+  private builtModel: Model | undefined;
 
   constructor(
     readonly config: AppConfig,
-    readonly model: Model,
     readonly db: Database,
     readonly locales: LocaleInfo[],
     readonly fastify: FastifyInstance,
   ) {}
+
+  /** The content-types and components. Built after the app's `register()`, which may declare custom fields. */
+  get model(): Model {
+    if (!this.builtModel) throw new Error('cairn.model is built after register() (which may declare custom fields): read it from bootstrap()');
+    return this.builtModel;
+  }
+
+  /** Builds the model once, from the app's schema files, with the custom fields declared so far. */
+  buildModel(input: ModelInput): Model {
+    if (this.builtModel) throw new Error('the model is built once');
+    this.builtModel = buildModel(input, { customFields: this.customFields.lookup });
+    return this.builtModel;
+  }
 
   /** Strapi v5's document service: `cairn.documents('api::restaurant.restaurant').findMany()`. */
   documents(uid: string): Documents {
@@ -114,11 +130,42 @@ export async function prepareApp(options: { dir: string }): Promise<void> {
 }
 
 export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
+  const cairn = await loadCairn(options);
+  const { config, db, fastify } = cairn;
+  try {
+    installErrorHandling(fastify);
+    const rest: RestContext = {
+      model: cairn.model,
+      documents: (uid) => cairn.documents(uid),
+      queryOptions: {
+        ...config.api.rest,
+        locales: cairn.locales.map((l) => l.code),
+        defaultLocale: cairn.defaultLocale,
+      },
+      locales: cairn.locales,
+      access: () => cairn.access,
+    };
+    for (const feature of FEATURES) await feature(cairn);
+    registerContentApi(fastify, rest);
+    await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
+    await fastify.ready();
+    return cairn;
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+/**
+ * The app up to its model, as Strapi loads it: config, database connection, the app's `register()` (services it
+ * calls exist already; it may declare custom fields), then the model and the schema sync. No features, routes or
+ * `bootstrap()` yet: this is what the admin commands (tokens, permissions) work on.
+ */
+export async function loadCairn(options: CreateCairnOptions & { syncLogger?: SyncLogger }): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never);
-  const model = await loadModel(options.dir);
+  const modelFiles = await readModelFiles(options.dir);
   const db = await createDatabase(config.database, { baseDir: options.dir });
   try {
-    if (!options.skipSync) await syncSchema(db, model, console);
     const locales = resolveLocales(config.plugins.i18n?.config);
     const fastify = Fastify({
       logger: options.logger ?? false,
@@ -126,28 +173,13 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
       routerOptions: { querystringParser: () => ({}) },
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
     });
-    const cairn = new Cairn(config, model, db, locales, fastify);
-    const hooks = await loadAppHooks(options.dir);
-    cairn.hooks = hooks;
+    const cairn = new Cairn(config, db, locales, fastify);
+    cairn.hooks = await loadAppHooks(options.dir);
     // Services apps call from register() exist before it runs (the features' own registration comes after).
     registerGraphqlServices(cairn);
-    await hooks.register?.({ cairn, strapi: cairn });
-    installErrorHandling(fastify);
-    const rest: RestContext = {
-      model,
-      documents: (uid) => cairn.documents(uid),
-      queryOptions: {
-        ...config.api.rest,
-        locales: locales.map((l) => l.code),
-        defaultLocale: cairn.defaultLocale,
-      },
-      locales,
-      access: () => cairn.access,
-    };
-    for (const feature of FEATURES) await feature(cairn);
-    registerContentApi(fastify, rest);
-    await hooks.bootstrap?.({ cairn, strapi: cairn });
-    await fastify.ready();
+    await cairn.hooks.register?.({ cairn, strapi: cairn });
+    cairn.buildModel(modelFiles);
+    if (!options.skipSync) await syncSchema(db, cairn.model, options.syncLogger ?? console);
     return cairn;
   } catch (error) {
     await db.close();

@@ -54,11 +54,7 @@ export async function loadConfig(dirInput: string, overrides: DeepPartial<AppCon
   const sources: ConfigSources = {};
   const base = defaults();
   for (const name of CONFIG_FILES) {
-    const layers: Array<{ file: string; value: Plain }> = [];
-    for (const folder of [join(dir, 'config'), join(dir, 'config', 'env', environment)]) {
-      const found = await readConfigFile(dir, folder, name, env);
-      if (found) layers.push(found);
-    }
+    const layers = await readLayers(dir, name, environment, env);
     let section = base[name];
     for (const layer of layers) section = deepMerge(section ?? {}, layer.value);
     const override = (overrides as Plain)[name];
@@ -68,6 +64,28 @@ export async function loadConfig(dirInput: string, overrides: DeepPartial<AppCon
   }
   validateConfig(merged, sources);
   return { ...merged, dir, environment } as unknown as AppConfig;
+}
+
+/** The files that define one config section: `config/<name>`, then `config/env/<environment>/<name>`, as loaded. */
+export async function configLayers(dirInput: string, name: ConfigName): Promise<ConfigLayer[]> {
+  const dir = resolve(dirInput);
+  loadDotEnv(dir);
+  return readLayers(dir, name, process.env.NODE_ENV || 'development', createEnv());
+}
+
+export interface ConfigLayer {
+  /** Absolute path of the file. */
+  file: string;
+  value: Plain;
+}
+
+async function readLayers(dir: string, name: string, environment: string, env: ReturnType<typeof createEnv>): Promise<ConfigLayer[]> {
+  const layers: ConfigLayer[] = [];
+  for (const folder of [join(dir, 'config'), join(dir, 'config', 'env', environment)]) {
+    const found = await readConfigFile(dir, folder, name, env);
+    if (found) layers.push(found);
+  }
+  return layers;
 }
 
 /** Config files that mark a Strapi/Cairn project: Cairn's own and the other ones Strapi's template has. */

@@ -52,6 +52,35 @@ it('a folder that is not a Cairn app (the repository root, a project with src/ o
   }
 }, 60_000);
 
+it("custom fields: the app's register() declares them for the admin commands too; an undeclared one stops the start in one line", () => {
+  const schema = {
+    kind: 'collectionType',
+    info: { singularName: 'theme', pluralName: 'themes', displayName: 'Theme' },
+    attributes: { accent: { type: 'customField', customField: 'plugin::color-picker.color' }, body: { type: 'customField', customField: 'plugin::ckeditor5.CKEditor' } },
+  };
+  const files = { 'package.json': '{ "type": "commonjs" }', 'src/api/theme/content-types/theme/schema.json': JSON.stringify(schema) };
+  const declared = folder({
+    ...files,
+    'src/index.js': "module.exports = { register({ strapi }) { strapi.customFields.register({ name: 'CKEditor', plugin: 'ckeditor5', type: 'richtext' }); } };",
+  });
+  const undeclared = folder(files);
+  try {
+    const list = cairn(['permissions', 'list', '--dir', declared, '--role', 'public']);
+    expect(list.stderr).toBe('');
+    expect(list.status).toBe(0);
+    expect(cairn(['token', 'list', '--dir', declared]).status).toBe(0);
+    const start = cairn(['start', '--dir', undeclared, '--port', '0'], {}, { timeout: 20_000 });
+    expect(start.status).toBe(1);
+    expect(start.stderr).toBe(
+      'cairn: src/api/theme/content-types/theme/schema.json (attribute "body"): custom field "plugin::ckeditor5.CKEditor" is not known to Cairn: ' +
+        "declare the type it is stored as in register() of src/index.js, e.g. strapi.customFields.register({ name: 'CKEditor', plugin: 'ckeditor5', type: 'string' })\n",
+    );
+  } finally {
+    rmSync(declared, { recursive: true, force: true });
+    rmSync(undeclared, { recursive: true, force: true });
+  }
+}, 60_000);
+
 it('a bad config value exits 1 naming the file and the key, without a stack', () => {
   const dir = folder({ 'config/api.json': JSON.stringify({ rest: { defaultLimit: 500, maxLimit: 100 } }) });
   const result = cairn(['start', '--dir', dir]);
