@@ -162,7 +162,8 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
  * `bootstrap()` yet: this is what the admin commands (tokens, permissions) work on.
  */
 export async function loadCairn(options: CreateCairnOptions & { syncLogger?: SyncLogger }): Promise<Cairn> {
-  const config = await loadConfig(options.dir, options.config as never);
+  // A worker of a cluster loads what the primary loaded and warned about already.
+  const config = await loadConfig(options.dir, options.config as never, options.skipSync ? { warn: () => undefined } : {});
   const modelFiles = await readModelFiles(options.dir);
   const db = await createDatabase(config.database, { baseDir: options.dir });
   try {

@@ -42,9 +42,14 @@ function defaults(): Record<ConfigName, Plain | undefined> {
 /**
  * Loads `config/*` of an app folder (Strapi's format: an object or `({ env }) => object`, in ts/js/cjs/mjs/json),
  * then `config/env/<NODE_ENV>/*` over it, then `overrides` (command-line options, tests). `<dir>/.env` is read
- * first. A file that can't load, or a value of the wrong type, is a ConfigError naming the file and the key.
+ * first. A file that can't load, or a value of the wrong type, is a ConfigError naming the file and the key; an
+ * unknown key is a warning (to stderr unless `options.warn` takes it).
  */
-export async function loadConfig(dirInput: string, overrides: DeepPartial<AppConfig> = {}): Promise<AppConfig> {
+export async function loadConfig(
+  dirInput: string,
+  overrides: DeepPartial<AppConfig> = {},
+  options: { warn?: (message: string) => void } = {},
+): Promise<AppConfig> {
   const dir = resolve(dirInput);
   checkAppFolder(dir);
   loadDotEnv(dir);
@@ -62,7 +67,8 @@ export async function loadConfig(dirInput: string, overrides: DeepPartial<AppCon
     if (section !== undefined) merged[name] = section;
     sources[name] = { layers, override: isPlain(override) ? override : undefined };
   }
-  validateConfig(merged, sources);
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`cairn: warning: ${message}\n`));
+  for (const warning of validateConfig(merged, sources)) warn(warning);
   return { ...merged, dir, environment } as unknown as AppConfig;
 }
 

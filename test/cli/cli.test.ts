@@ -87,6 +87,11 @@ it('a bad config value exits 1 naming the file and the key, without a stack', ()
   expect(result.status).toBe(1);
   expect(result.stderr).toMatch(/^cairn: .*config\/api\.json: api\.rest\.defaultLimit \(500\) must not exceed rest\.maxLimit \(100\)\n$/);
   rmSync(dir, { recursive: true, force: true });
+  const plugins = folder({ 'package.json': '{ "type": "commonjs" }', 'config/plugins.js': 'module.exports = { graphql: { config: { depthLimit: -1 } } };' });
+  const graphql = cairn(['start', '--dir', plugins, '--port', '0'], {}, { timeout: 20_000 });
+  expect(graphql.status).toBe(1);
+  expect(graphql.stderr).toBe(`cairn: ${plugins}/config/plugins.js: plugins.graphql.config.depthLimit must be a positive integer, not -1\n`);
+  rmSync(plugins, { recursive: true, force: true });
 });
 
 it('bad options and unknown commands are refused before anything loads', () => {
