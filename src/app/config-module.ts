@@ -142,6 +142,8 @@ function withLocation(error: unknown, file: string): unknown {
  * (`Unexpected token\n /app/config/server.ts:1:28`), which becomes `Unexpected token (line 1, column 28)`.
  */
 export function describeLoadError(error: unknown, file: string): string {
+  const missing = missingPackage(error);
+  if (missing) return `the package "${missing.name}" is not installed (required by ${missing.from}): install it in the app folder (npm install ${missing.name})`;
   const message = error instanceof Error ? error.message : String(error);
   return message
     .split(`${file}:`)
@@ -151,4 +153,16 @@ export function describeLoadError(error: unknown, file: string): string {
     .replace(/\0/g, '')
     .replace(/\s*\n\s*/g, ' ')
     .trim();
+}
+
+/** A package (not a file of the app: `./helper`) that app code requires and nobody installed, and who requires it. */
+function missingPackage(error: unknown): { name: string; from: string } | undefined {
+  if ((error as { code?: unknown })?.code !== 'MODULE_NOT_FOUND' || !(error instanceof Error)) return undefined;
+  const specifier = /Cannot find module '([^']+)'/.exec(error.message)?.[1];
+  if (!specifier || specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) return undefined;
+  // `@scope/name/sub/path` or `name/sub/path`: the package is the first one or two segments.
+  const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const requireStack = (error as { requireStack?: unknown }).requireStack;
+  const from = Array.isArray(requireStack) && typeof requireStack[0] === 'string' ? requireStack[0] : 'the app';
+  return { name, from };
 }
