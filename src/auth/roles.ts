@@ -12,6 +12,15 @@ const DEFAULT_ROLES: Record<string, { name: string; description: string }> = {
   authenticated: { name: 'Authenticated', description: 'Default role given to authenticated user.' },
 };
 
+/**
+ * A role's actions as loaded once. `version` is new with every load, so a cache keyed by it (parsed queries, whose
+ * populate leaves out what the caller may not find) never serves a set of permissions that has changed since.
+ */
+export class RoleActions extends Set<string> {
+  private static loads = 0;
+  readonly version = ++RoleActions.loads;
+}
+
 /** How often a process checks whether another process (`cairn permissions grant`, another worker) changed permissions. */
 export const PERMISSIONS_RECHECK_MS = 1000;
 
@@ -22,7 +31,7 @@ export const PERMISSIONS_RECHECK_MS = 1000;
  * and drops its cache when it moved, so a change made elsewhere applies within a second, without a restart.
  */
 export class Permissions {
-  private readonly cache = new Map<string, Set<string>>();
+  private readonly cache = new Map<string, RoleActions>();
   private version: number | undefined;
   private checkedAt = -Infinity;
   private checking: Promise<void> | undefined;
@@ -61,12 +70,12 @@ export class Permissions {
     return rows.map((r) => r.type).filter((t): t is string => typeof t === 'string');
   }
 
-  async list(type: string): Promise<Set<string>> {
+  async list(type: string): Promise<RoleActions> {
     if (Date.now() - this.checkedAt >= this.recheckMs) await this.recheck();
     let set = this.cache.get(type);
     if (!set) {
       const rows = await this.db.query<{ action: string }>('SELECT action FROM cairn_permissions WHERE role_type = ?', [type]);
-      set = new Set(rows.map((r) => r.action));
+      set = new RoleActions(rows.map((r) => r.action));
       this.cache.set(type, set);
     }
     return set;

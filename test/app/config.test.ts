@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/app/config.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { folder, withEnv } from './fixtures.js';
+import { folder, removeFolders, withEnv } from './fixtures.js';
+
+afterAll(removeFolders);
 
 const CONFORMANCE_APP = join(import.meta.dirname, '../../../shared/conformance/app');
 const COMMONJS = { 'package.json': '{ "type": "commonjs" }' };

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadAppHooks } from '../../src/app/lifecycle.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { folder } from './fixtures.js';
+import { folder, removeFolders } from './fixtures.js';
+
+afterAll(removeFolders);
 
 const COMMONJS = { 'package.json': '{ "type": "commonjs" }' };
 
