@@ -22,7 +22,7 @@ export async function loadAppFunctions(dir: string, kind: 'policies' | 'middlewa
     if (found.has(name)) throw new ConfigError(`${file}: another file in src/${kind} is also named ${name}`);
     let exported: unknown;
     try {
-      exported = await loadAppModule(file);
+      exported = await loadAppModule(file, dir);
     } catch (error) {
       throw new ConfigError(`${file}: ${describeLoadError(error, file)}`);
     }

@@ -1,8 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppConfig } from './types.js';
 import type { Model } from '../model/types.js';
+import type { ModelInput } from '../model/index.js';
 import type { Database } from '../database/types.js';
-import { loadModel } from '../model/index.js';
+import { buildModel, CustomFields, readModelFiles } from '../model/index.js';
 import { createDatabase, syncSchema } from '../database/index.js';
 import { Documents } from '../documents/index.js';
 import { installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
@@ -59,16 +60,31 @@ export class Cairn {
    * before the app's `bootstrap`, once per start on a database (see createCairn).
    */
   readonly setup: Array<() => Promise<void>> = [];
+  /** `strapi.customFields`: the app declares its custom fields here in `register()`, before the model is built. */
+  readonly customFields = new CustomFields();
+  private builtModel: Model | undefined;
 
   constructor(
     readonly config: AppConfig,
-    readonly model: Model,
     readonly db: Database,
     readonly locales: LocaleInfo[],
     readonly fastify: FastifyInstance,
     /** Errors (every 5xx, with its cause) and start-up notes. */
     readonly log: Logger,
   ) {}
+
+  /** The content-types and components. Built after the app's `register()`, which may declare custom fields. */
+  get model(): Model {
+    if (!this.builtModel) throw new Error('cairn.model is built after register() (which may declare custom fields): read it from bootstrap()');
+    return this.builtModel;
+  }
+
+  /** Builds the model once, from the app's schema files, with the custom fields declared so far. */
+  buildModel(input: ModelInput): Model {
+    if (this.builtModel) throw new Error('the model is built once');
+    this.builtModel = buildModel(input, { customFields: this.customFields.lookup });
+    return this.builtModel;
+  }
 
   /** Strapi v5's document service: `cairn.documents('api::restaurant.restaurant').findMany()`. */
   documents(uid: string): Documents {
@@ -138,36 +154,20 @@ export async function prepareApp(options: { dir: string; config?: DeepPartial<Ap
  * left, never half of them.
  */
 export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
-  const config = await loadConfig(options.dir, options.config as never);
-  const model = await loadModel(options.dir);
-  const log = options.log ?? createLogger();
-  const db = await createDatabase(config.database, { baseDir: options.dir });
+  const cairn = await loadCairn(options);
+  const { config, db, fastify, log } = cairn;
   try {
-    const locales = resolveLocales(config.plugins.i18n?.config);
-    const fastify = Fastify({
-      // Fastify's request logging (a child logger per request) only on demand; Cairn logs errors with `log`.
-      ...(options.logger ? { loggerInstance: log as FastifyBaseLogger } : {}),
-      // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
-      routerOptions: { querystringParser: () => ({}) },
-      bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
-    });
-    const cairn = new Cairn(config, model, db, locales, fastify, log);
-    const hooks = await loadAppHooks(options.dir);
-    cairn.hooks = hooks;
-    // Services apps call from register() exist before it runs (the features' own registration comes after).
-    registerGraphqlServices(cairn);
-    await hooks.register?.({ cairn, strapi: cairn });
     installErrorHandling(fastify, log);
     registerHealth(fastify, db);
     const rest: RestContext = {
-      model,
+      model: cairn.model,
       documents: (uid) => cairn.documents(uid),
       queryOptions: {
         ...config.api.rest,
-        locales: locales.map((l) => l.code),
+        locales: cairn.locales.map((l) => l.code),
         defaultLocale: cairn.defaultLocale,
       },
-      locales,
+      locales: cairn.locales,
       access: () => cairn.access,
     };
     for (const feature of FEATURES) await feature(cairn);
@@ -189,4 +189,37 @@ async function setUp(cairn: Cairn): Promise<void> {
   await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
   for (const task of cairn.setup) await task();
   await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
+}
+
+/**
+ * The app up to its model, as Strapi loads it: config, database connection, the app's `register()` (services it
+ * calls exist already; it may declare custom fields), then the model. No schema sync, features, routes or
+ * `bootstrap()` yet: createCairn goes on from here, and the admin commands (tokens, permissions) work on it.
+ */
+export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
+  // A worker of a cluster loads what the preparing process loaded and warned about already.
+  const config = await loadConfig(options.dir, options.config as never, options.prepared ? { warn: () => undefined } : {});
+  const modelFiles = await readModelFiles(options.dir);
+  const log = options.log ?? createLogger();
+  const db = await createDatabase(config.database, { baseDir: options.dir });
+  try {
+    const locales = resolveLocales(config.plugins.i18n?.config);
+    const fastify = Fastify({
+      // Fastify's request logging (a child logger per request) only on demand; Cairn logs errors with `log`.
+      ...(options.logger ? { loggerInstance: log as FastifyBaseLogger } : {}),
+      // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
+      routerOptions: { querystringParser: () => ({}) },
+      bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
+    });
+    const cairn = new Cairn(config, db, locales, fastify, log);
+    cairn.hooks = await loadAppHooks(options.dir);
+    // Services apps call from register() exist before it runs (the features' own registration comes after).
+    registerGraphqlServices(cairn);
+    await cairn.hooks.register?.({ cairn, strapi: cairn });
+    cairn.buildModel(modelFiles);
+    return cairn;
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
 }

@@ -1,24 +1,26 @@
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const nodeRequire = createRequire(import.meta.url);
-type Jiti = { import(id: string): Promise<unknown> };
+type Jiti = { import(id: string): Promise<unknown>; evalModule(source: string, options: { filename: string; ext: string; async: true }): Promise<unknown> };
 let jiti: Jiti | undefined;
 
 /**
  * Loads one app file (config/*, src/index) written as JSON, CommonJS, ESM or TypeScript, and returns what it
- * exports (`module.exports`, or the default export, or the named exports when there is no default).
+ * exports (`module.exports`, or the default export, or the named exports when there is no default). A TypeScript
+ * file of the app in `appDir` sees the `__dirname` and `__filename` Strapi gives it (see compiledLocation).
  *
  * JavaScript goes through Node's own `require` (which also loads ESM on Node >= 20.19): it costs nothing at cold
  * start, whereas importing jiti alone costs ~60 ms. jiti is imported only for TypeScript, and as a fallback for
  * what `require` can't take (ESM syntax on older Node, CommonJS syntax in a `"type": "module"` package).
  */
-export async function loadAppModule(file: string): Promise<unknown> {
+export async function loadAppModule(file: string, appDir?: string): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json') return JSON.parse(await readFile(file, 'utf8'));
-  if (ext === '.ts' || ext === '.mts' || ext === '.cts') return exported(await viaJiti(file));
+  if (ext === '.ts' || ext === '.mts' || ext === '.cts') return exported(await viaJiti(file, appDir));
   let loaded: unknown;
   try {
     // A fresh read each time: loading a changed file again in the same process must see the change.
@@ -36,16 +38,74 @@ export async function loadAppModule(file: string): Promise<unknown> {
   return exported(loaded);
 }
 
-async function viaJiti(file: string): Promise<unknown> {
+async function viaJiti(file: string, appDir?: string): Promise<unknown> {
   if (!jiti) {
     const { createJiti } = await import('jiti');
-    jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+    jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti;
   }
   try {
-    return await jiti.import(file);
+    if (!appDir) return await jiti.import(file);
+    const source = await readFile(file, 'utf8');
+    // Only __dirname and __filename change: imports still resolve from the file's real folder, where they are.
+    const { dir, filename } = compiledLocation(appDir, file);
+    const declaresOwn = /\b(?:var|let|const|function|class)\s+__(?:dirname|filename)\b/.test(source);
+    // On the first line, so that line numbers in errors stay the file's own.
+    const prelude = declaresOwn ? '' : `var __dirname = ${JSON.stringify(dir)}, __filename = ${JSON.stringify(filename)}; `;
+    return await jiti.evalModule(prelude + source, { filename: file, ext: extname(file), async: true });
   } catch (error) {
     throw withLocation(error, file);
   }
+}
+
+/**
+ * Where Strapi runs a TypeScript file from: it compiles the project to the `outDir` of its tsconfig.json (`dist` in
+ * Strapi's template) and loads `dist/config/database.js`, so that file's `__dirname` is `<app>/dist/config`, and
+ * its template writes `path.join(__dirname, '..', '..', '.tmp/data.db')` to reach `<app>/.tmp/data.db`.
+ */
+export function compiledLocation(appDir: string, file: string): { dir: string; filename: string } {
+  const dir = join(resolve(appDir, tsOutDir(appDir)), relative(appDir, dirname(file)));
+  return { dir, filename: join(dir, `${basename(file, extname(file))}.js`) };
+}
+
+/** `compilerOptions.outDir` of the app's tsconfig.json (comments and trailing commas allowed), else `dist`. */
+function tsOutDir(appDir: string): string {
+  let text: string;
+  try {
+    text = readFileSync(join(appDir, 'tsconfig.json'), 'utf8');
+  } catch {
+    return 'dist';
+  }
+  try {
+    const outDir = (JSON.parse(stripJsonComments(text)) as { compilerOptions?: { outDir?: unknown } }).compilerOptions?.outDir;
+    return typeof outDir === 'string' && outDir !== '' ? outDir : 'dist';
+  } catch {
+    return 'dist';
+  }
+}
+
+/** tsconfig.json is JSON with comments and trailing commas: drop both, leaving strings alone. */
+function stripJsonComments(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const end = /"(?:[^"\\]|\\.)*"/y;
+      end.lastIndex = i;
+      const match = end.exec(text);
+      const literal = match ? match[0] : text.slice(i);
+      out += literal;
+      i += literal.length - 1;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+      out += '\n';
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close === -1 ? text.length : close + 1;
+    } else if (c === '}' || c === ']') {
+      out = out.replace(/,\s*$/, '') + c; // a trailing comma
+    } else out += c;
+  }
+  return out;
 }
 
 /** `module.exports`, or an ES module's default export, or its named exports when it has no default. */
@@ -82,6 +142,8 @@ function withLocation(error: unknown, file: string): unknown {
  * (`Unexpected token\n /app/config/server.ts:1:28`), which becomes `Unexpected token (line 1, column 28)`.
  */
 export function describeLoadError(error: unknown, file: string): string {
+  const missing = missingPackage(error);
+  if (missing) return `the package "${missing.name}" is not installed (required by ${missing.from}): install it in the app folder (npm install ${missing.name})`;
   const message = error instanceof Error ? error.message : String(error);
   return message
     .split(`${file}:`)
@@ -91,4 +153,16 @@ export function describeLoadError(error: unknown, file: string): string {
     .replace(/\0/g, '')
     .replace(/\s*\n\s*/g, ' ')
     .trim();
+}
+
+/** A package (not a file of the app: `./helper`) that app code requires and nobody installed, and who requires it. */
+function missingPackage(error: unknown): { name: string; from: string } | undefined {
+  if ((error as { code?: unknown })?.code !== 'MODULE_NOT_FOUND' || !(error instanceof Error)) return undefined;
+  const specifier = /Cannot find module '([^']+)'/.exec(error.message)?.[1];
+  if (!specifier || specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) return undefined;
+  // `@scope/name/sub/path` or `name/sub/path`: the package is the first one or two segments.
+  const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const requireStack = (error as { requireStack?: unknown }).requireStack;
+  const from = Array.isArray(requireStack) && typeof requireStack[0] === 'string' ? requireStack[0] : 'the app';
+  return { name, from };
 }

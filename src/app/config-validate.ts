@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/index.js';
+import { PERMISSIONS_RULE, PLUGIN_RULES, SECTION_RULES, show, STRAPI_PLUGINS, type KeyRule } from './config-keys.js';
 
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -6,78 +7,99 @@ const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null 
 /** Where each section's values came from, so an error names the file that set the bad key. */
 export type ConfigSources = Record<string, { layers: Array<{ file: string; value: Plain }>; override?: Plain }>;
 
-const CLIENTS = ['sqlite', 'better-sqlite3', 'postgres', 'pg', 'mysql', 'mysql2'];
-
 /**
- * Checks the values the server relies on, after merging, and normalizes numeric strings (`port: env('PORT')`
- * is common in Strapi apps). Other keys are the features' to check: plugins validate their own config.
+ * Checks the merged config against config-keys.ts: a bad value throws a ConfigError naming the file, the key and
+ * what is allowed; an unknown key, or a Strapi key Cairn ignores where that matters, is a warning (returned).
+ * Numeric strings are normalized where `env('PORT')` is common.
  */
-export function validateConfig(config: Plain, sources: ConfigSources): void {
+export function validateConfig(config: Plain, sources: ConfigSources): string[] {
+  const warnings: string[] = [];
   const fail = (section: string, path: string[], problem: string): never => {
     throw new ConfigError(`${origin(sources, section, path)}: ${[section, ...path].join('.')} ${problem}`);
   };
+  const warn = (section: string, path: string[], message: string) => warnings.push(`${origin(sources, section, path)}: ${[section, ...path].join('.')} ${message}`);
+
   for (const section of ['server', 'database', 'api', 'plugins', 'admin']) {
     if (!isPlain(config[section])) fail(section, [], 'must be an object');
   }
+  for (const [section, rule] of Object.entries(SECTION_RULES)) walk(rule, config[section], [], { section, fail, warn });
 
-  const server = config.server as Plain;
-  if (typeof server.host !== 'string' || server.host === '') fail('server', ['host'], `must be a host name or address, not ${show(server.host)}`);
-  server.port = integer(server.port) ?? fail('server', ['port'], `${show(server.port)} is not a valid port (an integer from 0 to 65535; 0 picks a free one)`);
-  if ((server.port as number) < 0 || (server.port as number) > 65535) fail('server', ['port'], `${show(server.port)} is not a valid port (0 to 65535)`);
-  if (server.workers !== undefined) {
-    server.workers = integer(server.workers) ?? fail('server', ['workers'], `must be a positive integer, not ${show(server.workers)}`);
-    if ((server.workers as number) < 1) fail('server', ['workers'], `must be a positive integer, not ${show(server.workers)}`);
-  }
-
-  const api = config.api as Plain;
-  if (!isPlain(api.rest)) fail('api', ['rest'], 'must be an object');
-  const rest = api.rest as Plain;
-  for (const key of ['defaultLimit', 'maxLimit']) {
-    if (!Number.isInteger(rest[key]) || (rest[key] as number) < 1) fail('api', ['rest', key], `must be a positive integer, not ${show(rest[key])}`);
-  }
+  const rest = (config.api as { rest: Plain }).rest;
   if ((rest.defaultLimit as number) > (rest.maxLimit as number)) {
     fail('api', ['rest', 'defaultLimit'], `(${show(rest.defaultLimit)}) must not exceed rest.maxLimit (${show(rest.maxLimit)})`);
   }
-  if (typeof rest.withCount !== 'boolean') fail('api', ['rest', 'withCount'], `must be true or false, not ${show(rest.withCount)}`);
-  if (rest.prefix !== undefined && (typeof rest.prefix !== 'string' || !rest.prefix.startsWith('/'))) {
-    fail('api', ['rest', 'prefix'], `must be a path starting with "/", not ${show(rest.prefix)}`);
-  }
-
-  const database = config.database as { connection?: Plain };
-  if (!isPlain(database.connection)) fail('database', ['connection'], 'must be an object with client and connection');
-  const client = database.connection!.client;
-  if (!CLIENTS.includes(client as string)) fail('database', ['connection', 'client'], `must be sqlite, postgres or mysql, not ${show(client)}`);
-  const acquire = database.connection!.acquireConnectionTimeout;
-  if (acquire !== undefined) {
-    const ms = integer(acquire);
-    if (ms === undefined || ms < 1) fail('database', ['connection', 'acquireConnectionTimeout'], `must be a positive number of milliseconds, not ${show(acquire)}`);
-    database.connection!.acquireConnectionTimeout = ms;
+  const pool = (config.database as { connection: { pool?: Plain } }).connection.pool;
+  if (pool && typeof pool.min === 'number' && typeof pool.max === 'number' && pool.min > pool.max) {
+    fail('database', ['connection', 'pool', 'min'], `(${pool.min}) must not exceed pool.max (${pool.max})`);
   }
 
   for (const [name, plugin] of Object.entries(config.plugins as Plain)) {
     if (!isPlain(plugin)) fail('plugins', [name], `must be an object like { enabled, config }, not ${show(plugin)}`);
-  }
-
-  if (config.permissions !== undefined) {
-    const roles = (config.permissions as Plain).roles;
-    if (roles !== undefined && !isPlain(roles)) fail('permissions', ['roles'], 'must be an object of roles');
-    for (const [type, role] of Object.entries((roles ?? {}) as Plain)) {
-      const actions = isPlain(role) ? role.permissions : undefined;
-      if (!Array.isArray(actions) || actions.some((a) => typeof a !== 'string')) {
-        fail('permissions', ['roles', type, 'permissions'], 'must be a list of actions such as "api::restaurant.restaurant.find"');
-      }
+    const rule = PLUGIN_RULES[name];
+    if (rule) walk(rule, plugin, [name], { section: 'plugins', fail, warn });
+    else if (!STRAPI_PLUGINS.includes(name)) {
+      const known = [...Object.keys(PLUGIN_RULES), ...STRAPI_PLUGINS];
+      const closest = closestKey(name, Object.keys(PLUGIN_RULES));
+      warn('plugins', [name], distance(name.toLowerCase(), closest.toLowerCase()) <= 2 ? unknownKey(name, known) : 'is a plugin Cairn does not run: its config is ignored');
     }
   }
+
+  if (config.permissions !== undefined) walk(PERMISSIONS_RULE, config.permissions, [], { section: 'permissions', fail, warn });
+  return warnings;
 }
 
-/** An integer, or a string of one (from `env()`); anything else is undefined. */
-function integer(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
-  if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return Number.parseInt(value, 10);
-  return undefined;
+interface WalkContext {
+  section: string;
+  fail(section: string, path: string[], problem: string): never;
+  warn(section: string, path: string[], message: string): void;
 }
 
-const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
+/** Checks `value` against `rule`, in place (normalized values replace the given ones). */
+function walk(rule: KeyRule, value: unknown, path: string[], ctx: WalkContext): unknown {
+  if (rule.normalize) value = rule.normalize(value);
+  const problem = rule.check?.(value);
+  if (problem !== undefined) ctx.fail(ctx.section, path, problem);
+  if (rule.ignoredNote && (rule.noteWhen?.(value) ?? true)) ctx.warn(ctx.section, path, `is set: ${rule.ignoredNote}`);
+  if (!rule.keys && !rule.values) return value;
+  if (!isPlain(value)) return ctx.fail(ctx.section, path, `must be an object, not ${show(value)}`);
+  for (const [key, child] of Object.entries(rule.keys ?? {})) {
+    if (child.required && value[key] === undefined) walk(child, undefined, [...path, key], ctx);
+  }
+  for (const [key, child] of Object.entries(value)) {
+    // `env('X')` without a default is undefined when X is unset: the key is as good as absent.
+    if (child === undefined) continue;
+    const childRule = rule.keys && Object.hasOwn(rule.keys, key) ? rule.keys[key] : rule.values;
+    if (childRule) value[key] = walk(childRule, child, [...path, key], ctx);
+    else if (!rule.open) ctx.warn(ctx.section, [...path, key], unknownKey(key, Object.keys(rule.keys ?? {})));
+  }
+  return value;
+}
+
+function unknownKey(key: string, known: string[]): string {
+  return `is not a key Cairn or Strapi knows, and is ignored: did you mean ${closestKey(key, known)}?`;
+}
+
+/** The known key nearest to `key` (case-insensitive edit distance; the first listed on a tie). */
+function closestKey(key: string, known: string[]): string {
+  let best = known[0];
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = distance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+/** Levenshtein distance. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
+}
 
 /** The file that set `path` in a section: the env-specific one first, then the base file, else the defaults. */
 function origin(sources: ConfigSources, section: string, path: string[]): string {

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { AppConfig } from './types.js';
@@ -42,9 +42,14 @@ function defaults(): Record<ConfigName, Plain | undefined> {
 /**
  * Loads `config/*` of an app folder (Strapi's format: an object or `({ env }) => object`, in ts/js/cjs/mjs/json),
  * then `config/env/<NODE_ENV>/*` over it, then `overrides` (command-line options, tests). `<dir>/.env` is read
- * first. A file that can't load, or a value of the wrong type, is a ConfigError naming the file and the key.
+ * first. A file that can't load, or a value of the wrong type, is a ConfigError naming the file and the key; an
+ * unknown key is a warning (to stderr unless `options.warn` takes it).
  */
-export async function loadConfig(dirInput: string, overrides: DeepPartial<AppConfig> = {}): Promise<AppConfig> {
+export async function loadConfig(
+  dirInput: string,
+  overrides: DeepPartial<AppConfig> = {},
+  options: { warn?: (message: string) => void } = {},
+): Promise<AppConfig> {
   const dir = resolve(dirInput);
   checkAppFolder(dir);
   loadDotEnv(dir);
@@ -54,11 +59,7 @@ export async function loadConfig(dirInput: string, overrides: DeepPartial<AppCon
   const sources: ConfigSources = {};
   const base = defaults();
   for (const name of CONFIG_FILES) {
-    const layers: Array<{ file: string; value: Plain }> = [];
-    for (const folder of [join(dir, 'config'), join(dir, 'config', 'env', environment)]) {
-      const found = await readConfigFile(folder, name, env);
-      if (found) layers.push(found);
-    }
+    const layers = await readLayers(dir, name, environment, env);
     let section = base[name];
     for (const layer of layers) section = deepMerge(section ?? {}, layer.value);
     const override = (overrides as Plain)[name];
@@ -66,28 +67,77 @@ export async function loadConfig(dirInput: string, overrides: DeepPartial<AppCon
     if (section !== undefined) merged[name] = section;
     sources[name] = { layers, override: isPlain(override) ? override : undefined };
   }
-  validateConfig(merged, sources);
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`cairn: warning: ${message}\n`));
+  for (const warning of validateConfig(merged, sources)) warn(warning);
   return { ...merged, dir, environment } as unknown as AppConfig;
 }
 
+/** The files that define one config section: `config/<name>`, then `config/env/<environment>/<name>`, as loaded. */
+export async function configLayers(dirInput: string, name: ConfigName): Promise<ConfigLayer[]> {
+  const dir = resolve(dirInput);
+  loadDotEnv(dir);
+  return readLayers(dir, name, process.env.NODE_ENV || 'development', createEnv());
+}
+
+export interface ConfigLayer {
+  /** Absolute path of the file. */
+  file: string;
+  value: Plain;
+}
+
+async function readLayers(dir: string, name: string, environment: string, env: ReturnType<typeof createEnv>): Promise<ConfigLayer[]> {
+  const layers: ConfigLayer[] = [];
+  for (const folder of [join(dir, 'config'), join(dir, 'config', 'env', environment)]) {
+    const found = await readConfigFile(dir, folder, name, env);
+    if (found) layers.push(found);
+  }
+  return layers;
+}
+
+/** Config files that mark a Strapi/Cairn project: Cairn's own and the other ones Strapi's template has. */
+const PROJECT_CONFIG_NAMES = [...CONFIG_FILES, 'middlewares', 'cron-tasks', 'features', 'typescript'];
+
+/**
+ * A folder is an app when it has a content-type schema or a config file: anything else (a wrong --dir, the
+ * repository root, a parent folder) would start an API with no content-types and a fresh database inside it.
+ */
 function checkAppFolder(dir: string): void {
   if (!existsSync(dir)) throw new ConfigError(`app folder ${dir} does not exist`);
   if (!statSync(dir).isDirectory()) throw new ConfigError(`app folder ${dir} is not a folder`);
-  // An empty or wrong folder would otherwise start an API with no content-types and a fresh database in it.
-  if (!existsSync(join(dir, 'config')) && !existsSync(join(dir, 'src'))) {
-    throw new ConfigError(`${dir} is not an app folder: it has neither config/ nor src/ (use --dir to point at one)`);
+  if (hasContentType(dir) || hasConfigFile(dir)) return;
+  throw new ConfigError(
+    `${dir} is not a Cairn app: found no content-type schema (src/api/<api>/content-types/<name>/schema.json) and no ` +
+      `config file (config/<name>.js, .ts, .cjs, .mjs or .json; <name>: ${PROJECT_CONFIG_NAMES.join(', ')}); use --dir to point at an app folder`,
+  );
+}
+
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
+  } catch {
+    return [];
   }
 }
 
+function hasContentType(dir: string): boolean {
+  return subfolders(join(dir, 'src', 'api')).some((api) => subfolders(join(api, 'content-types')).some((type) => existsSync(join(type, 'schema.json'))));
+}
+
+/** A config file in config/ or in one of its config/env/<environment>/ folders. */
+function hasConfigFile(dir: string): boolean {
+  const folders = [join(dir, 'config'), ...subfolders(join(dir, 'config', 'env'))];
+  return folders.some((folder) => PROJECT_CONFIG_NAMES.some((name) => EXTENSIONS.some((ext) => existsSync(join(folder, `${name}${ext}`)))));
+}
+
 /** The one file of a folder that defines `name` (server.ts or server.js or ... : two is an error). */
-async function readConfigFile(folder: string, name: string, env: ReturnType<typeof createEnv>): Promise<{ file: string; value: Plain } | undefined> {
+async function readConfigFile(dir: string, folder: string, name: string, env: ReturnType<typeof createEnv>): Promise<{ file: string; value: Plain } | undefined> {
   const found = EXTENSIONS.map((ext) => join(folder, `${name}${ext}`)).filter((f) => existsSync(f));
   if (found.length > 1) throw new ConfigError(`${found.join(' and ')} both define "${name}": keep one`);
   if (!found.length) return undefined;
   const file = found[0];
   let value: unknown;
   try {
-    value = await loadAppModule(file);
+    value = await loadAppModule(file, dir);
     if (typeof value === 'function') value = await (value as (ctx: { env: unknown }) => unknown)({ env });
   } catch (error) {
     throw new ConfigError(`${file}: ${describeLoadError(error, file)}`);

@@ -27,7 +27,7 @@ export async function loadAppHooks(dir: string): Promise<AppHooks> {
   const file = found[0];
   let exported: unknown;
   try {
-    exported = await loadAppModule(file);
+    exported = await loadAppModule(file, dir);
   } catch (error) {
     throw new ConfigError(`${file}: ${describeLoadError(error, file)}`);
   }

@@ -50,7 +50,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   if (workers === undefined) {
     // Loading the config twice (here and in createCairn) costs a few ms; it keeps the primary free of the model/DB.
     const { loadConfig } = await import('./config.js');
-    workers = (await loadConfig(dir, serverOverrides(options))).server.workers;
+    // Its warnings are printed by the load that starts the app.
+    workers = (await loadConfig(dir, serverOverrides(options), { warn: () => undefined })).server.workers;
   }
   if ((workers ?? 1) > 1) return startPrimary({ ...options, dir }, workers!);
   return startProcess({ ...options, dir }, false);

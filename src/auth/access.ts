@@ -3,7 +3,7 @@ import type { AccessControl, Caller } from '../app/access.js';
 import type { Database } from '../database/types.js';
 import { UnauthorizedError } from '../errors/index.js';
 import type { JwtService } from './jwt.js';
-import type { Permissions } from './roles.js';
+import type { Permissions, RoleActions } from './roles.js';
 import type { ApiTokens } from './tokens.js';
 
 const READ_ACTIONS = /\.(find|findOne)$/;
@@ -16,12 +16,12 @@ const READ_ACTIONS = /\.(find|findOne)$/;
 export function createAccessControl(deps: { db: Database; jwt: JwtService; tokens: ApiTokens; permissions: Permissions }): AccessControl {
   const cache = new WeakMap<FastifyRequest, Promise<Caller>>();
   // Anonymous requests share one caller while the public role's permissions stay the same.
-  let anonymous: { actions: Set<string>; caller: Caller } | undefined;
+  let anonymous: { actions: RoleActions; caller: Caller } | undefined;
   const resolve = async (request: FastifyRequest): Promise<Caller> => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
       const actions = await deps.permissions.list('public');
-      if (anonymous?.actions !== actions) anonymous = { actions, caller: { kind: 'public', key: 'role:public', can: (action) => actions.has(action) } };
+      if (anonymous?.actions !== actions) anonymous = { actions, caller: { kind: 'public', key: `role:public@${actions.version}`, can: (action) => actions.has(action) } };
       return anonymous.caller;
     }
     const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -36,7 +36,7 @@ export function createAccessControl(deps: { db: Database; jwt: JwtService; token
       );
       if (!rows.length || rows[0].blocked === true || rows[0].blocked === 1) throw new UnauthorizedError();
       const actions = await deps.permissions.list(rows[0].type ?? 'authenticated');
-      return { kind: 'user', userId, key: `role:${rows[0].type ?? 'authenticated'}`, can: (action) => actions.has(action) };
+      return { kind: 'user', userId, key: `role:${rows[0].type ?? 'authenticated'}@${actions.version}`, can: (action) => actions.has(action) };
     }
     const token = await deps.tokens.verify(credential);
     if (!token) throw new UnauthorizedError();

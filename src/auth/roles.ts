@@ -13,15 +13,33 @@ const DEFAULT_ROLES: Record<string, { name: string; description: string }> = {
 };
 
 /**
+ * A role's actions as loaded once. `version` is new with every load, so a cache keyed by it (parsed queries, whose
+ * populate leaves out what the caller may not find) never serves a set of permissions that has changed since.
+ */
+export class RoleActions extends Set<string> {
+  private static loads = 0;
+  readonly version = ++RoleActions.loads;
+}
+
+/** How often a process checks whether another process (`cairn permissions grant`, another worker) changed permissions. */
+export const PERMISSIONS_RECHECK_MS = 1000;
+
+/**
  * Roles live in the `plugin::users-permissions.role` content-type; their actions in `cairn_permissions`.
- * Permission sets are cached per role type and dropped on every change, so a request costs no query.
+ * Permission sets are cached per role type. Every change bumps `cairn_permissions_version` in its transaction;
+ * a process compares that number with its own at most once per PERMISSIONS_RECHECK_MS (one indexed read of one row)
+ * and drops its cache when it moved, so a change made elsewhere applies within a second, without a restart.
  */
 export class Permissions {
-  private readonly cache = new Map<string, Set<string>>();
+  private readonly cache = new Map<string, RoleActions>();
+  private version: number | undefined;
+  private checkedAt = -Infinity;
+  private checking: Promise<void> | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly roles: Documents,
+    private readonly recheckMs = PERMISSIONS_RECHECK_MS,
   ) {}
 
   /** Creates public and authenticated if missing, then makes the configured roles hold exactly their actions. */
@@ -46,11 +64,18 @@ export class Permissions {
     return role ? role.id : null;
   }
 
-  async list(type: string): Promise<Set<string>> {
+  /** The role types that exist. */
+  async roleTypes(): Promise<string[]> {
+    const rows = await this.db.query<{ type: string | null }>('SELECT type FROM up_roles ORDER BY type');
+    return rows.map((r) => r.type).filter((t): t is string => typeof t === 'string');
+  }
+
+  async list(type: string): Promise<RoleActions> {
+    if (Date.now() - this.checkedAt >= this.recheckMs) await this.recheck();
     let set = this.cache.get(type);
     if (!set) {
       const rows = await this.db.query<{ action: string }>('SELECT action FROM cairn_permissions WHERE role_type = ?', [type]);
-      set = new Set(rows.map((r) => r.action));
+      set = new RoleActions(rows.map((r) => r.action));
       this.cache.set(type, set);
     }
     return set;
@@ -60,8 +85,27 @@ export class Permissions {
     await this.db.transaction(async (trx) => {
       await trx.execute('DELETE FROM cairn_permissions WHERE role_type = ?', [type]);
       for (const action of new Set(actions)) await trx.execute('INSERT INTO cairn_permissions (role_type, action) VALUES (?, ?)', [type, action]);
+      await trx.execute('UPDATE cairn_permissions_version SET version = version + 1 WHERE id = 1');
     });
     this.cache.delete(type);
+  }
+
+  /** One check at a time: requests arriving while it runs wait for the same one. */
+  private recheck(): Promise<void> {
+    this.checking ??= (async () => {
+      try {
+        const [row] = await this.db.query<{ version: number | string }>('SELECT version FROM cairn_permissions_version WHERE id = 1');
+        const version = Number(row?.version ?? 0);
+        if (version !== this.version) {
+          this.cache.clear();
+          this.version = version;
+        }
+        this.checkedAt = Date.now();
+      } finally {
+        this.checking = undefined;
+      }
+    })();
+    return this.checking;
   }
 
   async grant(type: string, actions: string[]): Promise<void> {

@@ -9,6 +9,11 @@ export async function ensureAuthTables(db: Database): Promise<void> {
   await db.execute(
     `CREATE TABLE IF NOT EXISTS cairn_permissions (id ${idColumn(db.dialect)}, role_type ${text} NOT NULL, action ${text} NOT NULL)${mysql}`,
   );
+  // One row: bumped with every change to cairn_permissions, so that running processes notice it (see Permissions).
+  await db.execute(`CREATE TABLE IF NOT EXISTS cairn_permissions_version (id ${columnType(db.dialect, 'integer')} PRIMARY KEY, version ${columnType(db.dialect, 'biginteger')} NOT NULL)${mysql}`);
+  const insertOnce = { sqlite: 'INSERT OR IGNORE INTO', postgres: 'INSERT INTO', mysql: 'INSERT IGNORE INTO' }[db.dialect];
+  const onConflict = db.dialect === 'postgres' ? ' ON CONFLICT (id) DO NOTHING' : '';
+  await db.execute(`${insertOnce} cairn_permissions_version (id, version) VALUES (1, 0)${onConflict}`);
   await db.execute(
     `CREATE TABLE IF NOT EXISTS cairn_api_tokens (id ${idColumn(db.dialect)}, name ${text} NOT NULL, description ${columnType(db.dialect, 'text')}, type ${text} NOT NULL, access_key ${text} NOT NULL, permissions ${columnType(db.dialect, 'text')}, lifespan ${columnType(db.dialect, 'biginteger')}, expires_at ${datetime}, last_used_at ${datetime}, created_at ${datetime})${mysql}`,
   );

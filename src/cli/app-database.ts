@@ -1,26 +1,27 @@
 import { resolve } from 'node:path';
-import type { Database } from '../database/types.js';
-import type { AppConfig } from '../app/types.js';
+import type { Cairn } from '../app/cairn.js';
 
 /**
- * An app's config and database without starting HTTP or running the app's hooks: what the admin commands
- * (tokens, permissions) need. The schema is synced first, so they work on a fresh database too.
+ * An app loaded as the server loads it (config, the app's `register()`, which may declare custom fields, the model,
+ * the schema sync) without routes, features or `bootstrap()`: what the admin commands (tokens, permissions) need.
+ * The schema is synced first, so they work on a fresh database too.
  */
-export async function openAppDatabase(dirInput: string): Promise<{ config: AppConfig; db: Database; close(): Promise<void> }> {
-  const dir = resolve(dirInput);
-  const [{ loadConfig }, { loadModel }, { createDatabase, syncSchema }, { ensureAuthTables }] = await Promise.all([
-    import('../app/config.js'),
-    import('../model/index.js'),
+export async function openApp(dirInput: string): Promise<{ cairn: Cairn; close(): Promise<void> }> {
+  const [{ loadCairn }, { syncSchema }, { ensureAuthTables }] = await Promise.all([
+    import('../app/cairn.js'),
     import('../database/index.js'),
     import('../auth/tables.js'),
   ]);
-  const config = await loadConfig(dir);
-  const model = await loadModel(dir);
-  const db = await createDatabase(config.database, { baseDir: dir });
-  // The start-up lock: a command run while a server starts on the same database waits for its schema sync.
-  await db.exclusive('startup', async () => {
-    await syncSchema(db, model, { warn: () => undefined });
-    await ensureAuthTables(db);
-  });
-  return { config, db, close: () => db.close() };
+  const cairn = await loadCairn({ dir: resolve(dirInput) });
+  try {
+    // The start-up lock: a command run while a server starts on the same database waits for its schema sync.
+    await cairn.db.exclusive('startup', async () => {
+      await syncSchema(cairn.db, cairn.model, { warn: () => undefined });
+      await ensureAuthTables(cairn.db);
+    });
+  } catch (error) {
+    await cairn.db.close();
+    throw error;
+  }
+  return { cairn, close: () => cairn.db.close() };
 }

@@ -1,8 +1,8 @@
 /**
- * Failures a user can fix (a bad config or model, a port in use, a database that refuses) print one line;
+ * Failures a user can fix (a bad config, model or argument, a port in use, a database that refuses) print one line;
  * anything else is a bug and keeps its stack.
  */
-const ONE_LINE_NAMES = new Set(['ConfigError', 'ModelError']);
+const ONE_LINE_NAMES = new Set(['ConfigError', 'ModelError', 'ValidationError']);
 const ONE_LINE_CODES = new Set([
   'CAIRN_START_FAILED',
   'EADDRINUSE',

@@ -5,6 +5,7 @@ import { checkApiNames, checkTables } from './check-model.js';
 import { FrozenMap, FrozenSet } from './frozen.js';
 import { normalizeComponent, normalizeContentType, type DraftComponent, type DraftContentType } from './normalize-schema.js';
 import { resolveReferences } from './resolve-references.js';
+import { builtinLookup, type CustomFieldLookup } from './custom-fields.js';
 
 export interface ModelInput {
   /**
@@ -15,17 +16,23 @@ export interface ModelInput {
   components?: Array<{ uid: string; schema: object; file?: string }>;
 }
 
+export interface BuildOptions {
+  /** The types custom fields are stored as: Strapi's built-in ones by default; an app's registry adds its own. */
+  customFields?: CustomFieldLookup;
+}
+
 /**
  * Normalizes and cross-checks schemas (from files or objects) into the immutable Model. The first problem
  * throws a ModelError naming the file, the attribute and the reason. The built-in plugin content-types
  * (upload files, users & permissions) are always part of it.
  */
-export function buildModel(input: ModelInput): Model {
+export function buildModel(input: ModelInput, options: BuildOptions = {}): Model {
+  const customFields = options.customFields ?? builtinLookup;
   const components = new Map<string, DraftComponent>();
   for (const entry of input.components ?? []) {
     const file = entry.file ?? `src/components/${String(entry.uid).replace('.', '/')}.json`;
     if (components.has(entry.uid)) throw new ModelError(file, undefined, `component ${entry.uid} is defined twice`);
-    components.set(entry.uid, normalizeComponent(entry.uid, entry.schema, file));
+    components.set(entry.uid, normalizeComponent(entry.uid, entry.schema, file, customFields));
   }
   const contentTypes = new Map<string, DraftContentType>();
   const builtins = BUILTIN_SCHEMAS.map((b) => ({ uid: b.uid, api: undefined, schema: b.schema, plugin: b.plugin, file: `<built-in ${b.uid}>` }));
@@ -34,7 +41,7 @@ export function buildModel(input: ModelInput): Model {
     const uid = entry.uid ?? `api::${entry.api ?? String(singular)}.${String(singular)}`;
     const file = entry.file ?? `src/api/${entry.api ?? String(singular)}/content-types/${String(singular)}/schema.json`;
     if (contentTypes.has(uid)) throw new ModelError(file, undefined, `content-type ${uid} is defined twice`);
-    contentTypes.set(uid, normalizeContentType(uid, entry.schema, file, entry.plugin));
+    contentTypes.set(uid, normalizeContentType(uid, entry.schema, file, entry.plugin, customFields));
   }
   checkApiNames(contentTypes);
   resolveReferences(contentTypes, components);

@@ -1,9 +1,11 @@
 import type { Attribute, Component, ContentType, Model, ScalarAttribute } from './types.js';
-import { buildModel } from './build-model.js';
+import { buildModel, type BuildOptions } from './build-model.js';
 import { readModelFiles } from './load-files.js';
 
 export * from './types.js';
-export { buildModel, type ModelInput } from './build-model.js';
+export { buildModel, type BuildOptions, type ModelInput } from './build-model.js';
+export { readModelFiles } from './load-files.js';
+export { CustomFields, CUSTOM_FIELD_TYPES, BUILTIN_CUSTOM_FIELDS, type CustomFieldOptions, type CustomFieldLookup } from './custom-fields.js';
 export { snakeCase } from './names.js';
 export { BUILTIN_SCHEMAS, type BuiltinSchema } from './builtin.js';
 
@@ -11,8 +13,8 @@ export { BUILTIN_SCHEMAS, type BuiltinSchema } from './builtin.js';
  * Loads and validates every schema of an app folder (`src/api/<api>/content-types/<name>/schema.json`,
  * `src/components/<category>/<name>.json`); a bad one throws a ModelError naming file, attribute and reason.
  */
-export async function loadModel(appDir: string): Promise<Model> {
-  return buildModel(await readModelFiles(appDir));
+export async function loadModel(appDir: string, options: BuildOptions = {}): Promise<Model> {
+  return buildModel(await readModelFiles(appDir), options);
 }
 
 export function getContentType(model: Model, uid: string): ContentType {

@@ -4,6 +4,7 @@ import { readCountRange, readFlag, type Fail, type Raw } from './attribute-optio
 import { frozenCopy, isPlainObject } from './frozen.js';
 import { ATTRIBUTE_NAME, COMPONENT_UID, reservedNameReason, shortIdentifier, snakeCase } from './names.js';
 import { normalizeScalar, SCALAR_TYPES } from './normalize-scalar.js';
+import { declarationHint, type CustomFieldLookup } from './custom-fields.js';
 
 const RELATIONS = new Set<RelationKind>(['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay', 'morphToOne', 'morphToMany']);
 const TO_MANY = new Set<RelationKind>(['oneToMany', 'manyToMany', 'manyWay', 'morphToMany']);
@@ -17,6 +18,8 @@ export interface AttributeContext {
   isComponent: boolean;
   /** Plugin content-types may use morph relations; api ones may not. */
   plugin: boolean;
+  /** The type a custom field is stored as (Strapi's built-in ones, and those the app registered). */
+  customFieldType: CustomFieldLookup;
 }
 
 /**
@@ -32,7 +35,8 @@ export function normalizeAttribute(name: string, raw: unknown, ctx: AttributeCon
   if (reserved) fail(reserved);
   if (!ATTRIBUTE_NAME.test(name)) fail('attribute names must start with a letter and use only letters, digits or _');
   if (!isPlainObject(raw)) fail('an attribute must be an object');
-  const a = raw as Raw;
+  let a = raw as Raw;
+  if (a.type === 'customField') a = { ...a, type: customFieldType(a.customField, ctx.customFieldType, fail) };
   const type = a.type;
   if (typeof type !== 'string' || type === '') return fail('"type" is missing');
   const i18n = (a.pluginOptions as { i18n?: { localized?: unknown } } | undefined)?.i18n;
@@ -78,6 +82,18 @@ export function normalizeAttribute(name: string, raw: unknown, ctx: AttributeCon
     default:
       return fail(`unknown attribute type "${type}"`);
   }
+}
+
+/**
+ * A custom field is served as the type it is stored as, as Strapi does once plugins have registered their fields
+ * (the attribute keeps its `customField` key and its other options: `enum`, `maxLength`...).
+ */
+function customFieldType(uid: unknown, lookup: CustomFieldLookup, fail: Fail): string {
+  if (typeof uid !== 'string' || uid === '') return fail('a customField attribute needs "customField": the uid of a custom field, like "plugin::color-picker.color"');
+  return (
+    lookup(uid) ??
+    fail(`custom field "${uid}" is not known to Cairn: declare the type it is stored as in register() of src/index.js, e.g. ${declarationHint(uid)}`)
+  );
 }
 
 type Base = Pick<RelationAttribute, 'name' | 'required' | 'private' | 'localized' | 'raw'>;

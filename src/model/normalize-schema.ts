@@ -4,6 +4,7 @@ import type { Fail, Raw } from './attribute-options.js';
 import { frozenCopy, isPlainObject } from './frozen.js';
 import { API_NAME, COMPONENT_UID, CONTENT_TYPE_UID, MAX_IDENTIFIER, pluralize, RESERVED_TABLE_PREFIX, shortIdentifier, snakeCase, TABLE_NAME } from './names.js';
 import { normalizeAttribute } from './normalize-attribute.js';
+import { builtinLookup, type CustomFieldLookup } from './custom-fields.js';
 
 /**
  * Schemas as normalized, before cross-schema resolution: plain objects with mutable attribute maps. build-model
@@ -12,7 +13,7 @@ import { normalizeAttribute } from './normalize-attribute.js';
 export type DraftContentType = Omit<ContentType, 'attributes'> & { attributes: Map<string, Attribute> };
 export type DraftComponent = Omit<Component, 'attributes'> & { attributes: Map<string, Attribute> };
 
-export function normalizeContentType(uid: string, raw: unknown, file: string, plugin?: string): DraftContentType {
+export function normalizeContentType(uid: string, raw: unknown, file: string, plugin?: string, customFieldType: CustomFieldLookup = builtinLookup): DraftContentType {
   const fail: Fail = (reason) => {
     throw new ModelError(file, undefined, reason);
   };
@@ -35,7 +36,7 @@ export function normalizeContentType(uid: string, raw: unknown, file: string, pl
   const pluginOptions = (isPlainObject(schema.pluginOptions) ? schema.pluginOptions : {}) as Raw;
   const localized = (pluginOptions.i18n as { localized?: unknown } | undefined)?.localized === true;
   const isPlugin = plugin ?? (uid.startsWith('plugin::') ? uid.slice('plugin::'.length).split('.')[0] : undefined);
-  const attributes = normalizeAttributes(schema.attributes, { file, table, localizedOwner: localized, isComponent: false, plugin: isPlugin !== undefined });
+  const attributes = normalizeAttributes(schema.attributes, { file, table, localizedOwner: localized, isComponent: false, plugin: isPlugin !== undefined, customFieldType });
   return {
     modelType: 'contentType',
     uid,
@@ -54,7 +55,7 @@ export function normalizeContentType(uid: string, raw: unknown, file: string, pl
   };
 }
 
-export function normalizeComponent(uid: string, raw: unknown, file: string): DraftComponent {
+export function normalizeComponent(uid: string, raw: unknown, file: string, customFieldType: CustomFieldLookup = builtinLookup): DraftComponent {
   const fail: Fail = (reason) => {
     throw new ModelError(file, undefined, reason);
   };
@@ -64,7 +65,7 @@ export function normalizeComponent(uid: string, raw: unknown, file: string): Dra
   const [category, name] = uid.split('.');
   const table = tableName(schema.collectionName, `components_${snakeCase(category)}_${pluralize(snakeCase(name))}`, fail);
   const info = (isPlainObject(schema.info) ? schema.info : {}) as Record<string, string | undefined>;
-  const attributes = normalizeAttributes(schema.attributes, { file, table, localizedOwner: false, isComponent: true, plugin: false });
+  const attributes = normalizeAttributes(schema.attributes, { file, table, localizedOwner: false, isComponent: true, plugin: false, customFieldType });
   return {
     modelType: 'component',
     uid,

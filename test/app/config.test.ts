@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/app/config.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { folder, withEnv } from './fixtures.js';
+import { folder, removeFolders, withEnv } from './fixtures.js';
+
+afterAll(removeFolders);
 
 const CONFORMANCE_APP = join(import.meta.dirname, '../fixtures/conformance/app');
 const COMMONJS = { 'package.json': '{ "type": "commonjs" }' };
@@ -60,6 +62,29 @@ describe('config folder: formats', () => {
     expect(config.server).toEqual({ host: '127.0.0.2', port: 4343 });
   });
 
+  it("a .ts config sees the __dirname Strapi gives it (<app>/dist/config: Strapi runs the compiled file), so its database lands in the app", async () => {
+    const database = `import path from 'path';
+      export default ({ env }: { env: (key: string, fallback: string) => string }) => ({
+        connection: { client: 'sqlite', connection: { filename: path.join(__dirname, '..', '..', env('CAIRN_T_DBFILE', '.tmp/data.db')) } },
+      });`;
+    const dir = folder({ 'config/database.ts': database, 'config/server.ts': 'export default { host: __filename };' });
+    const config = await withEnv({ CAIRN_T_DBFILE: undefined }, () => loadConfig(dir));
+    expect(config.database.connection.connection.filename).toBe(join(dir, '.tmp', 'data.db'));
+    expect(config.server.host).toBe(join(dir, 'dist', 'config', 'server.js'));
+    // config/env/<env>/ files are compiled to dist/config/env/<env>/; tsconfig.json's outDir replaces dist (comments and
+    // trailing commas are allowed there, as TypeScript allows them).
+    const built = folder({
+      'tsconfig.json': '{\n  // Strapi template\n  "compilerOptions": { "outDir": "build/out", "rootDir": "." /* "outDir": "x" */, },\n}',
+      'config/env/staging/server.ts': 'export default { host: __dirname };',
+    });
+    expect((await withEnv({ NODE_ENV: 'staging' }, () => loadConfig(built))).server.host).toBe(join(built, 'build', 'out', 'config', 'env', 'staging'));
+    // JavaScript runs where it is (Strapi's JavaScript projects have no dist/), and imports resolve from the real folder.
+    const js = folder({ ...COMMONJS, 'config/server.js': 'module.exports = { host: __dirname };', 'config/api.ts': 'import { rest } from "./rest";\nexport default { rest };', 'config/rest.ts': 'export const rest = { defaultLimit: 5 };' });
+    const jsConfig = await loadConfig(js);
+    expect(jsConfig.server.host).toBe(join(js, 'config'));
+    expect(jsConfig.api.rest.defaultLimit).toBe(5);
+  });
+
   it('a changed file is read again by the next load (no stale module cache)', async () => {
     const { writeFileSync } = await import('node:fs');
     const dir = folder({ ...COMMONJS, 'config/server.js': 'module.exports = { port: 3001 };' });
@@ -76,7 +101,7 @@ describe('config folder: formats', () => {
 
 describe('config folder: defaults, environments, overrides', () => {
   it('an app with no config files gets Strapi defaults', async () => {
-    const config = await withEnv({ NODE_ENV: undefined }, () => loadConfig(folder({ 'src/api/.keep': '' })));
+    const config = await withEnv({ NODE_ENV: undefined }, () => loadConfig(folder({ 'src/api/note/content-types/note/schema.json': '{}' })));
     expect(config.environment).toBe('development');
     expect(config.server).toEqual({ host: '127.0.0.1', port: 1337 });
     expect(config.database).toEqual({ connection: { client: 'sqlite', connection: { filename: '.tmp/data.db' } } });
@@ -131,9 +156,28 @@ describe('config folder: errors name the file and the key', () => {
 
   it('the app folder must exist and look like one', async () => {
     await expect(loadConfig('/nonexistent/app')).rejects.toThrow(/app folder \/nonexistent\/app does not exist/);
-    await expect(loadConfig(folder({}))).rejects.toThrow(/not an app folder: it has neither config\/ nor src\//);
     const file = join(folder({ 'x.txt': '' }), 'x.txt');
     await expect(loadConfig(file)).rejects.toThrow(/is not a folder/);
+  });
+
+  it('a folder with neither a content-type schema nor a config file is not an app: the error names it and what was looked for', async () => {
+    const lookedFor = (dir: string) =>
+      new RegExp(
+        `^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a Cairn app: found no content-type schema \\(src/api/<api>/content-types/<name>/schema\\.json\\) ` +
+          'and no config file \\(config/<name>\\.js, \\.ts, \\.cjs, \\.mjs or \\.json; <name>: server, database, api, plugins, admin, permissions, middlewares, cron-tasks, features, typescript\\); ' +
+          'use --dir to point at an app folder$',
+      );
+    // The repository root has src/ (Cairn's own code) and no config/: it was taken for an empty app.
+    const repositoryRoot = join(import.meta.dirname, '..', '..');
+    await expect(loadConfig(repositoryRoot)).rejects.toThrow(lookedFor(repositoryRoot));
+    for (const files of [{}, { 'src/index.ts': '', 'src/api/.keep': '' }, { 'src/api/a/content-types/a/notes.txt': '' }, { 'config/settings.yml': '' }] as Array<Record<string, string>>) {
+      const dir = folder(files);
+      await expect(loadConfig(dir)).rejects.toThrow(lookedFor(dir));
+    }
+    // One content-type, or one config file (Strapi's middlewares.js too), is enough.
+    await expect(loadConfig(folder({ 'src/api/a/content-types/a/schema.json': '{}' }))).resolves.toBeTruthy();
+    await expect(loadConfig(folder({ ...COMMONJS, 'config/middlewares.js': 'module.exports = [];' }))).resolves.toBeTruthy();
+    await expect(loadConfig(folder({ 'config/env/staging/admin.json': '{}' }))).resolves.toBeTruthy();
   });
 
   it('two files for one name', async () => {
@@ -177,6 +221,92 @@ describe('config folder: errors name the file and the key', () => {
     await fails({ 'config/database.json': '{ "connection": { "client": "oracle" } }' }, /config\/database\.json: database\.connection\.client must be sqlite, postgres or mysql, not "oracle"/);
     await fails({ 'config/plugins.json': '{ "graphql": true }' }, /config\/plugins\.json: plugins\.graphql must be an object/);
     await fails({ 'config/permissions.json': '{ "roles": { "public": { "permissions": "find" } } }' }, /permissions\.roles\.public\.permissions must be a list/);
+  });
+
+  it('plugins, admin, database: a bad value names the file, the key and the allowed values', async () => {
+    const plugins = (config: object) => ({ 'config/plugins.json': JSON.stringify(config) });
+    await fails(plugins({ graphql: { config: { depthLimit: -1 } } }), /^\/.*\/config\/plugins\.json: plugins\.graphql\.config\.depthLimit must be a positive integer, not -1$/);
+    await fails(plugins({ graphql: { config: { amountLimit: 2.5 } } }), /plugins\.graphql\.config\.amountLimit must be a positive integer, not 2\.5$/);
+    await fails(plugins({ graphql: { config: { endpoint: 'graphql' } } }), /plugins\.graphql\.config\.endpoint must be a path starting with "\/", not "graphql"$/);
+    await fails(plugins({ graphql: { config: { v4CompatibilityMode: 'false' } } }), /plugins\.graphql\.config\.v4CompatibilityMode must be true or false, not "false"$/);
+    await fails(plugins({ graphql: { enabled: 'no' } }), /plugins\.graphql\.enabled must be true or false, not "no"$/);
+    await fails(plugins({ graphql: { config: { apolloServer: { tracing: 1 } } } }), /plugins\.graphql\.config\.apolloServer\.tracing must be true or false, not 1$/);
+    await fails(plugins({ upload: { config: { provider: 'cloudinary' } } }), /plugins\.upload\.config\.provider must be local, aws-s3 or s3, not "cloudinary"$/);
+    await fails(plugins({ upload: { config: { sizeLimit: 0 } } }), /plugins\.upload\.config\.sizeLimit must be a positive integer, not 0$/);
+    await fails(plugins({ upload: { config: { breakpoints: { small: '500px' } } } }), /plugins\.upload\.config\.breakpoints\.small must be a positive integer, not "500px"$/);
+    await fails(plugins({ 'users-permissions': { config: { jwt: { expiresIn: true } } } }), /plugins\.users-permissions\.config\.jwt\.expiresIn must be a duration such as "30d" or a number of seconds, not true$/);
+    await fails(plugins({ 'users-permissions': { config: { register: { allowedFields: 'nickname' } } } }), /register\.allowedFields must be a list of attribute names, not "nickname"$/);
+    await fails(plugins({ 'users-permissions': { config: { ratelimit: { max: 0 } } } }), /plugins\.users-permissions\.config\.ratelimit\.max must be a positive integer, not 0$/);
+    await fails(plugins({ 'users-permissions': { config: { jwtSecret: '' } } }), /plugins\.users-permissions\.config\.jwtSecret must be a non-empty string, not ""$/);
+    await fails(plugins({ i18n: { config: { locales: 'en,fr' } } }), /plugins\.i18n\.config\.locales must be a list of locale codes such as \["en", "fr"\], not "en,fr"$/);
+    await fails({ 'config/admin.json': '{ "apiToken": { "salt": "" } }' }, /config\/admin\.json: admin\.apiToken\.salt must be a non-empty string, not ""$/);
+    await fails({ 'config/server.json': '{ "bodyLimit": -1 }' }, /config\/server\.json: server\.bodyLimit must be a positive integer, not -1$/);
+    await fails(
+      { 'config/database.json': '{ "connection": { "client": "sqlite", "connection": {}, "pool": { "min": 5, "max": 2 } } }' },
+      /config\/database\.json: database\.connection\.pool\.min \(5\) must not exceed pool\.max \(2\)$/,
+    );
+    await fails(
+      { 'config/database.js': 'module.exports = { connection: { client: "sqlite", connection: () => ({ filename: "x.db" }) } };' },
+      /config\/database\.js: database\.connection\.connection must be an object of connection settings, not a function$/,
+    );
+  });
+
+  it("an unknown key is a warning naming the file, the key and the closest known key; keys Strapi defines are not unknown", async () => {
+    const warnings: string[] = [];
+    const dir = folder({
+      'config/server.json': JSON.stringify({ port: 1400, workerz: 2, cron: { enabled: true }, app: { keys: ['a'] }, proxy: true, url: 'https://x.example' }),
+      'config/database.json': JSON.stringify({ connection: { client: 'sqlite', connection: { filename: 'x.db', timeout: 5000 }, useNullAsDefault: true, pol: { max: 2 } }, settings: { runMigrations: false } }),
+      'config/api.json': JSON.stringify({ rest: { maxlimit: 50, strictParams: true }, documents: { strictParams: true } }),
+      'config/admin.json': JSON.stringify({ auth: { secret: 's' }, apiToken: { salt: 's', salts: 'x' }, transfer: { token: { salt: 't' } }, flags: { nps: false } }),
+      'config/plugins.json': JSON.stringify({
+        graphql: { enabled: true, config: { depthLimt: 5, maxLimit: 50, apolloServer: { introspection: true } } },
+        upload: { config: { sizelimit: 100, providerOptions: { localServer: { maxage: 1 } }, actionOptions: {} } },
+        'users-permissions': { config: { jwtSecret: 'x', jwtsecret: 'y', jwtManagement: 'legacy-support', jwt: { algorithm: 'HS256' } } },
+        'users-permission': { config: {} },
+        i18n: { config: { locale: 'en' } },
+        email: { config: { provider: 'sendmail' } },
+        seo: { enabled: true },
+      }),
+      'config/permissions.json': JSON.stringify({ roles: { public: { permissions: [], descripton: 'x' } }, role: {} }),
+    });
+    await loadConfig(dir, {}, { warn: (message) => warnings.push(message) });
+    const file = (name: string) => join(dir, 'config', `${name}.json`);
+    const unknown = (name: string, key: string, closest: string) => `${file(name)}: ${key} is not a key Cairn or Strapi knows, and is ignored: did you mean ${closest}?`;
+    expect(warnings).toEqual([
+      unknown('server', 'server.workerz', 'workers'),
+      unknown('database', 'database.connection.pol', 'pool'),
+      unknown('api', 'api.rest.maxlimit', 'maxLimit'),
+      unknown('admin', 'admin.apiToken.salts', 'salt'),
+      unknown('plugins', 'plugins.graphql.config.depthLimt', 'depthLimit'),
+      unknown('plugins', 'plugins.upload.config.sizelimit', 'sizeLimit'),
+      unknown('plugins', 'plugins.users-permissions.config.jwtsecret', 'jwtSecret'),
+      unknown('plugins', 'plugins.users-permission', 'users-permissions'),
+      unknown('plugins', 'plugins.i18n.config.locale', 'locales'),
+      `${file('plugins')}: plugins.seo is a plugin Cairn does not run: its config is ignored`,
+      unknown('permissions', 'permissions.roles.public.descripton', 'description'),
+      unknown('permissions', 'permissions.role', 'roles'),
+    ]);
+  });
+
+  it('a key Strapi uses and Cairn ignores is mentioned when ignoring it changes what the app does', async () => {
+    const warnings: string[] = [];
+    const dir = folder({
+      'config/server.json': '{ "socket": "/tmp/cairn.sock" }',
+      'config/api.json': JSON.stringify({ rest: { prefix: '/v1' }, responses: { privateAttributes: ['createdAt'] } }),
+      'config/plugins.json': JSON.stringify({ upload: { enabled: false }, graphql: { config: { subscriptions: true } } }),
+    });
+    await loadConfig(dir, {}, { warn: (message) => warnings.push(message) });
+    expect(warnings).toEqual([
+      `${join(dir, 'config', 'server.json')}: server.socket is set: Cairn listens on host and port, not on a socket: socket is ignored`,
+      `${join(dir, 'config', 'api.json')}: api.rest.prefix is set: Cairn serves the REST API under /api: rest.prefix is ignored`,
+      `${join(dir, 'config', 'api.json')}: api.responses.privateAttributes is set: Cairn has no global list of private attributes: these attributes are returned (mark them "private": true in the schemas)`,
+      `${join(dir, 'config', 'plugins.json')}: plugins.upload.enabled is set: Cairn always runs this plugin: enabled: false is ignored`,
+      `${join(dir, 'config', 'plugins.json')}: plugins.graphql.config.subscriptions is set: Cairn has no GraphQL subscriptions: subscriptions is ignored`,
+    ]);
+    // Their harmless values say nothing.
+    const quiet: string[] = [];
+    await loadConfig(folder({ 'config/api.json': JSON.stringify({ rest: { prefix: '/api' }, responses: { privateAttributes: [] } }) }), {}, { warn: (m) => quiet.push(m) });
+    expect(quiet).toEqual([]);
   });
 
   it('an env-specific file that sets the bad value is the one named', async () => {

@@ -1,10 +1,13 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-/** Writes files (path relative to a new temp folder -> text) and returns the folder. */
+const created: string[] = [];
+
+/** Writes files (path relative to a new temp folder -> text) and returns the folder (removeFolders() deletes them). */
 export function folder(files: Record<string, string>, prefix = 'cairn-config-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
+  created.push(dir);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
@@ -49,4 +52,9 @@ export function noteApp(server: Record<string, unknown> = {}): string {
     },
     'cairn-app-',
   );
+}
+
+/** Deletes every folder `folder()` made in this test file (call it in afterAll). */
+export function removeFolders(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadAppHooks } from '../../src/app/lifecycle.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { folder } from './fixtures.js';
+import { folder, removeFolders } from './fixtures.js';
+
+afterAll(removeFolders);
 
 const COMMONJS = { 'package.json': '{ "type": "commonjs" }' };
 
@@ -31,6 +34,9 @@ describe('src/index lifecycle hooks', () => {
       folder({ 'src/index.ts': 'type Ctx = { cairn: unknown };\nexport default { async bootstrap({ cairn }: Ctx): Promise<unknown> { return cairn; } };' }),
     );
     expect(await ts.bootstrap!({ cairn: 42 })).toBe(42);
+    // As in Strapi, which runs the compiled dist/src/index.js.
+    const tsDir = folder({ 'src/index.ts': 'export default { register: () => [__dirname, __filename] };' });
+    expect((await loadAppHooks(tsDir)).register!({})).toEqual([join(tsDir, 'dist', 'src'), join(tsDir, 'dist', 'src', 'index.js')]);
     const cjsFile = await loadAppHooks(folder({ 'src/index.cjs': 'exports.bootstrap = () => "cjs";' }));
     expect(cjsFile.bootstrap!({})).toBe('cjs');
   });

@@ -29,9 +29,12 @@ export function ensureBuilt(): void {
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
 }
 
-/** `node bin/cairn.js ...args`, synchronously. */
-export function cairn(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+/**
+ * `node bin/cairn.js ...args`, synchronously. `timeout` (ms) kills a command that should have exited (a server
+ * that started when it should have refused to) instead of hanging the test.
+ */
+export function cairn(args: string[], env: Record<string, string> = {}, options: { timeout?: number; cwd?: string } = {}) {
+  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: options.timeout, cwd: options.cwd });
 }
 
 /** A running `cairn` process whose output is collected; `waitFor` polls it for a pattern. */

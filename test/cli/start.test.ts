@@ -90,9 +90,11 @@ it('a port in use exits 1 with one line', async () => {
 
 it('--workers 2: workers share the port, a crashed worker is replaced, SIGTERM stops them all and exits 0', async () => {
   const port = await freePort();
-  const proc = start(['--workers', '2'], { port });
+  const proc = start(['--workers', '2'], { port, workerz: 3 });
   await proc.waitFor('REST API', 30_000);
   expect(proc.output).toContain(`Cairn is ready: http://127.0.0.1:${port} (2 workers)`);
+  // A config warning is printed once, not once per process that loads the config.
+  expect(proc.output.match(/server\.workerz is not a key Cairn or Strapi knows, and is ignored: did you mean workers\?\n/g)).toHaveLength(1);
   const pids = new Set<number>();
   for (let i = 0; i < 40 && pids.size < 2; i++) pids.add((await getJson(`http://127.0.0.1:${port}/pid`)).body.pid!);
   expect(pids.size).toBe(2);

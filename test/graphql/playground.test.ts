@@ -82,7 +82,7 @@ describe('GraphQL playground: when it is served', () => {
 
   it('a playgroundAlways that is not a boolean stops the start with a message naming it', async () => {
     await expect(startIn('production', { playgroundAlways: 'yes' })).rejects.toThrow(
-      'config/plugins: graphql.config.playgroundAlways must be true or false, not "yes"',
+      'config/plugins.json: plugins.graphql.config.playgroundAlways must be true or false, not "yes"',
     );
   });
 

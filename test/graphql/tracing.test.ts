@@ -151,9 +151,9 @@ describe('GraphQL tracing configuration', () => {
 
   it('a tracing or apolloServer value of the wrong type stops the start with a message naming it', async () => {
     await expect(startTestApp('sqlite', model({ apolloServer: { tracing: 'yes' } }))).rejects.toThrow(
-      'config/plugins: graphql.config.apolloServer.tracing must be true or false, not "yes"',
+      'config/plugins.json: plugins.graphql.config.apolloServer.tracing must be true or false, not "yes"',
     );
-    await expect(startTestApp('sqlite', model({ apolloServer: true }))).rejects.toThrow('config/plugins: graphql.config.apolloServer must be an object, not true');
-    await expect(startTestApp('sqlite', model({ apolloServer: [] }))).rejects.toThrow('config/plugins: graphql.config.apolloServer must be an object, not []');
+    await expect(startTestApp('sqlite', model({ apolloServer: true }))).rejects.toThrow('config/plugins.json: plugins.graphql.config.apolloServer must be an object, not true');
+    await expect(startTestApp('sqlite', model({ apolloServer: [] }))).rejects.toThrow('config/plugins.json: plugins.graphql.config.apolloServer must be an object, not []');
   });
 });

@@ -1,41 +1,43 @@
 import type { Command } from 'commander';
 import { reportFatal } from '../errors.js';
-import { openAppDatabase } from '../app-database.js';
+import { openApp } from '../app-database.js';
 
-/** `cairn permissions list|grant|revoke --role <type>`: a role's actions (stored in cairn_permissions). */
+/**
+ * `cairn permissions list|grant|revoke --role <type>`: a role's actions. A role that config/permissions names is
+ * changed in that file and in the database (the file is synced at every start); any other role in the database.
+ */
 export function registerPermissions(program: Command): void {
   const permissions = program.command('permissions').description("read and change a role's permissions");
-  const run = (fn: (db: import('../../database/types.js').Database, role: string, actions: string[]) => Promise<void>) =>
-    async (actions: string[], opts: { dir: string; role: string }) => {
-      try {
-        const app = await openAppDatabase(opts.dir);
-        try {
-          await fn(app.db, opts.role, actions);
-        } finally {
-          await app.close();
-        }
-      } catch (error) {
-        reportFatal(error);
-      }
-    };
   const common = (command: Command) => command.option('-d, --dir <path>', 'app folder', '.').requiredOption('-r, --role <type>', 'role type, e.g. public');
-  common(permissions.command('list').description("print a role's actions")).action(
-    run(async (db, role) => {
-      const rows = await db.query<{ action: string }>('SELECT action FROM cairn_permissions WHERE role_type = ? ORDER BY action', [role]);
-      for (const row of rows) process.stdout.write(`${row.action}\n`);
-    }).bind(null, []),
-  );
-  common(permissions.command('grant <actions...>').description('allow actions')).action(
-    run(async (db, role, actions) => {
-      for (const action of actions) {
-        const existing = await db.query('SELECT id FROM cairn_permissions WHERE role_type = ? AND action = ?', [role, action]);
-        if (!existing.length) await db.execute('INSERT INTO cairn_permissions (role_type, action) VALUES (?, ?)', [role, action]);
+  const run = async (opts: { dir: string }, fn: (cairn: import('../../app/cairn.js').Cairn, roles: typeof import('../../auth/role-changes.js')) => Promise<void>) => {
+    try {
+      const app = await openApp(opts.dir);
+      try {
+        await fn(app.cairn, await import('../../auth/role-changes.js'));
+      } finally {
+        await app.close();
       }
+    } catch (error) {
+      reportFatal(error);
+    }
+  };
+  common(permissions.command('list').description("print a role's actions")).action((opts: { dir: string; role: string }) =>
+    run(opts, async (cairn, roles) => {
+      for (const action of await roles.roleActions(cairn, opts.role)) process.stdout.write(`${action}\n`);
     }),
   );
-  common(permissions.command('revoke <actions...>').description('disallow actions')).action(
-    run(async (db, role, actions) => {
-      for (const action of actions) await db.execute('DELETE FROM cairn_permissions WHERE role_type = ? AND action = ?', [role, action]);
-    }),
-  );
+  for (const verb of ['grant', 'revoke'] as const) {
+    common(permissions.command(`${verb} <actions...>`).description(verb === 'grant' ? 'allow actions' : 'disallow actions')).action(
+      (actions: string[], opts: { dir: string; role: string }) =>
+        run(opts, async (cairn, roles) => {
+          const { PERMISSIONS_RECHECK_MS } = await import('../../auth/roles.js');
+          const result = await roles.changeRole(cairn, { role: opts.role, [verb]: actions });
+          const where = result.file ? `${result.file} and the database` : 'the database (config/permissions does not name this role)';
+          process.stdout.write(
+            `${verb === 'grant' ? 'granted' : 'revoked'} ${actions.join(', ')} ${verb === 'grant' ? 'to' : 'from'} ${opts.role} in ${where}; ` +
+              `running servers apply it within ${PERMISSIONS_RECHECK_MS / 1000} s\n`,
+          );
+        }),
+    );
+  }
 }

@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
 import { reportFatal } from '../errors.js';
-import { openAppDatabase } from '../app-database.js';
+import { openApp } from '../app-database.js';
 
 /** `cairn token create|list|revoke`: API tokens. `create` prints only the key, once. */
 export function registerToken(program: Command): void {
   const token = program.command('token').description('manage API tokens');
   const withTokens = async <T>(dir: string, fn: (tokens: import('../../auth/index.js').ApiTokens) => Promise<T>): Promise<T> => {
-    const app = await openAppDatabase(dir);
+    const app = await openApp(dir);
     try {
       const { ApiTokens, apiTokenSalt } = await import('../../auth/index.js');
-      return await fn(new ApiTokens(app.db, apiTokenSalt(app)));
+      return await fn(new ApiTokens(app.cairn.db, apiTokenSalt(app.cairn)));
     } finally {
       await app.close();
     }

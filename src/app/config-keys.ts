@@ -1,0 +1,187 @@
+/**
+ * The keys of each config file: those Cairn reads, with the values it accepts, and those Strapi defines that Cairn
+ * does not use (accepted silently, or with a note when ignoring them changes what the app does). A key in neither
+ * list is a warning naming the closest known key; a bad value is an error naming the file, the key and what is
+ * allowed (config-validate.ts walks these).
+ */
+
+/** One key's rule: a value check, and for objects the rules of their keys. */
+export interface KeyRule {
+  /** Turns a value into the one used (a port given as a string by `env('PORT')`). */
+  normalize?: (value: unknown) => unknown;
+  /** What is wrong with the value, said after the key (`must be a positive integer, not -1`), or undefined. */
+  check?: (value: unknown) => string | undefined;
+  /** The value is an object with these keys. */
+  keys?: Record<string, KeyRule>;
+  /** The value is an object whose every key follows this rule (names the app chooses: breakpoints). */
+  values?: KeyRule;
+  /** Keys other than `keys` are allowed (options passed on to a driver or a library). */
+  open?: boolean;
+  /** The key must be set (its check runs on `undefined` when it is missing). */
+  required?: boolean;
+  /** Said when the key is set: Strapi uses it, Cairn does not, and that matters (`undefined`: accepted silently). */
+  ignoredNote?: string;
+  /** When the note applies; default: whenever the key is set. */
+  noteWhen?: (value: unknown) => boolean;
+}
+
+export const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : typeof value === 'function' ? 'a function' : Array.isArray(value) ? JSON.stringify(value) : String(value));
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An integer, or a string of one (from `env()`); anything else is left as it is, for the check to refuse. */
+const integerOrString = (value: unknown): unknown => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number.parseInt(value, 10) : value);
+
+const ANY: KeyRule = {};
+const OPEN: KeyRule = { open: true, check: (v) => (isPlain(v) ? undefined : `must be an object, not ${show(v)}`) };
+const bool: KeyRule = { check: (v) => (typeof v === 'boolean' ? undefined : `must be true or false, not ${show(v)}`) };
+const positiveInteger: KeyRule = { check: (v) => (Number.isInteger(v) && (v as number) >= 1 ? undefined : `must be a positive integer, not ${show(v)}`) };
+const wholeNumber: KeyRule = { check: (v) => (Number.isInteger(v) && (v as number) >= 0 ? undefined : `must be a whole number (0 or more), not ${show(v)}`) };
+const text: KeyRule = { check: (v) => (typeof v === 'string' && v !== '' ? undefined : `must be a non-empty string, not ${show(v)}`) };
+const path: KeyRule = { check: (v) => (typeof v === 'string' && v.startsWith('/') ? undefined : `must be a path starting with "/", not ${show(v)}`) };
+const oneOf = (...allowed: string[]): KeyRule => ({
+  check: (v) => (allowed.includes(v as string) ? undefined : `must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, not ${show(v)}`),
+});
+const object = (keys: Record<string, KeyRule>, extra: Omit<KeyRule, 'keys'> = {}): KeyRule => ({ keys, ...extra });
+/** Keys Strapi defines that Cairn has no use for: accepted as they are. */
+const strapiKeys = (...names: string[]): Record<string, KeyRule> => Object.fromEntries(names.map((n) => [n, ANY]));
+
+const server = object({
+  host: { check: (v) => (typeof v === 'string' && v !== '' ? undefined : `must be a host name or address, not ${show(v)}`) },
+  port: {
+    normalize: integerOrString,
+    check: (v) =>
+      !Number.isInteger(v)
+        ? `${show(v)} is not a valid port (an integer from 0 to 65535; 0 picks a free one)`
+        : (v as number) < 0 || (v as number) > 65535
+          ? `${show(v)} is not a valid port (0 to 65535)`
+          : undefined,
+  },
+  workers: { normalize: integerOrString, check: positiveInteger.check },
+  bodyLimit: positiveInteger,
+  socket: { ignoredNote: 'Cairn listens on host and port, not on a socket: socket is ignored' },
+  ...strapiKeys('app', 'emitErrors', 'url', 'absoluteUrl', 'proxy', 'globalProxy', 'cron', 'dirs', 'logger', 'transfer', 'admin', 'openapi', 'webhooks', 'http', 'mcp'),
+});
+
+/** Knex's own options, which Strapi passes on: Cairn does not use knex, but they are not mistakes. */
+const KNEX_KEYS = strapiKeys('migrations', 'seeds', 'asyncStackTraces', 'searchPath', 'version', 'log', 'postProcessResponse', 'wrapIdentifier', 'compileSqlOnError');
+
+const database = object({
+  connection: object(
+    {
+      // Strapi's names, and the driver names knex also takes for them.
+      client: {
+        check: (v) => (['sqlite', 'better-sqlite3', 'postgres', 'pg', 'mysql', 'mysql2'].includes(v as string) ? undefined : `must be sqlite, postgres or mysql, not ${show(v)}`),
+      },
+      // The driver's own options (host, ssl, socketPath...): passed on as they are.
+      connection: { open: true, check: (v) => (isPlain(v) ? undefined : `must be an object of connection settings, not ${show(v)}`) },
+      pool: object({
+        min: wholeNumber,
+        max: positiveInteger,
+        ...strapiKeys('acquireTimeoutMillis', 'createTimeoutMillis', 'destroyTimeoutMillis', 'idleTimeoutMillis', 'reapIntervalMillis', 'createRetryIntervalMillis', 'afterCreate'),
+      }),
+      // How long a request waits for a connection (opening one, or a free one in the pool) before a 503.
+      acquireConnectionTimeout: { normalize: integerOrString, check: (v) => (Number.isInteger(v) && (v as number) >= 1 ? undefined : `must be a positive number of milliseconds, not ${show(v)}`) },
+      ...strapiKeys('debug', 'useNullAsDefault'),
+      ...KNEX_KEYS,
+    },
+    { check: (v) => (isPlain(v) ? undefined : 'must be an object with client and connection') },
+  ),
+  settings: object(strapiKeys('forceMigration', 'runMigrations', 'useTypescriptMigrations')),
+});
+
+const api = object({
+  rest: object({
+    defaultLimit: positiveInteger,
+    maxLimit: positiveInteger,
+    withCount: bool,
+    prefix: { ...path, ignoredNote: 'Cairn serves the REST API under /api: rest.prefix is ignored', noteWhen: (v) => v !== '/api' },
+    ...strapiKeys('port', 'strictParams'),
+  }),
+  responses: object({
+    privateAttributes: {
+      ignoredNote: 'Cairn has no global list of private attributes: these attributes are returned (mark them "private": true in the schemas)',
+      noteWhen: (v) => !Array.isArray(v) || v.length > 0,
+    },
+  }),
+  documents: object(strapiKeys('strictParams', 'strictRelations')),
+});
+
+const admin = object({
+  apiToken: object({ salt: text, ...strapiKeys('secrets') }),
+  ...strapiKeys(
+    'auth', 'host', 'port', 'serveAdminPanel', 'autoOpen', 'watchIgnoreFiles', 'path', 'absoluteUrl', 'url', 'secrets', 'auditLogs', 'history',
+    'preview', 'ai', 'forgotPassword', 'rateLimit', 'firstPublishedAtField', 'flags', 'transfer', 'layout',
+  ),
+});
+
+/** `{ enabled, resolve, config }` of a plugin Cairn runs. */
+const plugin = (config: KeyRule, canDisable: boolean): KeyRule =>
+  object({
+    enabled: canDisable ? bool : { ...bool, ignoredNote: 'Cairn always runs this plugin: enabled: false is ignored', noteWhen: (v) => v === false },
+    resolve: ANY,
+    config,
+  });
+
+const graphql = object({
+  endpoint: path,
+  shadowCRUD: bool,
+  depthLimit: positiveInteger,
+  amountLimit: positiveInteger,
+  introspection: bool,
+  v4CompatibilityMode: bool,
+  playgroundAlways: bool,
+  // Apollo Server's options: Cairn does not run Apollo Server and reads only tracing.
+  apolloServer: object({ tracing: bool }, { open: true }),
+  subscriptions: { ignoredNote: 'Cairn has no GraphQL subscriptions: subscriptions is ignored', noteWhen: (v) => v !== false },
+  ...strapiKeys('maxLimit', 'defaultLimit', 'landingPage', 'generateArtifacts', 'artifacts'),
+});
+
+const upload = object({
+  provider: oneOf('local', 'aws-s3', 's3'),
+  providerOptions: OPEN,
+  sizeLimit: positiveInteger,
+  breakpoints: { values: positiveInteger, check: (v) => (isPlain(v) ? undefined : `must be an object of name: width in pixels, not ${show(v)}`) },
+  ...strapiKeys('actionOptions', 'sharp', 'concurrentUploadSize', 'concurrentUploadRequests', 'security'),
+});
+
+const usersPermissions = object({
+  jwtSecret: text,
+  // jsonwebtoken's options: Cairn reads expiresIn.
+  jwt: object({ expiresIn: { check: (v) => (typeof v === 'string' || Number.isInteger(v) ? undefined : `must be a duration such as "30d" or a number of seconds, not ${show(v)}`) } }, { open: true }),
+  register: object({ enabled: bool, allowedFields: { check: (v) => (Array.isArray(v) && v.every((f) => typeof f === 'string') ? undefined : `must be a list of attribute names, not ${show(v)}`) } }),
+  minPasswordLength: positiveInteger,
+  ratelimit: object({ max: positiveInteger, interval: positiveInteger, window: positiveInteger }, { open: true }),
+  ...strapiKeys('jwtManagement', 'sessions', 'layout', 'callback', 'validationRules', 'email', 'providers', 'advanced'),
+});
+
+const i18n = object({
+  defaultLocale: text,
+  locales: { check: (v) => (Array.isArray(v) ? undefined : `must be a list of locale codes such as ["en", "fr"], not ${show(v)}`) },
+});
+
+/** The plugins Cairn runs, by their config/plugins key. */
+export const PLUGIN_RULES: Record<string, KeyRule> = {
+  graphql: plugin(graphql, true),
+  upload: plugin(upload, false),
+  'users-permissions': plugin(usersPermissions, false),
+  i18n: plugin(i18n, false),
+};
+
+/** Strapi's own plugins that Cairn does not run: their config is accepted silently (nothing Cairn serves uses it). */
+export const STRAPI_PLUGINS = ['email', 'documentation', 'sentry', 'cloud', 'color-picker', 'content-manager', 'content-type-builder', 'content-releases', 'review-workflows'];
+
+export const SECTION_RULES: Record<string, KeyRule> = { server, database, api, admin };
+
+export const PERMISSIONS_RULE: KeyRule = object({
+  roles: {
+    check: (v) => (isPlain(v) ? undefined : 'must be an object of roles'),
+    values: object({
+      name: text,
+      description: { check: (v) => (typeof v === 'string' ? undefined : `must be a string, not ${show(v)}`) },
+      permissions: {
+        required: true,
+        check: (v) => (Array.isArray(v) && v.every((a) => typeof a === 'string') ? undefined : 'must be a list of actions such as "api::restaurant.restaurant.find"'),
+      },
+    }),
+  },
+});
