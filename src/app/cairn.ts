@@ -5,7 +5,7 @@ import type { Database } from '../database/types.js';
 import { loadModel } from '../model/index.js';
 import { createDatabase, syncSchema } from '../database/index.js';
 import { Documents } from '../documents/index.js';
-import { installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
+import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from './config.js';
 import { loadAppHooks, type AppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
@@ -133,6 +133,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     registerGraphqlServices(cairn);
     await hooks.register?.({ cairn, strapi: cairn });
     installErrorHandling(fastify);
+    installBodyParsers(fastify);
     const rest: RestContext = {
       model,
       documents: (uid) => cairn.documents(uid),
