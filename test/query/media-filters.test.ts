@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
-type Entry = Record<string, any>;
+interface FileEntry {
+  id: number;
+  name: string;
+}
+type Named = { name: string };
 
 /**
  * Filters on media attributes, single and multiple: through the file as through a relation, by id and by the file's
@@ -43,7 +47,7 @@ const model = {
 
 describeEachDialect('filters on media attributes', (dialect) => {
   let app: TestApp;
-  const files: Record<string, Entry> = {};
+  const files: Record<string, FileEntry> = {};
   beforeAll(async () => {
     app = await startTestApp(dialect, model);
     const image = await sharp({ create: { width: 30, height: 20, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
@@ -57,7 +61,7 @@ describeEachDialect('filters on media attributes', (dialect) => {
         payload: Buffer.from(await body.arrayBuffer()),
         headers: { 'content-type': body.headers.get('content-type')!, authorization: `Bearer ${app.token}` },
       });
-      return JSON.parse(res.body)[0] as Entry;
+      return JSON.parse(res.body)[0] as FileEntry;
     };
     files.menu = await upload('menu.pdf', 'application/pdf', Buffer.from('%PDF-1.4\n%%EOF\n'));
     files.pic = await upload('pic.png', 'image/png', image);
@@ -75,7 +79,7 @@ describeEachDialect('filters on media attributes', (dialect) => {
   const names = async (query: string) => {
     const res = await app.request('GET', `/api/authors?fields[0]=name&sort=name&${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data.map((e: Entry) => e.name);
+    return res.body.data.map((e: Named) => e.name);
   };
 
   describe('single media (avatar)', () => {
@@ -125,7 +129,7 @@ describeEachDialect('filters on media attributes', (dialect) => {
 
     it('inside populate too', async () => {
       const res = await app.request('GET', '/api/authors?fields[0]=name&sort=name&populate[gallery][filters][name][$eq]=doc.png&populate[gallery][fields][0]=name');
-      expect(res.body.data.map((a: Entry) => [a.name, a.gallery.map((f: Entry) => f.name)])).toEqual([
+      expect(res.body.data.map((a: Named & { gallery: Named[] }) => [a.name, a.gallery.map((f) => f.name)])).toEqual([
         ['A1', ['doc.png']],
         ['A2', ['doc.png']],
         ['A3', []],
@@ -139,7 +143,7 @@ describeEachDialect('filters on media attributes', (dialect) => {
     const id = created.body.data.documentId;
     await app.request('PUT', `/api/articles/${id}?status=draft`, { data: { cover: files.doc.id } });
     await app.request('PUT', `/api/articles/${id}?locale=fr`, { data: { title: 'Un', cover: files.doc.id } });
-    const titles = async (query: string) => (await app.request('GET', `/api/articles?${query}`)).body.data.map((e: Entry) => e.title);
+    const titles = async (query: string) => (await app.request('GET', `/api/articles?${query}`)).body.data.map((e: { title: string }) => e.title);
     expect(await titles('filters[cover][name][$eq]=pic.png')).toEqual(['One']);
     expect(await titles('filters[cover][name][$eq]=doc.png')).toEqual([]);
     expect(await titles('status=draft&filters[cover][name][$eq]=doc.png')).toEqual(['One']);
