@@ -6,7 +6,7 @@ import type { Database } from '../database/types.js';
 import { buildModel, CustomFields, readModelFiles } from '../model/index.js';
 import { createDatabase, syncSchema } from '../database/index.js';
 import { Documents } from '../documents/index.js';
-import { installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
+import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from './config.js';
 import { loadAppHooks, type AppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
@@ -159,6 +159,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   try {
     installErrorHandling(fastify, log);
     registerHealth(fastify, db);
+    installBodyParsers(fastify);
     const rest: RestContext = {
       model: cairn.model,
       documents: (uid) => cairn.documents(uid),

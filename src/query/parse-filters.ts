@@ -28,9 +28,10 @@ interface Walk {
  * - `{ field: value }` is `$eq` (a list is `$in`); `{ field: { $op: value } }`, with `$not`/`$and`/`$or` of
  *   conditions on the field; values cast to the field's type;
  * - `$and`/`$or` (lists) and `$not` (an object) at any level; keys at one level are ANDed; a list is an AND;
- * - relations (any depth) and components (repeatable too) by name; through a relation, an operator without a
- *   field compares the related entry's `id` (`filters[chef]=3`, `filters[chef][$null]=true`), as the reference.
- * Unknown, private and unfilterable keys (media, dynamic zones) are 400s: a dropped filter would silently return
+ * - relations (any depth), media (a relation to files) and components (repeatable too) by name; through a
+ *   relation or media, an operator without a field compares the related entry's `id` (`filters[chef]=3`,
+ *   `filters[cover][$null]=true`), as the reference.
+ * Unknown, private and unfilterable keys (dynamic zones) are 400s: a dropped filter would silently return
  * everything. `path` is the attribute path of `schema` (null at the top), for error details.
  */
 export function parseFilters(
@@ -92,7 +93,8 @@ function attributeFilter(walk: Walk, schema: Schema, key: string, value: unknown
   const attribute = schema.attributes.get(key);
   // Unknown and private keys read the same (the attribute path stops before them); see errors.ts.
   if (!attribute || attribute.private || schema.privateAttributes.has(key)) throw invalidKey(walk.param, key, path);
-  if (attribute.kind === 'relation') {
+  if (attribute.kind === 'relation' || attribute.kind === 'media') {
+    // A media attribute is a relation to files, filtered as the reference does (`filters[cover][mime][$eq]=...`).
     // Filtering through a type the caller may not read would be an oracle on it: refused like an unknown key.
     if (!walk.canFind(attribute.target)) throw invalidKey(walk.param, key, path);
     const target = walk.model.contentTypes.get(attribute.target)!;
@@ -105,7 +107,7 @@ function attributeFilter(walk: Walk, schema: Schema, key: string, value: unknown
     if (empty) return and([]);
     return throughRelation('component', key, parseLevel(walk, component, value, here, false));
   }
-  // Media, dynamic zones and passwords can't be filtered on.
+  // Dynamic zones can't be filtered on.
   throw invalidKey(walk.param, key, here);
 }
 

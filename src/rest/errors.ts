@@ -1,12 +1,14 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { CairnError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '../errors/index.js';
 
 /**
  * Every failure leaves as `{ data: null, error: { status, name, message, details } }`. Errors Fastify raises
- * itself (bad JSON, body too large, wrong content type) are mapped to Strapi's names; anything unexpected is
- * logged with its stack and answered with a 500 that reveals nothing. Every 5xx is logged with its cause: a 503
- * (the database is unavailable) with the driver's error, and tells the client when to try again (Retry-After).
+ * itself (bad JSON, body too large, wrong content type) are mapped to Strapi's names, never a JavaScript
+ * exception's (`SyntaxError`, `TypeError`); anything unexpected is logged with its stack and answered with a 500
+ * that reveals nothing. Every 5xx is logged with its cause: a 503 (the database is unavailable) with the driver's
+ * error, and tells the client when to try again (Retry-After).
  */
 export function installErrorHandling(app: FastifyInstance, log: Pick<Logger, 'error'>): void {
   app.setErrorHandler((error: FastifyError | CairnError | Error, request, reply) => {
@@ -32,8 +34,7 @@ function toCairnError(error: FastifyError | CairnError | Error): CairnError | nu
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new CairnError('SyntaxError', 400, stripPrefix(error.message));
+      return new ValidationError('Invalid JSON body');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLargeError('Request body is too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -41,15 +42,15 @@ function toCairnError(error: FastifyError | CairnError | Error): CairnError | nu
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ValidationError('Invalid Content-Length');
   }
-  // Only the body parser's syntax errors are the client's (above): a SyntaxError from Cairn's own code (a JSON text
-  // a database cut short) is a bug to log, not a 400.
+  // Only the body parser's syntax errors are the client's (see body-parsers.ts): a SyntaxError from Cairn's own code
+  // (a JSON text a database cut short) is a bug to log, not a 400.
   const status = fastifyError.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new CairnError(status === 404 ? 'NotFoundError' : 'BadRequestError', status, error.message);
-  }
+  if (typeof status === 'number' && status >= 400 && status < 500) return new CairnError(clientErrorName(status), status, error.message);
   return null;
 }
 
-function stripPrefix(message: string): string {
-  return message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'$/, 'Invalid JSON body');
+/** Strapi's class for the statuses it has one for, else the name Koa's `ctx.throw(status)` gives (http-errors'). */
+function clientErrorName(status: number): string {
+  const named: Record<number, string> = { 400: 'BadRequestError', 401: 'UnauthorizedError', 403: 'ForbiddenError', 404: 'NotFoundError', 413: 'PayloadTooLargeError', 429: 'RateLimitError' };
+  return named[status] ?? `${(STATUS_CODES[status] ?? 'Bad Request').replace(/[^A-Za-z0-9]+/g, ' ').replace(/ (\w)/g, (_, c: string) => c.toUpperCase()).replace(/ /g, '')}Error`;
 }

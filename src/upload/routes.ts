@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import { authorize, findAction } from '../app/access.js';
-import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { CairnError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
 import { parseQueryString, parseReadParams, strictQuery } from '../query/index.js';
 import { attachTarget, attachToEntry } from './attach.js';
 import { FILE_UID, type IncomingFile, type UploadService } from './upload-service.js';
@@ -24,9 +24,14 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
     defaultLocale: cairn.defaultLocale,
   });
 
+  /**
+   * `POST /api/upload`: new files (201, their entries), or with `?id=` and no file, the file info of that file (200,
+   * its entry), as Strapi's one route does both (`@strapi/client`'s `files.update` uses the second).
+   */
   app.post('/api/upload', async (req, reply) => {
     const caller = await authorize(cairn.access, req, `${ACTION}.upload`);
-    strictQuery(req.url);
+    const { id } = strictQuery(req.url, ['id']);
+    if (id !== undefined && typeof id !== 'string') throw new ValidationError('File id is required and must be a single value');
     if (!req.isMultipart()) throw new ValidationError('Send files as multipart/form-data in the "files" field');
     const incoming: IncomingFile[] = [];
     const fields: Record<string, string> = {};
@@ -38,8 +43,15 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
         } else fields[part.fieldname] = String(part.value);
       }
     } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError('File is too large');
-      throw error;
+      throw multipartError(error);
+    }
+    if (id !== undefined) {
+      // Strapi replaces the file's bytes when one comes with an id; Cairn doesn't (yet): refused, not ignored.
+      if (incoming.length) throw new ValidationError('Replacing a file is not supported: upload a new one, or send only fileInfo to update it');
+      const entry = await fileById(cairn, id);
+      const info = fields.fileInfo === undefined ? {} : parseFileInfo(fields.fileInfo)[0];
+      await files().updateDocument({ documentId: entry.documentId as string, data: changedInfo(info) });
+      return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(await fileById(cairn, id))));
     }
     if (!incoming.length) throw new ValidationError('Files are empty');
     applyFileInfo(incoming, fields.fileInfo);
@@ -86,6 +98,19 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
   });
 }
 
+/**
+ * A failure while reading the parts. Cairn's own checks and @fastify/multipart's limits (errors with a status) are
+ * the client's and keep their status; what busboy throws bare (no boundary, a body cut short) is a malformed body,
+ * a 400, not a 500.
+ */
+function multipartError(error: unknown): unknown {
+  if (error instanceof CairnError) return error;
+  const { code, statusCode } = error as { code?: string; statusCode?: number };
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new PayloadTooLargeError('File is too large');
+  if (typeof statusCode === 'number' || !(error instanceof Error)) return error;
+  return new ValidationError(`Malformed multipart body: ${error.message.replace(/^Multipart: /, '')}`);
+}
+
 async function fileById(cairn: Cairn, id: string): Promise<Record<string, unknown>> {
   if (!/^\d+$/.test(id)) throw new NotFoundError();
   const result = await cairn.documents(FILE_UID).findMany({ filters: { id: { $eq: id } } });
@@ -93,23 +118,35 @@ async function fileById(cairn: Cairn, id: string): Promise<Record<string, unknow
   return result.results[0];
 }
 
+type FileInfo = NonNullable<IncomingFile['info']>;
+
 /** `fileInfo`: one JSON object for a single file, or an array matching the files in order. */
 function applyFileInfo(files: IncomingFile[], raw: string | undefined): void {
   if (raw === undefined) return;
+  parseFileInfo(raw).forEach((info, i) => {
+    if (files[i]) files[i].info = info;
+  });
+}
+
+/** The `fileInfo` field's objects, checked: `name`, `alternativeText`, `caption` are strings or null. */
+function parseFileInfo(raw: string): FileInfo[] {
   let info: unknown;
   try {
     info = JSON.parse(raw);
   } catch {
     throw new ValidationError('fileInfo must be JSON');
   }
-  const list = Array.isArray(info) ? info : [info];
-  list.forEach((item, i) => {
-    if (!files[i]) return;
-    if (typeof item !== 'object' || item === null) throw new ValidationError('fileInfo entries must be objects');
+  return (Array.isArray(info) ? info : [info]).map((item) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new ValidationError('fileInfo entries must be objects');
     const { name, alternativeText, caption } = item as Record<string, unknown>;
     for (const [key, value] of Object.entries({ name, alternativeText, caption })) {
       if (value !== undefined && value !== null && typeof value !== 'string') throw new ValidationError(`fileInfo.${key} must be a string`);
     }
-    files[i].info = { name: name as string | undefined, alternativeText: alternativeText as string | undefined, caption: caption as string | undefined };
+    return { name: name as string | undefined, alternativeText: alternativeText as string | undefined, caption: caption as string | undefined };
   });
+}
+
+/** What an update of a file's info writes: the fields given; null or absent keeps the value (as Strapi does). */
+function changedInfo(info: FileInfo): Record<string, string> {
+  return Object.fromEntries(Object.entries(info).filter(([, value]) => typeof value === 'string')) as Record<string, string>;
 }

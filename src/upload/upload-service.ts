@@ -4,6 +4,7 @@ import type { Cairn } from '../app/cairn.js';
 import { ValidationError } from '../errors/index.js';
 import type { Breakpoints } from './images.js';
 import { imageInfo } from './image-process.js';
+import { extensionOfMime } from './mime-extension.js';
 import type { ProviderFile, UploadProvider } from './provider.js';
 
 export const FILE_UID = 'plugin::upload.file';
@@ -97,7 +98,7 @@ export class UploadService {
   private async prepare(file: IncomingFile): Promise<Prepared> {
     const name = file.info?.name ?? file.filename;
     if (!name) throw new ValidationError('Every file needs a name');
-    const ext = extname(file.filename).toLowerCase();
+    const ext = extname(file.filename).toLowerCase() || extensionOfMime(file.mime);
     const hash = `${baseName(file.filename)}_${randomBytes(5).toString('hex')}`;
     const image = await imageInfo(file.buffer, file.mime, this.breakpoints);
     const main: ProviderFile = { hash, ext, mime: file.mime, buffer: image.optimized ?? file.buffer };

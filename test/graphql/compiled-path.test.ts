@@ -39,6 +39,12 @@ const V4_QUERIES: Record<string, string> = {
     preview: restaurants(publicationState: PREVIEW, locale: "fr", sort: "name:asc") { data { attributes { name publishedAt chef { data { id } } categories { data { id } } } } }
   }`,
   'nothing found': `{ restaurants(filters: { name: { eq: "nobody" } }) { data { id attributes { name } } meta { pagination { total pageCount } } } }`,
+  'single entries: __typename at every level': `query($id: ID) {
+    restaurant(id: $id) { __typename data { __typename id attributes { __typename name chef { __typename data { __typename id attributes { __typename name address { __typename city geo { __typename lat } } } } } categories { __typename data { __typename } } blocks { __typename } } } }
+    only: restaurant(id: $id) { data { __typename } }
+    aliased: restaurant(id: $id) { data { kind: __typename ... on RestaurantEntity { again: __typename } } }
+    missing: restaurant(id: "nope") { __typename data { __typename } }
+  }`,
 };
 
 const V5_QUERIES: Record<string, string> = {
@@ -62,6 +68,12 @@ const V5_QUERIES: Record<string, string> = {
     draft: restaurant(documentId: $id, status: DRAFT, locale: "fr") { name publishedAt }
     missing: restaurant(documentId: "nope") { name }
     drafts: restaurants(status: DRAFT, sort: "name:asc") { name chef { name } }
+  }`,
+  'single entries: __typename at every level': `query($id: ID!) {
+    restaurant(documentId: $id) { __typename name chef { __typename name address { __typename city geo { __typename lat } } } categories { __typename } blocks { __typename } }
+    only: restaurant(documentId: $id) { __typename }
+    aliased: restaurant(documentId: $id) { kind: __typename ... on Restaurant { again: __typename } }
+    missing: restaurant(documentId: "nope") { __typename }
   }`,
 };
 
@@ -116,6 +128,31 @@ for (const { shape, queries, model } of SHAPES) describeEachDialect(`GraphQL ${s
     const resolved = await run(withDirective, { id: first });
     expect(resolved.compiled).toBe(false);
     expect(JSON.stringify(compiled.body)).toBe(JSON.stringify(resolved.body));
+  });
+
+  it('every object type answers __typename, on a single entry as on lists, on both paths', async () => {
+    const query = queries['single entries: __typename at every level'];
+    const v4 = shape.startsWith('seed');
+    for (const text of [query, query.replace(/([{\s])name(?=[\s}])/, '$1name @include(if: true)')]) {
+      const { data, errors } = (await run(text, { id: first })).body;
+      expect(errors).toBeUndefined();
+      const typenames: unknown[] = [];
+      JSON.stringify(data, (key, value) => (key === '__typename' || key === 'kind' || key === 'again' ? typenames.push(value) : 0, value));
+      expect(typenames.length).toBeGreaterThan(6);
+      expect(typenames.every((t) => typeof t === 'string' && t.length > 0), JSON.stringify(data)).toBe(true);
+      if (v4) {
+        expect(data!.restaurant.data.__typename).toBe('RestaurantEntity');
+        expect(data!.restaurant.data.attributes.chef).toMatchObject({ __typename: 'ChefEntityResponse', data: { __typename: 'ChefEntity', attributes: { __typename: 'Chef', address: { __typename: 'ComponentLocationAddress' } } } });
+        expect(data!.only).toEqual({ data: { __typename: 'RestaurantEntity' } });
+        expect(data!.aliased).toEqual({ data: { kind: 'RestaurantEntity', again: 'RestaurantEntity' } });
+        expect(data!.missing).toEqual({ __typename: 'RestaurantEntityResponse', data: null });
+      } else {
+        expect(data!.restaurant).toMatchObject({ __typename: 'Restaurant', chef: { __typename: 'Chef', address: { __typename: 'ComponentLocationAddress' } } });
+        expect(data!.only).toEqual({ __typename: 'Restaurant' });
+        expect(data!.aliased).toEqual({ kind: 'Restaurant', again: 'Restaurant' });
+        expect(data!.missing).toBeNull();
+      }
+    }
   });
 
   it('bad input or a denied caller takes the resolver path, which answers it', async () => {

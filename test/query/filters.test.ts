@@ -271,15 +271,38 @@ describe('filters: relations, components, system fields', () => {
     });
   });
 
-  it('media and dynamic zones are not filterable (the reference: Invalid key blocks)', () => {
+  it('dynamic zones are not filterable (the reference: Invalid key blocks)', () => {
     expect(fail('filters[zone][$notNull]=true')).toEqual({
       status: 400,
       name: 'ValidationError',
       message: 'Invalid key zone',
       details: { key: 'zone', path: 'zone', source: 'query', param: 'filters' },
     });
-    expect(fail('filters[cover][name][$eq]=x').message).toBe('Invalid key cover');
-    expect(fail('filters[gallery][$null]=true').message).toBe('Invalid key gallery');
+  });
+
+  it('media, single and multiple, filter through the file as a relation does (as the reference)', () => {
+    const NAME = col('name', 'name', 'string');
+    expect(filters('filters[cover][id][$notNull]=true')).toEqual({ kind: 'relation', attribute: 'cover', filter: cmp(ID, '$notNull', true) });
+    expect(filters('filters[cover]=3')).toEqual({ kind: 'relation', attribute: 'cover', filter: cmp(ID, '$eq', 3) });
+    expect(filters('filters[gallery][name][$eq]=a.png')).toEqual({ kind: 'relation', attribute: 'gallery', filter: cmp(NAME, '$eq', 'a.png') });
+    expect(filters('filters[gallery][mime][$startsWith]=image')).toEqual({ kind: 'relation', attribute: 'gallery', filter: cmp(col('mime', 'mime', 'string'), '$startsWith', 'image') });
+    expect(filters('filters[cover][$null]=true')).toEqual({ kind: 'not', item: { kind: 'relation', attribute: 'cover', filter: { kind: 'and', items: [] } } });
+    expect(filters('filters[cover][width][$gt]=10')).toEqual({ kind: 'relation', attribute: 'cover', filter: cmp(col('width', 'width', 'integer'), '$gt', 10) });
+    expect(fail('filters[cover][width][$gt]=wide')).toMatchObject({ status: 400, details: { key: 'width', path: 'cover.width' } });
+    // What the reference refuses on a file: unknown keys, the private folderPath, its folder and related relations.
+    for (const key of ['nope', 'folderPath', 'folder', 'related']) {
+      expect(fail(`filters[cover][${key}][$eq]=1`), key).toEqual({
+        status: 400,
+        name: 'ValidationError',
+        message: `Invalid key ${key} at cover`,
+        details: { key, path: 'cover', source: 'query', param: 'filters' },
+      });
+    }
+  });
+
+  it('media when the caller may not find files reads like an unknown key (as populate hides them)', () => {
+    const canFind = (uid: string) => uid !== 'plugin::upload.file';
+    expect(errorOf(() => read(model, SAMPLE, 'filters[cover][id][$notNull]=true', { canFind }))).toMatchObject({ message: 'Invalid key cover' });
   });
 
   it('a relation to a type the caller may not find reads like an unknown key', () => {

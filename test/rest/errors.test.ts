@@ -27,8 +27,8 @@ describe('error handling', () => {
     return { status: res.statusCode, body: res.json() };
   };
 
-  it('a request body that is not JSON is the client\'s SyntaxError (400)', async () => {
-    expect(await call('POST', '/echo', '{"data": ')).toMatchObject({ status: 400, body: { data: null, error: { status: 400, name: 'SyntaxError' } } });
+  it('a request body that is not JSON is the client\'s ValidationError (400), never named SyntaxError', async () => {
+    expect(await call('POST', '/echo', '{"data": ')).toMatchObject({ status: 400, body: { data: null, error: { status: 400, name: 'ValidationError', message: 'Invalid JSON body' } } });
   });
 
   it("Cairn's own errors keep their status and name", async () => {

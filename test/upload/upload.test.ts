@@ -39,14 +39,14 @@ describeEachDialect('media library', (dialect) => {
   });
   afterAll(async () => app?.close());
 
-  const upload = async (files: Array<{ name: string; type: string; data: Buffer }>, fields: Record<string, string> = {}, headers?: Record<string, string>) => {
+  const upload = async (files: Array<{ name: string; type: string; data: Buffer }>, fields: Record<string, string> = {}, headers?: Record<string, string>, url = '/api/upload') => {
     const form = new FormData();
     for (const f of files) form.append('files', new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     const body = new Response(form);
     const res = await app.cairn.fastify.inject({
       method: 'POST',
-      url: '/api/upload',
+      url,
       payload: Buffer.from(await body.arrayBuffer()),
       headers: { 'content-type': body.headers.get('content-type')!, authorization: `Bearer ${app.token}`, ...headers },
     });
@@ -129,6 +129,45 @@ describeEachDialect('media library', (dialect) => {
     for (const hash of stored) expect(existsSync(join(uploadsDir(), `${hash}.png`))).toBe(false);
     expect((await app.request('GET', `/api/upload/files/${file.id}`)).status).toBe(404);
     expect((await app.request('GET', `/api/authors/${author.documentId}?populate=avatar`)).body.data.avatar).toBeNull();
+  });
+
+  it('a file named without an extension (a browser Blob is named "blob") takes it from its media type, as in Strapi', async () => {
+    const [file] = (await upload([{ name: 'blob', type: 'image/png', data: await png(20, 10) }])).body;
+    expect(file).toMatchObject({ name: 'blob', ext: '.png', mime: 'image/png', url: `/uploads/${file.hash}.png` });
+    expect(existsSync(join(uploadsDir(), `${file.hash}.png`))).toBe(true);
+    const [unknown] = (await upload([{ name: 'data', type: 'application/x-unheard-of', data: Buffer.from('x') }], {}, undefined)).body;
+    expect(unknown).toMatchObject({ ext: '', url: `/uploads/${unknown.hash}` });
+  });
+
+  describe('POST /api/upload?id=: the file info of an existing file (what @strapi/client files.update sends)', () => {
+    let file: Entry;
+    beforeAll(async () => {
+      [file] = (await upload([{ name: 'info.png', type: 'image/png', data: await png(30, 30) }], { fileInfo: JSON.stringify({ caption: 'first' }) })).body;
+    });
+    const get = async () => (await app.request('GET', `/api/upload/files/${file.id}`)).body;
+
+    it('sets the fields given; null or absent keeps the value (200, the entry)', async () => {
+      const res = await upload([], { fileInfo: JSON.stringify({ name: 'renamed.png', alternativeText: 'alt', caption: null }) }, undefined, `/api/upload?id=${file.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: file.id, documentId: file.documentId, name: 'renamed.png', alternativeText: 'alt', caption: 'first', hash: file.hash, url: file.url });
+      expect(await get()).toMatchObject({ name: 'renamed.png', alternativeText: 'alt', caption: 'first' });
+      expect((await upload([], {}, undefined, `/api/upload?id=${file.id}`)).body).toMatchObject({ name: 'renamed.png' });
+    });
+
+    it('a missing file → 404; bad fileInfo, a file to replace it, an unknown parameter → 400; nothing changes', async () => {
+      expect((await upload([], { fileInfo: '{"name":"x"}' }, undefined, '/api/upload?id=999999')).status).toBe(404);
+      expect((await upload([], { fileInfo: '{"name":"x"}' }, undefined, '/api/upload?id=abc')).status).toBe(404);
+      const bad = [
+        await upload([], { fileInfo: '{"name": 42}' }, undefined, `/api/upload?id=${file.id}`),
+        await upload([], { fileInfo: '[1]' }, undefined, `/api/upload?id=${file.id}`),
+        await upload([], { fileInfo: '{nope' }, undefined, `/api/upload?id=${file.id}`),
+        await upload([{ name: 'new.png', type: 'image/png', data: await png(5, 5) }], {}, undefined, `/api/upload?id=${file.id}`),
+        await upload([], { fileInfo: '{"name":"x"}' }, undefined, `/api/upload?id[0]=${file.id}`),
+        await upload([], { fileInfo: '{"name":"x"}' }, undefined, `/api/upload?id=${file.id}&folder=2`),
+      ];
+      for (const res of bad) expect(res).toMatchObject({ status: 400, body: { error: { name: 'ValidationError' } } });
+      expect(await get()).toMatchObject({ name: 'renamed.png', alternativeText: 'alt', caption: 'first', width: 30 });
+    });
   });
 
   describe('bad uploads store nothing', () => {
