@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import type { CompiledQuery, Dialect, Kysely } from 'kysely';
 import { toPostgresPlaceholders } from './placeholders.js';
 import { answerTooLarge } from './answer-limits.js';
 import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
@@ -19,26 +19,49 @@ export function dialectOf(config: DatabaseConfig): DialectName {
 }
 
 type Listener = (sql: string, params: readonly unknown[]) => void;
+type KyselyModule = typeof import('kysely');
+
+/**
+ * Kysely (about 120 ms of module loading, a third of a start) is imported on the first statement that needs it:
+ * a write, a transaction, or a read inside one. Reads outside transactions run as prepared statements without
+ * it, so a start on an up-to-date database and the first reads never load it.
+ */
+let kyselyModule: Promise<KyselyModule> | undefined;
+const loadKysely = () => (kyselyModule ??= import('kysely'));
+
+/** A Kysely instance (the root one, made on first use, or a transaction's) and how to hand it raw SQL. */
+interface Engine {
+  kysely: Kysely<any>;
+  raw(sql: string, params: unknown[]): CompiledQuery;
+}
 
 class KyselyDatabase implements Database {
   constructor(
     readonly dialect: DialectName,
-    readonly kysely: Kysely<any>,
+    private readonly engine: () => Promise<Engine>,
     private readonly listeners: Set<Listener>,
     readonly inTransaction: boolean,
     /** Reads outside transactions (the root connection only). */
     private readonly preparedReads?: PreparedReads,
     /** Open transactions on the shared SQLite connection: reads then queue behind them instead of seeing them. */
     private readonly openTransactions: { count: number } = { count: 0 },
+    /** Destroys the root Kysely instance if one was made (the root connection only). */
+    private readonly closeEngine?: () => Promise<void>,
   ) {}
 
   quote(identifier: string): string {
     return this.dialect === 'mysql' ? `\`${identifier.replace(/`/g, '``')}\`` : `"${identifier.replace(/"/g, '""')}"`;
   }
 
-  private compiled(sql: string, params: readonly unknown[]) {
+  async kysely(): Promise<Kysely<any>> {
+    return (await this.engine()).kysely;
+  }
+
+  /** Runs one statement through Kysely (its queue, its connection or the transaction's). */
+  private async run<Row>(sql: string, params: readonly unknown[]) {
+    const { kysely, raw } = await this.engine();
     for (const listener of this.listeners) listener(sql, params);
-    return CompiledQuery.raw(this.dialect === 'postgres' ? toPostgresPlaceholders(sql) : sql, params as unknown[]);
+    return kysely.executeQuery<Row>(raw(this.dialect === 'postgres' ? toPostgresPlaceholders(sql) : sql, params as unknown[]));
   }
 
   /** A failed statement's error, as the caller sees it (see answer-limits.ts). */
@@ -54,14 +77,14 @@ class KyselyDatabase implements Database {
         const rows = this.preparedReads!.run<Row>(sql, params);
         return Array.isArray(rows) ? Promise.resolve(rows) : rows.catch(this.failed);
       }
-      return this.kysely.executeQuery<Row>(this.compiled(sql, params)).then((result) => result.rows, this.failed);
+      return this.run<Row>(sql, params).then((result) => result.rows, this.failed);
     } catch (error) {
       return this.failed(error);
     }
   }
 
   async execute(sql: string, params: readonly unknown[] = []): Promise<ExecuteResult> {
-    const result = await this.kysely.executeQuery(this.compiled(sql, params));
+    const result = await this.run(sql, params);
     return {
       affectedRows: Number(result.numAffectedRows ?? result.numChangedRows ?? 0n),
       insertId: result.insertId === undefined ? undefined : Number(result.insertId),
@@ -72,7 +95,11 @@ class KyselyDatabase implements Database {
     if (this.inTransaction) return fn(this);
     this.openTransactions.count++;
     try {
-      return await this.kysely.transaction().execute((trx) => fn(new KyselyDatabase(this.dialect, trx, this.listeners, true)));
+      const { kysely, raw } = await this.engine();
+      return await kysely.transaction().execute((trx) => {
+        const engine = Promise.resolve({ kysely: trx, raw });
+        return fn(new KyselyDatabase(this.dialect, () => engine, this.listeners, true));
+      });
     } finally {
       this.openTransactions.count--;
     }
@@ -84,12 +111,11 @@ class KyselyDatabase implements Database {
   }
 
   /**
-   * Kysely releases what it holds (SQLite's handle, if it opened it); the pool itself is closed here, once: Kysely
-   * only ever opened it if a query went through Kysely, and a process that only reads (a cluster worker) runs
-   * every query as a prepared read.
+   * Kysely, if it was ever loaded, releases what it holds (SQLite's handle); the pool itself is closed here,
+   * once: Kysely only borrowed from it, and a process that only reads (a cluster worker) may never load Kysely.
    */
   async close(): Promise<void> {
-    await this.kysely.destroy();
+    await this.closeEngine?.();
     await this.preparedReads?.close();
   }
 }
@@ -99,7 +125,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
   const dialectName = dialectOf(config);
   const connection = config.connection.connection ?? {};
   const pool = config.connection.pool ?? {};
-  let dialect: Dialect;
+  let dialect: (kysely: KyselyModule) => Dialect;
   let preparedReads: PreparedReads;
   if (dialectName === 'sqlite') {
     const { default: SQLite } = await import('better-sqlite3');
@@ -115,7 +141,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     sqliteHandle.function('cairn_lower', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? value.toLowerCase() : value,
     );
-    dialect = new SqliteDialect({ database: sqliteHandle });
+    dialect = ({ SqliteDialect }) => new SqliteDialect({ database: sqliteHandle });
     preparedReads = sqlitePreparedReads(sqliteHandle);
   } else if (dialectName === 'postgres') {
     const pg = await import('pg');
@@ -136,7 +162,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     // that error would crash the process. The pool drops the client and opens a new one when needed.
     pgPool.on('error', (error: Error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
     // Kysely gets the pool to borrow connections from, not to close: the Database closes it once (see close()).
-    dialect = new PostgresDialect({ pool: { connect: () => pgPool.connect(), end: async () => {} } as never });
+    dialect = ({ PostgresDialect }) => new PostgresDialect({ pool: { connect: () => pgPool.connect(), end: async () => {} } as never });
     preparedReads = postgresPreparedReads(pgPool);
   } else {
     const mysql = await import('mysql2');
@@ -161,11 +187,19 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
         if (error) process.emitWarning(`MySQL: could not raise group_concat_max_len: ${error.message}`);
       });
     });
-    dialect = new MysqlDialect({ pool: { getConnection: mysqlPool.getConnection.bind(mysqlPool), end: (done: () => void) => done() } as never });
+    dialect = ({ MysqlDialect }) => new MysqlDialect({ pool: { getConnection: mysqlPool.getConnection.bind(mysqlPool), end: (done: () => void) => done() } as never });
     preparedReads = mysqlPreparedReads(mysqlPool);
   }
-  const kysely = new Kysely<any>({ dialect });
-  const db = new KyselyDatabase(dialectName, kysely, new Set(), false, preparedReads);
+  let engine: Promise<Engine> | undefined;
+  const makeEngine = () =>
+    (engine ??= loadKysely().then((module) => ({
+      kysely: new module.Kysely<any>({ dialect: dialect(module) }),
+      raw: (sql: string, params: unknown[]) => module.CompiledQuery.raw(sql, params),
+    })));
+  const closeEngine = async () => {
+    if (engine) await (await engine).kysely.destroy();
+  };
+  const db = new KyselyDatabase(dialectName, makeEngine, new Set(), false, preparedReads, { count: 0 }, closeEngine);
   if (dialectName === 'mysql') await db.query('SELECT 1');
   return db;
 }

@@ -31,7 +31,7 @@ describeEachDialect('schema sync', (dialect) => {
   });
 
   const columns = async (table: string) => {
-    const tables = await db.kysely.introspection.getTables();
+    const tables = await (await db.kysely()).introspection.getTables();
     return tables.find((t) => t.name === table)?.columns.map((c) => c.name).sort();
   };
 
