@@ -1,33 +1,11 @@
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import { toGraphQLError } from './errors.js';
-import { depthLimitRule, noIntrospectionRule } from './limits.js';
-import { playgroundEnabled, registerPlayground } from './playground.js';
-import { buildSchema } from './schema.js';
-import { buildV4Schema } from './v4/schema.js';
-import { compileOperation } from './compiled-path.js';
+import type { GraphqlBody, GraphqlEndpoint } from './endpoint.js';
 import { GraphqlExtensionService } from './extension.js';
-import { finalizeSchema } from './finalize.js';
+import { tracingEnabled, type GraphqlConfig } from './options.js';
+import { playgroundEnabled, registerPlayground } from './playground.js';
 
 export { GraphqlExtensionService } from './extension.js';
-export { finalizeSchema } from './finalize.js';
 export { needs, type FieldAuth } from './field-auth.js';
-import { Trace, instrumentSchema, tracingEnabled, withTrace } from './tracing.js';
-
-interface GraphqlConfig {
-  endpoint?: string;
-  shadowCRUD?: boolean;
-  depthLimit?: number;
-  amountLimit?: number;
-  introspection?: boolean;
-  v4CompatibilityMode?: boolean;
-  playgroundAlways?: boolean;
-  apolloServer?: { tracing?: boolean };
-}
-
-const CACHE_SIZE = 500;
 
 /**
  * `cairn.plugin('graphql').service('extension')`, before the app's `register()` runs (it is where apps call it).
@@ -39,78 +17,28 @@ export function registerGraphqlServices(cairn: Cairn): void {
 }
 
 /**
- * The GraphQL endpoint, in Strapi v4's shape (the default) or v5's flat one. Documents are parsed and validated
- * once per query text; validation errors are HTTP 400s, resolver errors HTTP 200s with `errors[].extensions.code`,
- * as the reference.
+ * The GraphQL endpoint, in Strapi v4's shape (the default) or v5's flat one.
+ *
+ * Its routes exist from the start, but graphql-js, graphql-jit and the schema (about 60% of a start's module
+ * loading) are loaded and built by the first GraphQL request; concurrent first requests share that one load. An
+ * app that customizes GraphQL (extensions, shadowCRUD toggles) gets its schema built at start instead, so that its
+ * mistakes (an unknown policy, a resolversConfig key that is no field...) still stop start-up with their message.
+ * The playground page needs no schema: a browser opening the endpoint loads nothing either.
  */
 export async function registerGraphql(cairn: Cairn): Promise<void> {
-  const config = (cairn.config.plugins.graphql?.config ?? {}) as GraphqlConfig;
   if (cairn.config.plugins.graphql?.enabled === false) return;
+  const config = (cairn.config.plugins.graphql?.config ?? {}) as GraphqlConfig;
   const endpoint = config.endpoint ?? '/graphql';
-  const amountLimit = config.amountLimit ?? 100;
   const ext = cairn.plugin('graphql').service<GraphqlExtensionService>('extension');
-  // The seed's shape (Strapi v4's `data { id attributes }`) unless `v4CompatibilityMode: false` asks for v5's.
-  const build = config.v4CompatibilityMode === false ? buildSchema : buildV4Schema;
-  const customized = new Set<string>();
-  const generated = build(cairn, { amountLimit, defaultPageSize: 10, shadowCRUD: config.shadowCRUD !== false, customized }, ext);
-  const schema = await finalizeSchema(generated, ext, cairn, customized);
-  const introspection = config.introspection ?? cairn.config.environment !== 'production';
-  const rules = [...specifiedRules, depthLimitRule(config.depthLimit ?? 10), ...(introspection ? [] : [noIntrospectionRule])];
   const tracing = tracingEnabled(config);
-  if (tracing) instrumentSchema(schema);
   const playground = playgroundEnabled(config, cairn.config.environment) ? registerPlayground(cairn.fastify, endpoint) : undefined;
-  const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
 
-  const prepare = (source: string): { document?: DocumentNode; status?: number; errors?: unknown[] } => {
-    let cached = documents.get(source);
-    if (!cached) {
-      try {
-        const document = parse(source);
-        const errors = validate(schema as GraphQLSchema, document, rules);
-        cached = errors.length ? errors : document;
-      } catch (error) {
-        return { status: 400, errors: [{ ...(error as GraphQLError).toJSON(), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
-      }
-      if (documents.size >= CACHE_SIZE) documents.delete(documents.keys().next().value!);
-      documents.set(source, cached);
-    }
-    if (Array.isArray(cached)) {
-      return { status: 400, errors: cached.map((e: GraphQLError) => ({ ...e.toJSON(), extensions: { ...e.extensions, code: 'GRAPHQL_VALIDATION_FAILED' } })) };
-    }
-    return { document: cached as DocumentNode };
-  };
+  let loading: Promise<GraphqlEndpoint> | undefined;
+  const ready = () => (loading ??= import('./endpoint.js').then((m) => m.createGraphqlEndpoint(cairn, config, ext, tracing)));
+  if (ext.isCustomized()) await ready();
+  const handle: GraphqlEndpoint['handle'] = async (request, reply, body) => (await ready()).handle(request, reply, body);
 
-  /**
-   * Two compilations per cached document and operation name: the compiled path (undefined when the query needs
-   * field resolvers), and graphql-jit's, whose resolvers run as with graphql-js (generated, extension and tracing
-   * ones alike) without its per-field interpretation (about 3x its cost on large lists).
-   */
-  const compiledOperation = perOperation((document, operationName) => compileOperation(schema, document, operationName, cairn.access, customized));
-  const compiled = perOperation((document, operationName) => compileQuery(schema, document, operationName) as CompiledQuery | ExecutionResult);
-
-  const handle = async (request: FastifyRequest, reply: FastifyReply, body: { query?: unknown; variables?: unknown; operationName?: unknown }) => {
-    if (typeof body.query !== 'string') return reply.status(400).send({ errors: [{ message: 'Must provide query string.', extensions: { code: 'BAD_REQUEST' } }] });
-    const trace = tracing ? new Trace() : undefined;
-    const prepared = prepare(body.query);
-    if (!prepared.document) return reply.status(prepared.status!).send({ errors: prepared.errors });
-    const variables = parseVariables(body.variables);
-    if (variables instanceof GraphQLError) return reply.status(400).send({ errors: [{ message: variables.message, extensions: { code: 'BAD_REQUEST' } }] });
-    const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-    if (!trace) {
-      // The compiled path: the statement's JSON is the answer (undefined: this query needs field resolvers).
-      const text = await compiledOperation(prepared.document, operationName)?.run(variables, request);
-      if (text !== undefined) return reply.type('application/json; charset=utf-8').send(text);
-    }
-    const operation = compiled(prepared.document, operationName);
-    const contextValue = trace ? withTrace({ request }, trace) : { request };
-    const result: ExecutionResult = isCompiledQuery(operation) ? await operation.query(undefined, contextValue, variables) : operation;
-    // Errors while resolving are answered with HTTP 200, `data` holding what could be resolved (as the reference).
-    const response: Record<string, unknown> = result.errors ? { errors: result.errors.map(toGraphQLError), data: result.data ?? null } : { data: result.data };
-    if (trace) response.extensions = { tracing: trace.finish() };
-    return reply.send(response);
-  };
-
-  cairn.fastify.post(endpoint, (request, reply) => handle(request, reply, (request.body ?? {}) as Record<string, unknown>));
+  cairn.fastify.post(endpoint, (request, reply) => handle(request, reply, (request.body ?? {}) as GraphqlBody));
   cairn.fastify.get(endpoint, (request, reply) => {
     const url = new URL(request.raw.url ?? '', 'http://x');
     const query = url.searchParams.get('query');
@@ -119,31 +47,4 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
     if (query && /^\s*mutation\b/.test(query)) return reply.status(405).send({ errors: [{ message: 'Mutations need POST', extensions: { code: 'BAD_REQUEST' } }] });
     return handle(request, reply, { query: query ?? undefined, variables: url.searchParams.get('variables') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined });
   });
-}
-
-/** `variables`: an object, JSON text of one (GET), or nothing; anything else is the client's mistake (400). */
-function parseVariables(raw: unknown): Record<string, unknown> | undefined | GraphQLError {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return new GraphQLError('Variables are invalid JSON.');
-    }
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new GraphQLError('Variables must be an object.');
-  return value as Record<string, unknown>;
-}
-
-/** A compilation of each document (cached per query text, so stable) and operation name, made once. */
-function perOperation<T>(compile: (document: DocumentNode, operationName: string | undefined) => T) {
-  const byDocument = new WeakMap<DocumentNode, Map<string, T>>();
-  return (document: DocumentNode, operationName: string | undefined): T => {
-    let byName = byDocument.get(document);
-    if (!byName) byDocument.set(document, (byName = new Map()));
-    const key = operationName ?? '';
-    if (!byName.has(key)) byName.set(key, compile(document, operationName));
-    return byName.get(key) as T;
-  };
 }

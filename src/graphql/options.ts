@@ -1,0 +1,26 @@
+import { ConfigError } from '../errors/index.js';
+
+/** `config/plugins` → `graphql.config`. */
+export interface GraphqlConfig {
+  endpoint?: string;
+  shadowCRUD?: boolean;
+  depthLimit?: number;
+  amountLimit?: number;
+  introspection?: boolean;
+  v4CompatibilityMode?: boolean;
+  playgroundAlways?: boolean;
+  apolloServer?: { tracing?: boolean };
+}
+
+/** Reads `apolloServer.tracing`; Apollo Server's other options configure a server Cairn doesn't run. */
+export function tracingEnabled(config: { apolloServer?: unknown }): boolean {
+  const apollo = config.apolloServer ?? {};
+  if (typeof apollo !== 'object' || apollo === null || Array.isArray(apollo)) {
+    throw new ConfigError(`config/plugins: graphql.config.apolloServer must be an object, not ${JSON.stringify(apollo)}`);
+  }
+  const tracing = (apollo as { tracing?: unknown }).tracing ?? false;
+  if (typeof tracing !== 'boolean') {
+    throw new ConfigError(`config/plugins: graphql.config.apolloServer.tracing must be true or false, not ${JSON.stringify(tracing)}`);
+  }
+  return tracing;
+}
