@@ -10,6 +10,7 @@ import { loadConfig } from './config.js';
 import { loadAppHooks, type AppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
 import { OPEN_ACCESS, type AccessControl } from './access.js';
+import { lazySchemaCompilers } from './schema-compilers.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
@@ -125,6 +126,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
       // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
       routerOptions: { querystringParser: () => ({}) },
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
+      schemaController: { compilersFactory: lazySchemaCompilers() as never },
     });
     const cairn = new Cairn(config, model, db, locales, fastify);
     const hooks = await loadAppHooks(options.dir);
