@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import { authorize, findAction } from '../app/access.js';
-import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { NotFoundError, ValidationError } from '../errors/index.js';
 import { parseQueryString, parseReadParams } from '../query/index.js';
 import { attachToEntry } from './attach.js';
+import { readMultipart, type MultipartLimits } from './multipart.js';
 import { FILE_UID, type IncomingFile, type UploadService } from './upload-service.js';
 
 const ACTION = 'plugin::upload.content-api';
@@ -12,7 +13,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Media entries carry `isUrlSigned` (the local and S3 public providers never sign). */
 const withSigning = (entry: Record<string, unknown>): Record<string, unknown> => ({ ...entry, isUrlSigned: false });
 
-export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service: UploadService): void {
+/** Fastify leaves a multipart body unread for the upload route (see registerUploadRoutes). */
+const isMultipart = (req: FastifyRequest) => (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
+
+export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service: UploadService, limits: MultipartLimits): void {
+  // Multipart bodies are read by the upload route itself (readMultipart), as a stream: Fastify must not buffer or
+  // refuse them (415) first. Only this scope accepts them.
+  app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
   const files = () => cairn.documents(FILE_UID);
   const query = (req: FastifyRequest) => {
     const url = req.raw.url ?? '';
@@ -26,20 +33,11 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
 
   app.post('/api/upload', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.upload`);
-    if (!req.isMultipart()) throw new ValidationError('Send files as multipart/form-data in the "files" field');
-    const incoming: IncomingFile[] = [];
-    const fields: Record<string, string> = {};
-    try {
-      for await (const part of req.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'files') throw new ValidationError(`Unexpected file field "${part.fieldname}": use "files"`);
-          incoming.push({ filename: part.filename, mime: part.mimetype, buffer: await part.toBuffer() });
-        } else fields[part.fieldname] = String(part.value);
-      }
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError('File is too large');
-      throw error;
-    }
+    if (!isMultipart(req)) throw new ValidationError('Send files as multipart/form-data in the "files" field');
+    const { files: parts, fields } = await readMultipart(req.raw, limits);
+    const other = parts.find((part) => part.field !== 'files');
+    if (other) throw new ValidationError(`Unexpected file field "${other.field}": use "files"`);
+    const incoming: IncomingFile[] = parts.map(({ filename, mime, buffer }) => ({ filename, mime, buffer }));
     if (!incoming.length) throw new ValidationError('Files are empty');
     applyFileInfo(incoming, fields.fileInfo);
     const ids = await service.upload(incoming);
