@@ -53,7 +53,7 @@ class KyselyDatabase implements Database {
     return this.dialect === 'mysql' ? `\`${identifier.replace(/`/g, '``')}\`` : `"${identifier.replace(/"/g, '""')}"`;
   }
 
-  async kysely(): Promise<Kysely<any>> {
+  async kysely(): ReturnType<Database['kysely']> {
     return (await this.engine()).kysely;
   }
 

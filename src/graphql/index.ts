@@ -1,11 +1,12 @@
 import type { Cairn } from '../app/cairn.js';
 import type { GraphqlBody, GraphqlEndpoint } from './endpoint.js';
 import { GraphqlExtensionService } from './extension.js';
-import { tracingEnabled, type GraphqlConfig } from './options.js';
+import { graphqlEndpoint, tracingEnabled, type GraphqlConfig } from './options.js';
 import { playgroundEnabled, registerPlayground } from './playground.js';
 
 export { GraphqlExtensionService } from './extension.js';
 export { needs, type FieldAuth } from './field-auth.js';
+export { graphqlEndpoint } from './options.js';
 
 /**
  * `cairn.plugin('graphql').service('extension')`, before the app's `register()` runs (it is where apps call it).
@@ -26,9 +27,9 @@ export function registerGraphqlServices(cairn: Cairn): void {
  * The playground page needs no schema: a browser opening the endpoint loads nothing either.
  */
 export async function registerGraphql(cairn: Cairn): Promise<void> {
-  if (cairn.config.plugins.graphql?.enabled === false) return;
+  const endpoint = graphqlEndpoint(cairn.config);
+  if (endpoint === undefined) return;
   const config = (cairn.config.plugins.graphql?.config ?? {}) as GraphqlConfig;
-  const endpoint = config.endpoint ?? '/graphql';
   const ext = cairn.plugin('graphql').service<GraphqlExtensionService>('extension');
   const tracing = tracingEnabled(config);
   const playground = playgroundEnabled(config, cairn.config.environment) ? registerPlayground(cairn.fastify, endpoint) : undefined;

@@ -1,5 +1,12 @@
 import { ConfigError } from '../errors/index.js';
 
+/** Where GraphQL answers (`config/plugins` → `graphql.config.endpoint`, default `/graphql`); undefined when the plugin is off. */
+export function graphqlEndpoint(config: { plugins: Record<string, { enabled?: boolean; config?: Record<string, unknown> } | undefined> }): string | undefined {
+  const plugin = config.plugins.graphql;
+  if (plugin?.enabled === false) return undefined;
+  return ((plugin?.config ?? {}) as GraphqlConfig).endpoint ?? '/graphql';
+}
+
 /** `config/plugins` → `graphql.config`. */
 export interface GraphqlConfig {
   endpoint?: string;
