@@ -28,7 +28,8 @@ afterAll(async () => {
 
 async function startExample(record?: string) {
   const port = await freePort();
-  const extra = record ? { NODE_OPTIONS: `--import=${pathToFileURL(join(import.meta.dirname, 'fixtures', 'record-modules.mjs')).href}`, CAIRN_TEST_LOADED_MODULES: record } : {};
+  const hook = pathToFileURL(join(import.meta.dirname, 'fixtures', 'record-modules.mjs')).href;
+  const extra: Record<string, string> = record ? { NODE_OPTIONS: `--import=${hook}`, CAIRN_TEST_LOADED_MODULES: record } : {};
   const proc = spawnCairn(['start', '--dir', join(root, 'examples', 'restaurants'), '--port', String(port)], { ...env, ...extra });
   running.push(proc);
   await proc.waitFor('REST API', 90_000);
