@@ -47,18 +47,13 @@ const print = (quiet: boolean | undefined, message: string) => {
  */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const dir = resolve(options.dir);
+  // Loading the config twice (here and in createCairn) costs a few ms; it keeps the primary free of the model/DB.
+  const config = async () => (await import('./config.js')).loadConfig(dir, serverOverrides(options));
   let workers = options.workers;
-  if (workers === undefined) {
-    // Loading the config twice (here and in createCairn) costs a few ms; it keeps the primary free of the model/DB.
-    const { loadConfig } = await import('./config.js');
-    workers = (await loadConfig(dir, serverOverrides(options))).server.workers;
-  }
-  if ((workers ?? 1) > 1) {
-    // The primary serves nothing, but says where its workers listen, GraphQL included: it reads the config too.
-    const { loadConfig } = await import('./config.js');
-    const config = await loadConfig(dir, serverOverrides(options));
-    return startPrimary({ ...options, dir }, workers!, graphqlEndpoint(config));
-  }
+  let loaded: AppConfig | undefined;
+  if (workers === undefined) workers = (loaded = await config()).server.workers;
+  // The primary serves nothing, but says where its workers listen, GraphQL included.
+  if ((workers ?? 1) > 1) return startPrimary({ ...options, dir }, workers!, graphqlEndpoint(loaded ?? (await config())));
   return startProcess({ ...options, dir }, false);
 }
 
