@@ -1,29 +1,7 @@
-// Shared helpers for the benchmarks: start a process, wait for its first 200, read its memory.
-import { spawn } from 'node:child_process';
+// Shared helpers for the benchmarks: read a process's memory and CPU time, stop it, medians.
 import { readFileSync } from 'node:fs';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Spawns a server and resolves with the time from spawn to the first 200 on `url`. */
-export async function startAndTime(command, args, url, env = {}) {
-  const started = process.hrtime.bigint();
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr}`);
-    try {
-      const res = await fetch(url);
-      if (res.status === 200) {
-        await res.arrayBuffer();
-        return { child, ms: Number(process.hrtime.bigint() - started) / 1e6 };
-      }
-    } catch {
-      // not listening yet
-    }
-    await sleep(5);
-  }
-}
 
 /** Resident memory of a process in MB (Linux). */
 export function rssMb(pid) {

@@ -12,6 +12,7 @@ import { loadAppHooks, type AppHooks } from './lifecycle.js';
 import { resolveLocales, type LocaleInfo } from './locales.js';
 import { OPEN_ACCESS, type AccessControl } from './access.js';
 import { registerHealth } from './health.js';
+import { lazySchemaCompilers } from './schema-compilers.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
@@ -211,6 +212,7 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
       // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
       routerOptions: { querystringParser: () => ({}) },
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
+      schemaController: { compilersFactory: lazySchemaCompilers() as never },
     });
     const cairn = new Cairn(config, db, locales, fastify, log);
     cairn.hooks = await loadAppHooks(options.dir);

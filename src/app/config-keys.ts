@@ -35,6 +35,8 @@ const ANY: KeyRule = {};
 const OPEN: KeyRule = { open: true, check: (v) => (isPlain(v) ? undefined : `must be an object, not ${show(v)}`) };
 const bool: KeyRule = { check: (v) => (typeof v === 'boolean' ? undefined : `must be true or false, not ${show(v)}`) };
 const positiveInteger: KeyRule = { check: (v) => (Number.isInteger(v) && (v as number) >= 1 ? undefined : `must be a positive integer, not ${show(v)}`) };
+/** A positive integer, or a string of one (from `env()`). */
+const countOrString: KeyRule = { normalize: integerOrString, check: positiveInteger.check };
 const wholeNumber: KeyRule = { check: (v) => (Number.isInteger(v) && (v as number) >= 0 ? undefined : `must be a whole number (0 or more), not ${show(v)}`) };
 const text: KeyRule = { check: (v) => (typeof v === 'string' && v !== '' ? undefined : `must be a non-empty string, not ${show(v)}`) };
 const path: KeyRule = { check: (v) => (typeof v === 'string' && v.startsWith('/') ? undefined : `must be a path starting with "/", not ${show(v)}`) };
@@ -125,8 +127,13 @@ const plugin = (config: KeyRule, canDisable: boolean): KeyRule =>
 const graphql = object({
   endpoint: path,
   shadowCRUD: bool,
-  depthLimit: positiveInteger,
-  amountLimit: positiveInteger,
+  // What one operation may cost (see graphql/config.ts); env() gives strings, so a string of digits is taken.
+  depthLimit: countOrString,
+  amountLimit: countOrString,
+  maxAliases: countOrString,
+  maxFields: countOrString,
+  maxItems: countOrString,
+  maxTokens: countOrString,
   introspection: bool,
   v4CompatibilityMode: bool,
   playgroundAlways: bool,

@@ -142,8 +142,8 @@ function withLocation(error: unknown, file: string): unknown {
  * (`Unexpected token\n /app/config/server.ts:1:28`), which becomes `Unexpected token (line 1, column 28)`.
  */
 export function describeLoadError(error: unknown, file: string): string {
-  const missing = missingPackage(error);
-  if (missing) return `the package "${missing.name}" is not installed (required by ${missing.from}): install it in the app folder (npm install ${missing.name})`;
+  const missing = describeMissingPackage(error);
+  if (missing) return missing;
   const message = error instanceof Error ? error.message : String(error);
   return message
     .split(`${file}:`)
@@ -153,6 +153,15 @@ export function describeLoadError(error: unknown, file: string): string {
     .replace(/\0/g, '')
     .replace(/\s*\n\s*/g, ' ')
     .trim();
+}
+
+/**
+ * What to do when app code requires a package nobody installed (at load, or later: a seed required by `bootstrap`),
+ * or undefined for any other error.
+ */
+export function describeMissingPackage(error: unknown): string | undefined {
+  const missing = missingPackage(error);
+  return missing && `the package "${missing.name}" is not installed (required by ${missing.from}): install it in the app folder (npm install ${missing.name})`;
 }
 
 /** A package (not a file of the app: `./helper`) that app code requires and nobody installed, and who requires it. */

@@ -1,7 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { parse } from 'dotenv';
+import type { parse as Parse } from 'dotenv';
 import { ConfigError } from '../errors/index.js';
+
+/** dotenv is required only when the app has a `.env` file (a few ms of every start otherwise). */
+const require = createRequire(import.meta.url);
 
 /** Strapi's `env` helper, handed to config files written as `({ env }) => ({ ... })`. */
 export interface Env {
@@ -29,6 +33,7 @@ export interface Env {
 export function loadDotEnv(dir: string): void {
   const file = join(dir, '.env');
   if (!existsSync(file)) return;
+  const { parse } = require('dotenv') as { parse: typeof Parse };
   for (const [key, value] of Object.entries(parse(readFileSync(file)))) {
     if (process.env[key] === undefined) process.env[key] = value;
   }

@@ -6,7 +6,8 @@ export interface LocaleInfo {
   isDefault: boolean;
 }
 
-const displayNames = new Intl.DisplayNames(['en'], { type: 'language' });
+/** Made on first use: creating it loads ICU's language names (~10 ms), which only a locale without a name needs. */
+let displayNames: Intl.DisplayNames | undefined;
 
 /**
  * Locales from `config/plugins` → `i18n.config` (`{ defaultLocale, locales: ['en', 'fr'] | [{ code, name }] }`).
@@ -21,16 +22,27 @@ export function resolveLocales(i18nConfig: Record<string, unknown> | undefined):
       throw new ConfigError(`config/plugins: i18n locale ${JSON.stringify(entry)} is not a locale code`);
     }
     const given = typeof entry === 'object' ? (entry as { name?: unknown }).name : undefined;
-    const name = typeof given === 'string' ? given : `${safeName(code)} (${code})`;
-    return { code, name, isDefault: code === defaultLocale };
+    return locale(code, code === defaultLocale, typeof given === 'string' ? given : undefined);
   });
-  if (!locales.some((l) => l.isDefault)) locales.unshift({ code: defaultLocale, name: `${safeName(defaultLocale)} (${defaultLocale})`, isDefault: true });
+  if (!locales.some((l) => l.isDefault)) locales.unshift(locale(defaultLocale, true));
   return locales;
+}
+
+/** A locale whose name, when not given, is looked up when first read (`GET /api/i18n/locales`), not at start. */
+function locale(code: string, isDefault: boolean, given?: string): LocaleInfo {
+  let name = given;
+  return {
+    code,
+    get name() {
+      return (name ??= `${safeName(code)} (${code})`);
+    },
+    isDefault,
+  };
 }
 
 function safeName(code: string): string {
   try {
-    return displayNames.of(code) ?? code;
+    return (displayNames ??= new Intl.DisplayNames(['en'], { type: 'language' })).of(code) ?? code;
   } catch {
     return code;
   }

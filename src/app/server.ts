@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DeepPartial } from './config.js';
+import { graphqlEndpoint } from '../graphql/index.js';
 import type { AppConfig } from './types.js';
 import { withServerFlags } from './v8-flags.js';
 
@@ -46,14 +47,14 @@ const print = (quiet: boolean | undefined, message: string) => {
  */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const dir = resolve(options.dir);
+  // Loading the config twice (here and in createCairn) costs a few ms; it keeps the primary free of the model/DB.
+  // Its warnings are printed by the load that starts the app.
+  const config = async () => (await import('./config.js')).loadConfig(dir, serverOverrides(options), { warn: () => undefined });
   let workers = options.workers;
-  if (workers === undefined) {
-    // Loading the config twice (here and in createCairn) costs a few ms; it keeps the primary free of the model/DB.
-    const { loadConfig } = await import('./config.js');
-    // Its warnings are printed by the load that starts the app.
-    workers = (await loadConfig(dir, serverOverrides(options), { warn: () => undefined })).server.workers;
-  }
-  if ((workers ?? 1) > 1) return startPrimary({ ...options, dir }, workers!);
+  let loaded: AppConfig | undefined;
+  if (workers === undefined) workers = (loaded = await config()).server.workers;
+  // The primary serves nothing, but says where its workers listen, GraphQL included.
+  if ((workers ?? 1) > 1) return startPrimary({ ...options, dir }, workers!, graphqlEndpoint(loaded ?? (await config())));
   return startProcess({ ...options, dir }, false);
 }
 
@@ -65,10 +66,28 @@ function serverOverrides(options: StartOptions): DeepPartial<AppConfig> {
   return Object.keys(server).length ? { server } : {};
 }
 
-/** A URL a person can open: a wildcard address is reachable on the loopback one. */
-function displayUrl(host: string, port: number): string {
-  const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+const WILDCARDS = new Set(['0.0.0.0', '::']);
+
+/** A URL a person can open for the address a server bound: a wildcard address is reachable on the loopback one. */
+function displayUrl(address: string, port: number): string {
+  const shown = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? 'localhost' : address.includes(':') ? `[${address}]` : address;
   return `http://${shown}:${port}`;
+}
+
+/**
+ * What `cairn start` prints once it listens: a link to the address really bound (for a wildcard, a loopback link
+ * and the fact that every interface listens), its real port (`--port 0` picks one), and the GraphQL endpoint
+ * when the plugin is on.
+ */
+function readyMessage(bound: { address: string; port: number }, graphql: string | undefined, workers?: number): string {
+  const url = displayUrl(bound.address, bound.port);
+  const notes = [
+    ...(workers ? [`${workers} workers`] : []),
+    ...(WILDCARDS.has(bound.address) ? [`listening on all interfaces, ${bound.address} port ${bound.port}`] : []),
+  ];
+  const lines = [`Cairn is ready: ${url}${notes.length ? ` (${notes.join('; ')})` : ''}`, `REST API: ${url}/api (e.g. curl ${url}/api/<pluralName>)`];
+  if (graphql !== undefined) lines.push(`GraphQL: ${url}${graphql}`);
+  return lines.join('\n');
 }
 
 /**
@@ -86,8 +105,9 @@ async function startProcess(options: StartOptions & { dir: string }, isWorker: b
     throw error;
   }
   const address = cairn.fastify.server.address();
-  const url = displayUrl(host, typeof address === 'object' && address ? address.port : port);
-  if (!isWorker) print(options.quiet, `Cairn is ready: ${url}\nREST API: ${url}/api (e.g. curl ${url}/api/<pluralName>)`);
+  const bound = typeof address === 'object' && address ? { address: address.address, port: address.port } : { address: host, port };
+  const url = displayUrl(bound.address, bound.port);
+  if (!isWorker) print(options.quiet, readyMessage(bound, graphqlEndpoint(cairn.config)));
 
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= cairn.close());
@@ -139,7 +159,7 @@ function onShutdownSignal(handler: (signal: NodeJS.Signals) => void): void {
  * worker is replaced with exponential backoff (without a new bootstrap); SIGINT/SIGTERM are forwarded and the
  * primary exits once every worker is gone.
  */
-async function startPrimary(options: StartOptions & { dir: string }, count: number): Promise<RunningServer> {
+async function startPrimary(options: StartOptions & { dir: string }, count: number, graphql: string | undefined): Promise<RunningServer> {
   const forkAs = (role: 'prepare' | 'serve') => cluster.fork({ [WORKER_ENV]: JSON.stringify({ role, options: { ...options, workers: undefined, handleSignals: true } }) });
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [], execArgv: withServerFlags(process.execArgv) });
 
@@ -151,14 +171,13 @@ async function startPrimary(options: StartOptions & { dir: string }, count: numb
   const startedAt = new Map<Worker, number>();
   const fork = () => startedAt.set(forkAs('serve'), Date.now());
 
-  const url = await new Promise<string>((resolveReady, rejectReady) => {
+  const bound = await new Promise<{ address: string; port: number }>((resolveReady, rejectReady) => {
     let listening = 0;
     let ready = false;
     cluster.on('listening', (_worker, address) => {
       if (ready || ++listening < count) return;
       ready = true;
-      const host = options.host ?? (address.address || '127.0.0.1');
-      resolveReady(displayUrl(host, address.port));
+      resolveReady({ address: address.address || '127.0.0.1', port: address.port });
     });
     cluster.on('exit', (worker, code, signal) => {
       const uptime = Date.now() - (startedAt.get(worker) ?? Date.now());
@@ -180,7 +199,8 @@ async function startPrimary(options: StartOptions & { dir: string }, count: numb
     });
     for (let i = 0; i < count; i++) fork();
   });
-  print(options.quiet, `Cairn is ready: ${url} (${count} workers)\nREST API: ${url}/api (e.g. curl ${url}/api/<pluralName>)`);
+  const url = displayUrl(bound.address, bound.port);
+  print(options.quiet, readyMessage(bound, graphql, count));
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -42,13 +42,16 @@ export class Permissions {
     private readonly recheckMs = PERMISSIONS_RECHECK_MS,
   ) {}
 
-  /** Creates public and authenticated if missing, then makes the configured roles hold exactly their actions. */
+  /**
+   * Creates public and authenticated if missing, then makes the configured roles hold exactly their actions. A
+   * role that already holds them is left as it is: an ordinary start only reads.
+   */
   async sync(config: Record<string, RoleConfig> | undefined): Promise<void> {
     for (const [type, role] of Object.entries(DEFAULT_ROLES)) await this.ensureRole(type, role.name, role.description);
     for (const [type, role] of Object.entries(config ?? {})) {
       if (!Array.isArray(role?.permissions)) throw new Error(`config/permissions: role "${type}" needs a "permissions" list`);
       await this.ensureRole(type, role.name ?? DEFAULT_ROLES[type]?.name ?? type, role.description ?? DEFAULT_ROLES[type]?.description ?? '');
-      await this.set(type, role.permissions);
+      if (!sameSet(await this.list(type), new Set(role.permissions))) await this.set(type, role.permissions);
     }
   }
 
@@ -117,3 +120,5 @@ export class Permissions {
     await this.set(type, [...(await this.list(type))].filter((a) => !remove.has(a)));
   }
 }
+
+const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));

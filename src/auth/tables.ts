@@ -1,8 +1,14 @@
 import type { Database } from '../database/types.js';
 import { columnType, idColumn } from '../database/column-types.js';
+import { readSchema } from '../database/index.js';
 
-/** Auth's own tables (not content-types): role permissions and API tokens. Created if missing. */
+/**
+ * Auth's own tables (not content-types): role permissions and API tokens. Created if missing; a read tells
+ * whether they are, so an ordinary start writes nothing (and needs no Kysely).
+ */
 export async function ensureAuthTables(db: Database): Promise<void> {
+  const { columns } = await readSchema(db);
+  if (columns.has('cairn_permissions') && columns.has('cairn_api_tokens')) return;
   const text = columnType(db.dialect, 'string');
   const datetime = columnType(db.dialect, 'datetime');
   const mysql = db.dialect === 'mysql' ? ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci' : '';

@@ -1,3 +1,5 @@
+import { describeMissingPackage } from '../app/config-module.js';
+
 /**
  * Failures a user can fix (a bad config, model or argument, a port in use, a database that refuses) print one line;
  * anything else is a bug and keeps its stack.
@@ -19,6 +21,8 @@ const ONE_LINE_CODES = new Set([
 
 export function fatalMessage(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  const missing = describeMissingPackage(error);
+  if (missing) return missing;
   const code = (error as { code?: unknown }).code;
   if (ONE_LINE_NAMES.has(error.name) || (typeof code === 'string' && ONE_LINE_CODES.has(code))) return error.message;
   return error.stack ?? error.message;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect, type Driver } from 'kysely';
+import type { CompiledQuery, Dialect, Driver, Kysely, SqliteDialectConfig } from 'kysely';
 import { toPostgresPlaceholders } from './placeholders.js';
 import { answerTooLarge } from './answer-limits.js';
 import { databaseUnavailable } from './unavailable.js';
@@ -23,11 +23,26 @@ export function dialectOf(config: DatabaseConfig): DialectName {
 }
 
 type Listener = (sql: string, params: readonly unknown[]) => void;
+type KyselyModule = typeof import('kysely');
+
+/**
+ * Kysely (about 120 ms of module loading, a third of a start) is imported on the first statement that needs it:
+ * a write, a transaction, or a read inside one. Reads outside transactions run as prepared statements without
+ * it, so a start on an up-to-date database and the first reads never load it.
+ */
+let kyselyModule: Promise<KyselyModule> | undefined;
+const loadKysely = () => (kyselyModule ??= import('kysely'));
+
+/** A Kysely instance (the root one, made on first use, or a transaction's) and how to hand it raw SQL. */
+interface Engine {
+  kysely: Kysely<any>;
+  raw(sql: string, params: unknown[]): CompiledQuery;
+}
 
 class KyselyDatabase implements Database {
   constructor(
     readonly dialect: DialectName,
-    readonly kysely: Kysely<any>,
+    private readonly engine: () => Promise<Engine>,
     private readonly listeners: Set<Listener>,
     readonly inTransaction: boolean,
     /** Reads outside transactions (the root connection only). */
@@ -35,6 +50,8 @@ class KyselyDatabase implements Database {
     /** Open transactions on the shared SQLite connection: reads then queue behind them instead of seeing them. */
     private readonly openTransactions: { count: number } = { count: 0 },
     private readonly processLock?: ProcessLock,
+    /** Destroys the root Kysely instance if one was made (the root connection only). */
+    private readonly closeEngine?: () => Promise<void>,
   ) {}
 
   exclusive<T>(name: string, fn: () => Promise<T>, options?: LockOptions): Promise<T> {
@@ -46,9 +63,15 @@ class KyselyDatabase implements Database {
     return this.dialect === 'mysql' ? `\`${identifier.replace(/`/g, '``')}\`` : `"${identifier.replace(/"/g, '""')}"`;
   }
 
-  private compiled(sql: string, params: readonly unknown[]) {
+  async kysely(): ReturnType<Database['kysely']> {
+    return (await this.engine()).kysely;
+  }
+
+  /** Runs one statement through Kysely (its queue, its connection or the transaction's). */
+  private async run<Row>(sql: string, params: readonly unknown[]) {
+    const { kysely, raw } = await this.engine();
     for (const listener of this.listeners) listener(sql, params);
-    return CompiledQuery.raw(this.dialect === 'postgres' ? toPostgresPlaceholders(sql) : sql, params as unknown[]);
+    return kysely.executeQuery<Row>(raw(this.dialect === 'postgres' ? toPostgresPlaceholders(sql) : sql, params as unknown[]));
   }
 
   /** A failed statement's error, as the caller sees it (see answer-limits.ts and unavailable.ts). */
@@ -66,14 +89,14 @@ class KyselyDatabase implements Database {
         const rows = this.preparedReads!.run<Row>(sql, params);
         return Array.isArray(rows) ? Promise.resolve(rows) : rows.catch(this.failed);
       }
-      return this.kysely.executeQuery<Row>(this.compiled(sql, params)).then((result) => result.rows, this.failed);
+      return this.run<Row>(sql, params).then((result) => result.rows, this.failed);
     } catch (error) {
       return this.failed(error);
     }
   }
 
   async execute(sql: string, params: readonly unknown[] = []): Promise<ExecuteResult> {
-    const result = await this.kysely.executeQuery(this.compiled(sql, params)).catch(this.failed);
+    const result = await this.run(sql, params).catch(this.failed);
     return {
       affectedRows: Number(result.numAffectedRows ?? result.numChangedRows ?? 0n),
       insertId: result.insertId === undefined ? undefined : Number(result.insertId),
@@ -85,12 +108,14 @@ class KyselyDatabase implements Database {
     this.openTransactions.count++;
     let failed: { error: unknown } | undefined;
     try {
-      return await this.kysely.transaction().execute((trx) =>
-        fn(new KyselyDatabase(this.dialect, trx, this.listeners, true)).catch((error: unknown) => {
+      const { kysely, raw } = await this.engine();
+      return await kysely.transaction().execute((trx) => {
+        const engine = Promise.resolve({ kysely: trx, raw });
+        return fn(new KyselyDatabase(this.dialect, () => engine, this.listeners, true)).catch((error: unknown) => {
           failed = { error };
           throw error;
-        }),
-      );
+        });
+      });
     } catch (error) {
       // When the connection died, Kysely's ROLLBACK fails too and its error replaces the statement's: the statement's
       // is the cause. (The server rolls back a transaction whose connection is gone; BEGIN or COMMIT failing is mapped
@@ -107,12 +132,11 @@ class KyselyDatabase implements Database {
   }
 
   /**
-   * Kysely releases what it holds (SQLite's handle, if it opened it); the pool itself is closed here, once: Kysely
-   * only ever opened it if a query went through Kysely, and a process that only reads (a cluster worker) runs
-   * every query as a prepared read.
+   * Kysely, if it was ever loaded, releases what it holds (SQLite's handle); the pool itself is closed here,
+   * once: Kysely only borrowed from it, and a process that only reads (a cluster worker) may never load Kysely.
    */
   async close(): Promise<void> {
-    await this.kysely.destroy();
+    await this.closeEngine?.();
     await this.preparedReads?.close();
   }
 }
@@ -154,14 +178,17 @@ function boundedGetConnection(pool: MysqlPool, timeoutMs: number): MysqlGetConne
  * that began by reading (Kysely's plain BEGIN) could not upgrade to writing once another process had written
  * meanwhile: SQLITE_BUSY at once, busy_timeout or not. Waiting at BEGIN is what busy_timeout covers.
  */
-class ImmediateSqliteDialect extends SqliteDialect {
-  override createDriver(): Driver {
-    const driver = super.createDriver();
+function immediateSqliteDialect(kysely: KyselyModule, config: SqliteDialectConfig): Dialect {
+  const dialect = new kysely.SqliteDialect(config);
+  const createDriver = dialect.createDriver.bind(dialect);
+  dialect.createDriver = (): Driver => {
+    const driver = createDriver();
     driver.beginTransaction = async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      await connection.executeQuery(kysely.CompiledQuery.raw('begin immediate'));
     };
     return driver;
-  }
+  };
+  return dialect;
 }
 
 /** Opens a connection pool for Strapi's `config/database` shape. All sessions work in UTC. */
@@ -170,7 +197,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
   const connection = config.connection.connection ?? {};
   const pool = config.connection.pool ?? {};
   const acquireTimeout = config.connection.acquireConnectionTimeout ?? ACQUIRE_TIMEOUT_MS;
-  let dialect: Dialect;
+  let dialect: (kysely: KyselyModule) => Dialect;
   let preparedReads: PreparedReads;
   let processLock: ProcessLock;
   if (dialectName === 'sqlite') {
@@ -187,7 +214,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     sqliteHandle.function('cairn_lower', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? value.toLowerCase() : value,
     );
-    dialect = new ImmediateSqliteDialect({ database: sqliteHandle });
+    dialect = (kysely) => immediateSqliteDialect(kysely, { database: sqliteHandle });
     preparedReads = sqlitePreparedReads(sqliteHandle);
     // No busy timeout: better-sqlite3 would wait for it synchronously, stopping the event loop (sqliteLock polls).
     processLock = sqliteLock(filename, (file) => new SQLite(file, { timeout: 0 }));
@@ -216,7 +243,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     pgPool.on('connect', (client) => client.on('error', ignoreLostConnection));
     pgPool.on('error', (error: Error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
     // Kysely gets the pool to borrow connections from, not to close: the Database closes it once (see close()).
-    dialect = new PostgresDialect({ pool: { connect: () => pgPool.connect(), end: async () => {} } as never });
+    dialect = ({ PostgresDialect }) => new PostgresDialect({ pool: { connect: () => pgPool.connect(), end: async () => {} } as never });
     preparedReads = postgresPreparedReads(pgPool);
     processLock = postgresLock(async () => {
       const client = new pg.default.Client(poolConfig as never);
@@ -253,7 +280,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       });
     });
     const getConnection = boundedGetConnection(mysqlPool, acquireTimeout);
-    dialect = new MysqlDialect({ pool: { getConnection, end: (done: () => void) => done() } as never });
+    dialect = ({ MysqlDialect }) => new MysqlDialect({ pool: { getConnection, end: (done: () => void) => done() } as never });
     preparedReads = mysqlPreparedReads(mysqlPool, getConnection);
     processLock = mysqlLock(async () => {
       const connection = await (await import('mysql2/promise')).default.createConnection({ ...mysqlConnection, timezone: 'Z', charset: 'utf8mb4' });
@@ -261,8 +288,16 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       return connection;
     });
   }
-  const kysely = new Kysely<any>({ dialect });
-  const db = new KyselyDatabase(dialectName, kysely, new Set(), false, preparedReads, undefined, processLock);
+  let engine: Promise<Engine> | undefined;
+  const makeEngine = () =>
+    (engine ??= loadKysely().then((module) => ({
+      kysely: new module.Kysely<any>({ dialect: dialect(module) }),
+      raw: (sql: string, params: unknown[]) => module.CompiledQuery.raw(sql, params),
+    })));
+  const closeEngine = async () => {
+    if (engine) await (await engine).kysely.destroy();
+  };
+  const db = new KyselyDatabase(dialectName, makeEngine, new Set(), false, preparedReads, { count: 0 }, processLock, closeEngine);
   if (dialectName === 'mysql') await db.query('SELECT 1');
   return db;
 }

@@ -1,6 +1,7 @@
 import type { Model } from '../model/types.js';
 import type { Database } from './types.js';
 import { planTables, type TablePlan } from './table-plan.js';
+import { readSchema, type SchemaSnapshot } from './schema-read.js';
 
 export interface SyncReport {
   createdTables: string[];
@@ -17,24 +18,64 @@ export interface SyncLogger {
  * Creates and alters tables to match the model: missing tables, columns and indexes are added; tables and
  * columns the model no longer has are left in place with a warning (they may hold data). Idempotent, and
  * serialized across processes with a database lock so several Cairn processes may start together.
+ *
+ * Most starts find the database as the model wants it: one read of the schema says so, and then nothing is
+ * locked or written (no transaction, no lock, no `CREATE INDEX IF NOT EXISTS` per index).
  */
 export async function syncSchema(db: Database, model: Model, logger?: SyncLogger): Promise<SyncReport> {
   const report: SyncReport = { createdTables: [], addedColumns: [], warnings: [] };
   const plans = planTables(model, db.dialect);
-  await db.transaction(async (trx) => {
-    await lock(trx);
-    try {
-      await applyPlans(trx, plans, report);
-    } finally {
-      await unlock(trx);
-    }
-  });
+  const current = await readSchema(db);
+  if (isUpToDate(plans, current)) {
+    report.warnings.push(...leftInPlace(plans, current.columns));
+  } else {
+    await db.transaction(async (trx) => {
+      await lock(trx);
+      try {
+        await applyPlans(trx, plans, report);
+      } finally {
+        await unlock(trx);
+      }
+    });
+  }
   for (const warning of report.warnings) logger?.warn(warning);
   return report;
 }
 
+/** Every planned table, column and index is there, and no retired index is left. */
+function isUpToDate(plans: TablePlan[], current: SchemaSnapshot): boolean {
+  return plans.every((plan) => {
+    const columns = current.columns.get(plan.name);
+    const indexes = current.indexes.get(plan.name) ?? new Set<string>();
+    return (
+      columns !== undefined &&
+      plan.columns.every((c) => columns.has(c.name)) &&
+      plan.indexes.every((i) => indexes.has(i.name)) &&
+      !(plan.retiredIndexes ?? []).some((name) => indexes.has(name))
+    );
+  });
+}
+
+/** Warnings for the tables and columns the database has and the model doesn't (they may hold data). */
+function leftInPlace(plans: TablePlan[], existing: Map<string, Set<string>>): string[] {
+  const warnings: string[] = [];
+  for (const plan of plans) {
+    const planned = new Set(plan.columns.map((c) => c.name));
+    for (const column of existing.get(plan.name) ?? []) {
+      if (!planned.has(column)) warnings.push(`column ${plan.name}.${column} is not in the model: left in place`);
+    }
+  }
+  const plannedTables = new Set(plans.map((p) => p.name));
+  for (const table of existing.keys()) {
+    if (!plannedTables.has(table) && !table.startsWith('cairn_') && !table.startsWith('up_') && !table.startsWith('sqlite_')) {
+      warnings.push(`table ${table} is not in the model: left in place`);
+    }
+  }
+  return warnings;
+}
+
 async function applyPlans(trx: Database, plans: TablePlan[], report: SyncReport): Promise<void> {
-  const existing = await existingColumns(trx);
+  const existing = (await readSchema(trx)).columns;
   for (const plan of plans) {
     const columns = existing.get(plan.name);
     if (!columns) {
@@ -47,20 +88,11 @@ async function applyPlans(trx: Database, plans: TablePlan[], report: SyncReport)
         await trx.execute(`ALTER TABLE ${trx.quote(plan.name)} ADD COLUMN ${trx.quote(column.name)} ${definition}`);
         report.addedColumns.push(`${plan.name}.${column.name}`);
       }
-      const planned = new Set(plan.columns.map((c) => c.name));
-      for (const column of columns) {
-        if (!planned.has(column)) report.warnings.push(`column ${plan.name}.${column} is not in the model: left in place`);
-      }
     }
     await createIndexes(trx, plan);
     if (columns) await dropRetiredIndexes(trx, plan);
   }
-  const plannedTables = new Set(plans.map((p) => p.name));
-  for (const table of existing.keys()) {
-    if (!plannedTables.has(table) && !table.startsWith('cairn_') && !table.startsWith('up_') && !table.startsWith('sqlite_')) {
-      report.warnings.push(`table ${table} is not in the model: left in place`);
-    }
-  }
+  report.warnings.push(...leftInPlace(plans, existing));
 }
 
 async function lock(db: Database): Promise<void> {
@@ -71,12 +103,6 @@ async function lock(db: Database): Promise<void> {
 /** MySQL's named locks belong to the session, not the transaction: a pooled connection would keep it. */
 async function unlock(db: Database): Promise<void> {
   if (db.dialect === 'mysql') await db.query(`SELECT RELEASE_LOCK(CONCAT('cairn_schema_sync_', DATABASE())) AS l`);
-}
-
-/** Table name -> its column names, as the database has them now. */
-async function existingColumns(db: Database): Promise<Map<string, Set<string>>> {
-  const tables = await db.kysely.introspection.getTables();
-  return new Map(tables.map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
 }
 
 function createTable(db: Database, plan: TablePlan): string {

@@ -30,8 +30,8 @@ export interface ExecuteResult {
  */
 export interface Database {
   readonly dialect: DialectName;
-  /** The underlying Kysely instance (schema builder, typed queries where convenient). */
-  readonly kysely: Kysely<any>;
+  /** The underlying Kysely instance (schema builder, typed queries where convenient), loaded on first use. */
+  kysely(): Promise<Kysely<any>>;
   /** Quote an identifier for this dialect: "name" or `name`. */
   quote(identifier: string): string;
   /** Run a statement that returns rows. */

@@ -177,6 +177,11 @@ export class GraphqlExtensionService {
     return this.extensions.length > 0;
   }
 
+  /** The app asked for anything (an extension, a shadowCRUD toggle): its schema is then built at start-up. */
+  isCustomized(): boolean {
+    return this.extensions.length > 0 || this.crud.size > 0;
+  }
+
   /** The uids the app configured, so a typo in one can be reported instead of silently changing nothing. */
   configuredUids(): string[] {
     return [...this.crud.keys()];

@@ -1,29 +1,13 @@
-import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import { internalError, toGraphQLError } from './errors.js';
-import { depthLimitRule, noIntrospectionRule, noSubscriptionsRule } from './limits.js';
-import { operationCostRule } from './operation-cost.js';
-import { DocumentCache } from './document-cache.js';
-import { graphqlLimits, type GraphqlConfig } from './config.js';
-import { playgroundEnabled, registerPlayground } from './playground.js';
-import { buildSchema } from './schema.js';
-import { buildV4Schema } from './v4/schema.js';
-import { compileOperation } from './compiled-path.js';
+import type { GraphqlBody, GraphqlEndpoint } from './endpoint.js';
 import { GraphqlExtensionService } from './extension.js';
-import { finalizeSchema } from './finalize.js';
+import { graphqlEndpoint, tracingEnabled, type GraphqlConfig } from './options.js';
+import { graphqlLimits } from './config.js';
+import { playgroundEnabled, registerPlayground } from './playground.js';
 
 export { GraphqlExtensionService } from './extension.js';
-export { finalizeSchema } from './finalize.js';
 export { needs, type FieldAuth } from './field-auth.js';
-import { Trace, instrumentSchema, tracingEnabled, withTrace } from './tracing.js';
-
-// Parsed documents kept: 500 at most, 1 MB of query text in all, none longer than 16 KB (see DocumentCache).
-const CACHE_ENTRIES = 500;
-const CACHE_CHARS = 1024 * 1024;
-const CACHE_ENTRY_CHARS = 16 * 1024;
-const DEFAULT_PAGE_SIZE = 10;
+export { graphqlEndpoint } from './options.js';
 
 /**
  * `cairn.plugin('graphql').service('extension')`, before the app's `register()` runs (it is where apps call it).
@@ -35,137 +19,34 @@ export function registerGraphqlServices(cairn: Cairn): void {
 }
 
 /**
- * The GraphQL endpoint, in Strapi v4's shape (the default) or v5's flat one. Documents are parsed and validated
- * once per query text; validation errors are HTTP 400s, resolver errors HTTP 200s with `errors[].extensions.code`,
- * as the reference.
+ * The GraphQL endpoint, in Strapi v4's shape (the default) or v5's flat one.
+ *
+ * Its routes exist from the start, but graphql-js, graphql-jit and the schema (about 60% of a start's module
+ * loading) are loaded and built by the first GraphQL request; concurrent first requests share that one load. An
+ * app that customizes GraphQL (extensions, shadowCRUD toggles) gets its schema built at start instead, so that its
+ * mistakes (an unknown policy, a resolversConfig key that is no field...) still stop start-up with their message.
+ * The playground page needs no schema: a browser opening the endpoint loads nothing either.
  */
 export async function registerGraphql(cairn: Cairn): Promise<void> {
+  const endpoint = graphqlEndpoint(cairn.config);
+  if (endpoint === undefined) return;
   const config = (cairn.config.plugins.graphql?.config ?? {}) as GraphqlConfig;
-  if (cairn.config.plugins.graphql?.enabled === false) return;
-  const endpoint = config.endpoint ?? '/graphql';
-  const limits = graphqlLimits(config);
-  const amountLimit = limits.amountLimit;
   const ext = cairn.plugin('graphql').service<GraphqlExtensionService>('extension');
-  // The seed's shape (Strapi v4's `data { id attributes }`) unless `v4CompatibilityMode: false` asks for v5's.
-  const build = config.v4CompatibilityMode === false ? buildSchema : buildV4Schema;
-  const customized = new Set<string>();
-  const generated = build(cairn, { amountLimit, defaultPageSize: DEFAULT_PAGE_SIZE, shadowCRUD: config.shadowCRUD !== false, customized }, ext);
-  const schema = await finalizeSchema(generated, ext, cairn, customized);
-  const introspection = config.introspection ?? cairn.config.environment !== 'production';
-  // The cost rule runs alone, first: it measures each fragment once, so an oversized operation is refused with its
-  // count before the specified rules (whose field merging spends up to 500,000 comparisons, then only says
-  // "Validation aborted.") and the depth rule (which follows every spread) go through it.
-  const costRules = [operationCostRule({ ...limits, defaultPageSize: DEFAULT_PAGE_SIZE })];
-  const rules = [...specifiedRules, noSubscriptionsRule, depthLimitRule(limits.depthLimit), ...(introspection ? [] : [noIntrospectionRule])];
+  // Checked at start (a bad limit stops it), though the endpoint that uses them loads with the first request.
+  const limits = graphqlLimits(config);
   const tracing = tracingEnabled(config);
-  if (tracing) instrumentSchema(schema);
   const playground = playgroundEnabled(config, cairn.config.environment) ? registerPlayground(cairn.fastify, endpoint) : undefined;
-  const documents = new DocumentCache<DocumentNode | readonly GraphQLError[]>(CACHE_ENTRIES, CACHE_CHARS, CACHE_ENTRY_CHARS);
 
-  const prepare = (source: string): { document?: DocumentNode; status?: number; errors?: unknown[] } => {
-    let cached = documents.get(source);
-    if (!cached) {
-      let document: DocumentNode;
-      try {
-        document = parse(source, { maxTokens: limits.maxTokens });
-      } catch (error) {
-        // Only a syntax error is the client's: anything else is a bug, for the error handler to log.
-        if (!(error instanceof GraphQLError)) throw error;
-        const parseError = error.toJSON();
-        // graphql-js words it "Document contains more that N tokens": say which setting it is.
-        const message = /contains more tha[nt] \d+ tokens/.test(parseError.message) ? `The query has more tokens than graphql.config.maxTokens allows (${limits.maxTokens})` : parseError.message;
-        return { status: 400, errors: [{ ...parseError, message, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
-      }
-      const over = validate(schema as GraphQLSchema, document, costRules);
-      const errors = over.length ? over : validate(schema as GraphQLSchema, document, rules);
-      cached = errors.length ? errors : document;
-      documents.set(source, cached);
-    }
-    if (Array.isArray(cached)) {
-      return { status: 400, errors: cached.map((e: GraphQLError) => ({ ...e.toJSON(), extensions: { ...e.extensions, code: 'GRAPHQL_VALIDATION_FAILED' } })) };
-    }
-    return { document: cached as DocumentNode };
-  };
+  let loading: Promise<GraphqlEndpoint> | undefined;
+  const ready = () => (loading ??= import('./endpoint.js').then((m) => m.createGraphqlEndpoint(cairn, config, limits, ext, tracing)));
+  if (ext.isCustomized()) await ready();
+  const handle: GraphqlEndpoint['handle'] = async (request, reply, body) => (await ready()).handle(request, reply, body);
 
-  /**
-   * Two compilations per cached document and operation name: the compiled path (undefined when the query needs
-   * field resolvers), and graphql-jit's, whose resolvers run as with graphql-js (generated, extension and tracing
-   * ones alike) without its per-field interpretation (about 3x its cost on large lists).
-   */
-  const compiledOperation = perOperation((document, operationName) => compileOperation(schema, document, operationName, cairn.access, customized));
-  const compiled = perOperation((document, operationName) => compileQuery(schema, document, operationName) as CompiledQuery | ExecutionResult);
-
-  /** A failure the client did not cause, logged with its cause (the answer says only INTERNAL_SERVER_ERROR). */
-  const report = (request: FastifyRequest, cause: unknown) =>
-    cairn.log.error({ err: cause, reqId: request.id, req: { method: request.method, url: request.url } }, `GraphQL: ${cause instanceof Error ? cause.message : String(cause)}`);
-  const badRequest = (reply: FastifyReply, message: string, status = 400) => reply.status(status).send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
-
-  const handle = async (request: FastifyRequest, reply: FastifyReply, body: { query?: unknown; variables?: unknown; operationName?: unknown }) => {
-    if (typeof body.query !== 'string') return badRequest(reply, 'Must provide query string.');
-    const trace = tracing ? new Trace() : undefined;
-    const prepared = prepare(body.query);
-    if (!prepared.document) return reply.status(prepared.status!).send({ errors: prepared.errors });
-    const variables = parseVariables(body.variables);
-    if (variables instanceof GraphQLError) return badRequest(reply, variables.message);
-    const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-    const selected = getOperationAST(prepared.document, operationName);
-    if (!selected) {
-      return badRequest(reply, operationName === undefined ? 'Must provide operation name if query contains multiple operations.' : `Unknown operation named "${operationName}".`);
-    }
-    // GET is for queries only: a mutation over GET could be triggered by a link.
-    if (request.method !== 'POST' && selected.operation === 'mutation') return badRequest(reply.header('allow', 'POST'), 'Mutations need POST', 405);
-    if (!trace) {
-      // The compiled path: the statement's JSON is the answer (undefined: this query needs field resolvers).
-      let text: string | undefined;
-      try {
-        text = await compiledOperation(prepared.document, operationName)?.run(variables, request);
-      } catch (error) {
-        report(request, error);
-        return reply.send({ errors: [internalError()], data: null });
-      }
-      if (text !== undefined) return reply.type('application/json; charset=utf-8').send(text);
-    }
-    const operation = compiled(prepared.document, operationName);
-    const contextValue = trace ? withTrace({ request }, trace) : { request };
-    const result: ExecutionResult = isCompiledQuery(operation) ? await operation.query(undefined, contextValue, variables) : operation;
-    // Errors while resolving are answered with HTTP 200, `data` holding what could be resolved (as the reference).
-    const response: Record<string, unknown> = result.errors ? { errors: result.errors.map((e) => toGraphQLError(e, (cause) => report(request, cause))), data: result.data ?? null } : { data: result.data };
-    if (trace) response.extensions = { tracing: trace.finish() };
-    return reply.send(response);
-  };
-
-  cairn.fastify.post(endpoint, (request, reply) => handle(request, reply, (request.body ?? {}) as Record<string, unknown>));
+  cairn.fastify.post(endpoint, (request, reply) => handle(request, reply, (request.body ?? {}) as GraphqlBody));
   cairn.fastify.get(endpoint, (request, reply) => {
     const url = new URL(request.raw.url ?? '', 'http://x');
     const query = url.searchParams.get('query');
     if (playground?.wants(request, query)) return playground.send(reply);
     return handle(request, reply, { query: query ?? undefined, variables: url.searchParams.get('variables') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined });
   });
-}
-
-/** `variables`: an object, JSON text of one (GET), or nothing; anything else is the client's mistake (400). */
-function parseVariables(raw: unknown): Record<string, unknown> | undefined | GraphQLError {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return new GraphQLError('Variables are invalid JSON.');
-    }
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new GraphQLError('Variables must be an object.');
-  return value as Record<string, unknown>;
-}
-
-/** A compilation of each document (cached per query text, so stable) and operation name, made once. */
-function perOperation<T>(compile: (document: DocumentNode, operationName: string | undefined) => T) {
-  const byDocument = new WeakMap<DocumentNode, Map<string, T>>();
-  return (document: DocumentNode, operationName: string | undefined): T => {
-    let byName = byDocument.get(document);
-    if (!byName) byDocument.set(document, (byName = new Map()));
-    const key = operationName ?? '';
-    if (!byName.has(key)) byName.set(key, compile(document, operationName));
-    return byName.get(key) as T;
-  };
 }

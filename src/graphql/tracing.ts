@@ -6,25 +6,11 @@ import {
   type GraphQLResolveInfo,
   type GraphQLSchema,
 } from 'graphql';
-import { ConfigError } from '../errors/index.js';
 
 /**
  * `apolloServer: { tracing: true }`: per-field timings in `extensions.tracing`, in the Apollo tracing format
  * (version 1; times in nanoseconds, offsets from the start of the request).
  */
-
-/** Reads `apolloServer.tracing`; Apollo Server's other options configure a server Cairn doesn't run. */
-export function tracingEnabled(config: { apolloServer?: unknown }): boolean {
-  const apollo = config.apolloServer ?? {};
-  if (typeof apollo !== 'object' || apollo === null || Array.isArray(apollo)) {
-    throw new ConfigError(`config/plugins: graphql.config.apolloServer must be an object, not ${JSON.stringify(apollo)}`);
-  }
-  const tracing = (apollo as { tracing?: unknown }).tracing ?? false;
-  if (typeof tracing !== 'boolean') {
-    throw new ConfigError(`config/plugins: graphql.config.apolloServer.tracing must be true or false, not ${JSON.stringify(tracing)}`);
-  }
-  return tracing;
-}
 
 export interface ResolverTiming {
   path: Array<string | number>;

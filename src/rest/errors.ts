@@ -15,7 +15,9 @@ export function installErrorHandling(app: FastifyInstance, log: Pick<Logger, 'er
     const response = toCairnError(error);
     const status = response?.status ?? 500;
     if (status >= 500) {
-      log.error({ err: error, reqId: request.id, req: { method: request.method, url: request.url }, statusCode: status }, `${request.method} ${request.url} failed: ${error.message}`);
+      // A 503 says only that the database is unavailable: its log line carries the driver's error, the cause.
+      const cause = response instanceof ServiceUnavailableError && response.cause !== undefined ? response.cause : error;
+      log.error({ err: cause, reqId: request.id, req: { method: request.method, url: request.url }, statusCode: status }, `${request.method} ${request.url} failed: ${error.message}`);
     }
     if (!response) {
       return reply.status(500).send({

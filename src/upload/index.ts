@@ -28,13 +28,10 @@ export async function registerUpload(cairn: Cairn): Promise<void> {
     const { s3Provider } = await import('./s3-provider.js');
     provider = s3Provider(config.providerOptions as never);
   }
-  const multipart = await import('@fastify/multipart');
   const service = new UploadService(cairn, provider, config.breakpoints ?? DEFAULT_BREAKPOINTS);
-  // The upload routes get multipart in a scope of their own: the plugin adds an onRequest and an onResponse hook
-  // (cleaning saved temp files), which every other route, every Content API read, would otherwise run too.
+  // A scope of their own: only the upload routes accept multipart bodies.
   await cairn.fastify.register(async (uploads) => {
-    await uploads.register(multipart.default, { limits: { fileSize: config.sizeLimit ?? DEFAULT_SIZE_LIMIT, files: 50 } });
-    registerUploadRoutes(uploads, cairn, service);
+    registerUploadRoutes(uploads, cairn, service, { fileSize: config.sizeLimit ?? DEFAULT_SIZE_LIMIT, files: 50 });
   });
   const staticFiles = await import('@fastify/static');
   await cairn.fastify.register(staticFiles.default, {

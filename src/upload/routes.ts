@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import { authorize, findAction } from '../app/access.js';
-import { CairnError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { NotFoundError, ValidationError } from '../errors/index.js';
 import { parseQueryString, parseReadParams, strictQuery } from '../query/index.js';
 import { attachTarget, attachToEntry } from './attach.js';
+import { readMultipart, type MultipartLimits } from './multipart.js';
 import { FILE_UID, type IncomingFile, type UploadService } from './upload-service.js';
 
 const ACTION = 'plugin::upload.content-api';
@@ -12,7 +13,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Media entries carry `isUrlSigned` (the local and S3 public providers never sign). */
 const withSigning = (entry: Record<string, unknown>): Record<string, unknown> => ({ ...entry, isUrlSigned: false });
 
-export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service: UploadService): void {
+/** Fastify leaves a multipart body unread for the upload route (see registerUploadRoutes). */
+const isMultipart = (req: FastifyRequest) => (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
+
+export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service: UploadService, limits: MultipartLimits): void {
+  // Multipart bodies are read by the upload route itself (readMultipart), as a stream: Fastify must not buffer or
+  // refuse them (415) first. Only this scope accepts them.
+  app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
   const files = () => cairn.documents(FILE_UID);
   const query = (req: FastifyRequest) => {
     const url = req.raw.url ?? '';
@@ -32,19 +39,11 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
     const caller = await authorize(cairn.access, req, `${ACTION}.upload`);
     const { id } = strictQuery(req.url, ['id']);
     if (id !== undefined && typeof id !== 'string') throw new ValidationError('File id is required and must be a single value');
-    if (!req.isMultipart()) throw new ValidationError('Send files as multipart/form-data in the "files" field');
-    const incoming: IncomingFile[] = [];
-    const fields: Record<string, string> = {};
-    try {
-      for await (const part of req.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'files') throw new ValidationError(`Unexpected file field "${part.fieldname}": use "files"`);
-          incoming.push({ filename: part.filename, mime: part.mimetype, buffer: await part.toBuffer() });
-        } else fields[part.fieldname] = String(part.value);
-      }
-    } catch (error) {
-      throw multipartError(error);
-    }
+    if (!isMultipart(req)) throw new ValidationError('Send files as multipart/form-data in the "files" field');
+    const { files: parts, fields } = await readMultipart(req.raw, limits);
+    const other = parts.find((part) => part.field !== 'files');
+    if (other) throw new ValidationError(`Unexpected file field "${other.field}": use "files"`);
+    const incoming: IncomingFile[] = parts.map(({ filename, mime, buffer }) => ({ filename, mime, buffer }));
     if (id !== undefined) {
       // Strapi replaces the file's bytes when one comes with an id; Cairn doesn't (yet): refused, not ignored.
       if (incoming.length) throw new ValidationError('Replacing a file is not supported: upload a new one, or send only fileInfo to update it');
@@ -96,19 +95,6 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
     await service.remove(entry as never);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));
   });
-}
-
-/**
- * A failure while reading the parts. Cairn's own checks and @fastify/multipart's limits (errors with a status) are
- * the client's and keep their status; what busboy throws bare (no boundary, a body cut short) is a malformed body,
- * a 400, not a 500.
- */
-function multipartError(error: unknown): unknown {
-  if (error instanceof CairnError) return error;
-  const { code, statusCode } = error as { code?: string; statusCode?: number };
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new PayloadTooLargeError('File is too large');
-  if (typeof statusCode === 'number' || !(error instanceof Error)) return error;
-  return new ValidationError(`Malformed multipart body: ${error.message.replace(/^Multipart: /, '')}`);
 }
 
 async function fileById(cairn: Cairn, id: string): Promise<Record<string, unknown>> {

@@ -364,7 +364,8 @@ describe('SQLite: several processes on one file', () => {
       expect(blocked.ms).toBeGreaterThan(4500);
       expect((await call(base, 'GET', '/api/tags')).status).toBe(200); // WAL: readers never wait for the writer
       await until(async () => app.output.slice(logFrom).includes('"statusCode":503'), 5000, 'the logged 503');
-      expect(app.output.slice(logFrom)).toMatch(/"message":"The database is unavailable, try again shortly: database is locked"/);
+      // The log line carries the cause: SQLite's own error.
+      expect(app.output.slice(logFrom)).toMatch(/"err":\{"type":"SqliteError","message":"database is locked".*"code":"SQLITE_BUSY"\}/);
     } finally {
       other.close(); // rolls back
     }

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { startServer } from '../../src/app/server.js';
-import { noteApp } from './fixtures.js';
+import { folder, noteApp } from './fixtures.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -34,6 +34,37 @@ it('a port in use is a clear error and leaves nothing open', async () => {
   const port = Number(new URL(server.url).port);
   try {
     await expect(startServer({ dir: second, port, quiet: true, handleSignals: false })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  } finally {
+    await server.close();
+  }
+});
+
+it("a route declaring JSON schemas (an app's) is validated and serialized by Fastify's compilers, built on first use", async () => {
+  const dir = folder({
+    'package.json': '{ "type": "commonjs" }',
+    // An app with no content-types: its config file is what makes the folder an app.
+    'config/server.js': 'module.exports = {};',
+    'src/index.js': `module.exports = { register({ cairn }) {
+      cairn.fastify.post('/echo', {
+        schema: {
+          body: { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 1 } } },
+          headers: { type: 'object', properties: { 'x-mode': { enum: ['plain', 'loud'] } } },
+          response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } },
+        },
+      }, async (req) => ({ n: req.body.n, secret: 'dropped by the response schema' }));
+    } };`,
+  });
+  dirs.push(dir);
+  const server = await startServer({ dir, port: 0, quiet: true, handleSignals: false });
+  try {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const ok = await post({ n: 2 }, { 'x-mode': 'loud' });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ n: 2 });
+    expect((await post({ n: 0 })).status).toBe(400);
+    expect((await post({})).status).toBe(400);
+    expect((await post({ n: 1 }, { 'x-mode': 'quiet' })).status).toBe(400);
   } finally {
     await server.close();
   }

@@ -47,11 +47,12 @@ it('a copy of the example elsewhere says exactly what is missing, and runs once 
   mkdirSync(join(copy, 'node_modules'));
   symlinkSync(root, join(copy, 'node_modules', 'cairn'), 'dir');
   expect(node([launcher, '--version'], copy).stdout).toBe(`${version}\n`);
-  // The example's own package (its seed's progress bar) is named, with the command that installs it.
-  const withoutPackage = node([launcher, 'permissions', 'list', '--role', 'public'], copy);
+  // The example's own package (its seed's progress bar, required when the first start seeds) is named, with the
+  // command that installs it.
+  const withoutPackage = node([launcher, 'start', '--port', '0'], copy);
   expect(withoutPackage.status).toBe(1);
   expect(withoutPackage.stderr).toBe(
-    `cairn: ${join(copy, 'src', 'index.js')}: the package "cli-progress" is not installed (required by ${join(copy, 'src', 'seed.js')}): ` +
+    `cairn: the package "cli-progress" is not installed (required by ${join(copy, 'src', 'seed.js')}): ` +
       'install it in the app folder (npm install cli-progress)\n',
   );
   symlinkSync(join(root, 'node_modules', 'cli-progress'), join(copy, 'node_modules', 'cli-progress'), 'dir');

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
-import { createDatabase, syncSchema, toPostgresPlaceholders, type Database } from '../../src/database/index.js';
+import { createDatabase, readSchema, syncSchema, toPostgresPlaceholders, type Database } from '../../src/database/index.js';
 import { buildModel } from '../../src/model/index.js';
 
 const thing = (attributes: Record<string, unknown>) => ({
@@ -31,7 +31,7 @@ describeEachDialect('schema sync', (dialect) => {
   });
 
   const columns = async (table: string) => {
-    const tables = await db.kysely.introspection.getTables();
+    const tables = await (await db.kysely()).introspection.getTables();
     return tables.find((t) => t.name === table)?.columns.map((c) => c.name).sort();
   };
 
@@ -95,5 +95,30 @@ describeEachDialect('schema sync', (dialect) => {
     await expect(db.execute(versioned, [id, 'draft'])).rejects.toThrow();
     await expect(db.execute(link, [id])).rejects.toThrow();
     expect(await syncSchema(db, model)).toEqual({ createdTables: [], addedColumns: [], warnings: [] });
+  });
+
+  it('on an up-to-date database only reads (no lock, no DDL), and still warns; a missing index or column is put back', async () => {
+    const fresh = await freshDatabaseConfig(dialect);
+    drop = fresh.drop;
+    db = await createDatabase(fresh.config);
+    const model = buildModel(thing({ name: { type: 'string' }, peers: { type: 'relation', relation: 'manyToMany', target: 'api::thing.thing' } }));
+    await syncSchema(db, model);
+    await db.execute('CREATE TABLE extra_things (id INTEGER)');
+    const statements: string[] = [];
+    const stop = db.onQuery((sql) => statements.push(sql));
+    const warnings: string[] = [];
+    expect(await syncSchema(db, model, { warn: (m) => warnings.push(m) })).toEqual({ createdTables: [], addedColumns: [], warnings: ['table extra_things is not in the model: left in place'] });
+    expect(warnings).toEqual(['table extra_things is not in the model: left in place']);
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.filter((sql) => !/^\s*SELECT\b/i.test(sql))).toEqual([]);
+    stop();
+
+    await db.execute(db.dialect === 'mysql' ? 'DROP INDEX things_published_idx ON things' : 'DROP INDEX things_published_idx');
+    expect((await readSchema(db)).indexes.get('things')).not.toContain('things_published_idx');
+    await syncSchema(db, model);
+    expect((await readSchema(db)).indexes.get('things')).toContain('things_published_idx');
+    await db.execute('ALTER TABLE things DROP COLUMN name');
+    expect((await syncSchema(db, model)).addedColumns).toEqual(['things.name']);
+    expect(await syncSchema(db, model)).toEqual({ createdTables: [], addedColumns: [], warnings: ['table extra_things is not in the model: left in place'] });
   });
 });

@@ -195,6 +195,45 @@ describeEachDialect('media library', (dialect) => {
       expect(form.status).toBe(400);
       expect((await upload([{ name: 'a.png', type: 'image/png', data: await png(5, 5) }], { fileInfo: '{not json' })).status).toBe(400);
     });
+
+    /** POST /api/upload with a body and content type as given. */
+    const raw = async (payload: string | Buffer, contentType: string) => {
+      const res = await app.cairn.fastify.inject({ method: 'POST', url: '/api/upload', payload, headers: { 'content-type': contentType, authorization: `Bearer ${app.token}` } });
+      return { status: res.statusCode, body: JSON.parse(res.body) };
+    };
+    const part = (field: string, filename: string, data: string) =>
+      `--B\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n${data}\r\n`;
+
+    it('more than 50 files → 413; a file under another field than "files" → 400 naming it', async () => {
+      const before = count();
+      const many = await upload(Array.from({ length: 51 }, (_, i) => ({ name: `f${i}.pdf`, type: 'application/pdf', data: PDF })));
+      expect(many.status).toBe(413);
+      expect(many.body.error).toMatchObject({ name: 'PayloadTooLargeError', message: 'Too many files (at most 50)' });
+      const other = await raw(`${part('files', 'a.pdf', 'x')}${part('avatar', 'b.pdf', 'y')}--B--\r\n`, 'multipart/form-data; boundary=B');
+      expect(other.status).toBe(400);
+      expect(other.body.error).toMatchObject({ name: 'ValidationError', message: 'Unexpected file field "avatar": use "files"' });
+      expect(count()).toBe(before);
+    });
+
+    it('a text field over 1 MB → 413; a body that is not multipart, or not valid multipart → 400; an empty form → 400', async () => {
+      const before = count();
+      const big = await upload([{ name: 'a.pdf', type: 'application/pdf', data: PDF }], { fileInfo: 'x'.repeat(1024 * 1024 + 1) });
+      expect(big.status).toBe(413);
+      expect(big.body.error.name).toBe('PayloadTooLargeError');
+      const json = await raw('{"files":[]}', 'application/json');
+      expect(json.status).toBe(400);
+      expect(json.body.error.message).toBe('Send files as multipart/form-data in the "files" field');
+      const noBoundary = await raw(part('files', 'a.pdf', 'x'), 'multipart/form-data');
+      expect(noBoundary.status).toBe(400);
+      expect(noBoundary.body.error.name).toBe('ValidationError');
+      const cut = await raw(part('files', 'a.pdf', 'x').slice(0, 60), 'multipart/form-data; boundary=B');
+      expect(cut.status).toBe(400);
+      expect(cut.body.error).toMatchObject({ name: 'ValidationError', message: expect.stringMatching(/^Invalid multipart body: /) });
+      const empty = await raw('', 'multipart/form-data; boundary=B');
+      expect(empty.status).toBe(400);
+      expect(empty.body.error.message).toBe('Files are empty');
+      expect(count()).toBe(before);
+    });
   });
 
   describe('attaching checks the entry write first, and a refused attachment stores nothing', () => {

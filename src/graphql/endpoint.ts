@@ -1,0 +1,153 @@
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Cairn } from '../app/cairn.js';
+import { internalError, toGraphQLError } from './errors.js';
+import { depthLimitRule, noIntrospectionRule, noSubscriptionsRule } from './limits.js';
+import { operationCostRule } from './operation-cost.js';
+import { DocumentCache } from './document-cache.js';
+import { buildSchema } from './schema.js';
+import { buildV4Schema } from './v4/schema.js';
+import { compileOperation } from './compiled-path.js';
+import type { GraphqlExtensionService } from './extension.js';
+import { finalizeSchema } from './finalize.js';
+import { Trace, instrumentSchema, withTrace } from './tracing.js';
+import type { GraphqlConfig, GraphqlLimits } from './config.js';
+
+// Parsed documents kept: 500 at most, 1 MB of query text in all, none longer than 16 KB (see DocumentCache).
+const CACHE_ENTRIES = 500;
+const CACHE_CHARS = 1024 * 1024;
+const CACHE_ENTRY_CHARS = 16 * 1024;
+const DEFAULT_PAGE_SIZE = 10;
+
+/** The body of a GraphQL request, from POST's JSON or GET's query string. */
+export interface GraphqlBody {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+/** The endpoint's work once the schema exists: answer one request. */
+export interface GraphqlEndpoint {
+  handle(request: FastifyRequest, reply: FastifyReply, body: GraphqlBody): Promise<FastifyReply>;
+}
+
+/**
+ * Builds the schema (the seed's v4 shape unless `v4CompatibilityMode: false`, the app's extensions merged in) and
+ * the handler answering with it. Documents are parsed and validated once per query text; validation errors are
+ * HTTP 400s, resolver errors HTTP 200s with `errors[].extensions.code`, as the reference.
+ */
+export async function createGraphqlEndpoint(cairn: Cairn, config: GraphqlConfig, limits: GraphqlLimits, ext: GraphqlExtensionService, tracing: boolean): Promise<GraphqlEndpoint> {
+  const build = config.v4CompatibilityMode === false ? buildSchema : buildV4Schema;
+  const customized = new Set<string>();
+  const generated = build(cairn, { amountLimit: limits.amountLimit, defaultPageSize: DEFAULT_PAGE_SIZE, shadowCRUD: config.shadowCRUD !== false, customized }, ext);
+  const schema = await finalizeSchema(generated, ext, cairn, customized);
+  const introspection = config.introspection ?? cairn.config.environment !== 'production';
+  // The cost rule runs alone, first: it measures each fragment once, so an oversized operation is refused with its
+  // count before the specified rules (whose field merging spends up to 500,000 comparisons, then only says
+  // "Validation aborted.") and the depth rule (which follows every spread) go through it.
+  const costRules = [operationCostRule({ ...limits, defaultPageSize: DEFAULT_PAGE_SIZE })];
+  const rules = [...specifiedRules, noSubscriptionsRule, depthLimitRule(limits.depthLimit), ...(introspection ? [] : [noIntrospectionRule])];
+  if (tracing) instrumentSchema(schema);
+  const documents = new DocumentCache<DocumentNode | readonly GraphQLError[]>(CACHE_ENTRIES, CACHE_CHARS, CACHE_ENTRY_CHARS);
+
+  const prepare = (source: string): { document?: DocumentNode; status?: number; errors?: unknown[] } => {
+    let cached = documents.get(source);
+    if (!cached) {
+      let document: DocumentNode;
+      try {
+        document = parse(source, { maxTokens: limits.maxTokens });
+      } catch (error) {
+        // Only a syntax error is the client's: anything else is a bug, for the error handler to log.
+        if (!(error instanceof GraphQLError)) throw error;
+        const parseError = error.toJSON();
+        // graphql-js words it "Document contains more that N tokens": say which setting it is.
+        const message = /contains more tha[nt] \d+ tokens/.test(parseError.message) ? `The query has more tokens than graphql.config.maxTokens allows (${limits.maxTokens})` : parseError.message;
+        return { status: 400, errors: [{ ...parseError, message, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+      }
+      const over = validate(schema as GraphQLSchema, document, costRules);
+      const errors = over.length ? over : validate(schema as GraphQLSchema, document, rules);
+      cached = errors.length ? errors : document;
+      documents.set(source, cached);
+    }
+    if (Array.isArray(cached)) {
+      return { status: 400, errors: cached.map((e: GraphQLError) => ({ ...e.toJSON(), extensions: { ...e.extensions, code: 'GRAPHQL_VALIDATION_FAILED' } })) };
+    }
+    return { document: cached as DocumentNode };
+  };
+
+  /**
+   * Two compilations per cached document and operation name: the compiled path (undefined when the query needs
+   * field resolvers), and graphql-jit's, whose resolvers run as with graphql-js (generated, extension and tracing
+   * ones alike) without its per-field interpretation (about 3x its cost on large lists).
+   */
+  const compiledOperation = perOperation((document, operationName) => compileOperation(schema, document, operationName, cairn.access, customized));
+  const compiled = perOperation((document, operationName) => compileQuery(schema, document, operationName) as CompiledQuery | ExecutionResult);
+
+  /** A failure the client did not cause, logged with its cause (the answer says only INTERNAL_SERVER_ERROR). */
+  const report = (request: FastifyRequest, cause: unknown) =>
+    cairn.log.error({ err: cause, reqId: request.id, req: { method: request.method, url: request.url } }, `GraphQL: ${cause instanceof Error ? cause.message : String(cause)}`);
+  const badRequest = (reply: FastifyReply, message: string, status = 400) => reply.status(status).send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply, body: GraphqlBody) => {
+    if (typeof body.query !== 'string') return badRequest(reply, 'Must provide query string.');
+    const trace = tracing ? new Trace() : undefined;
+    const prepared = prepare(body.query);
+    if (!prepared.document) return reply.status(prepared.status!).send({ errors: prepared.errors });
+    const variables = parseVariables(body.variables);
+    if (variables instanceof GraphQLError) return badRequest(reply, variables.message);
+    const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
+    const selected = getOperationAST(prepared.document, operationName);
+    if (!selected) {
+      return badRequest(reply, operationName === undefined ? 'Must provide operation name if query contains multiple operations.' : `Unknown operation named "${operationName}".`);
+    }
+    // GET is for queries only: a mutation over GET could be triggered by a link.
+    if (request.method !== 'POST' && selected.operation === 'mutation') return badRequest(reply.header('allow', 'POST'), 'Mutations need POST', 405);
+    if (!trace) {
+      // The compiled path: the statement's JSON is the answer (undefined: this query needs field resolvers).
+      let text: string | undefined;
+      try {
+        text = await compiledOperation(prepared.document, operationName)?.run(variables, request);
+      } catch (error) {
+        report(request, error);
+        return reply.send({ errors: [internalError()], data: null });
+      }
+      if (text !== undefined) return reply.type('application/json; charset=utf-8').send(text);
+    }
+    const operation = compiled(prepared.document, operationName);
+    const contextValue = trace ? withTrace({ request }, trace) : { request };
+    const result: ExecutionResult = isCompiledQuery(operation) ? await operation.query(undefined, contextValue, variables) : operation;
+    // Errors while resolving are answered with HTTP 200, `data` holding what could be resolved (as the reference).
+    const response: Record<string, unknown> = result.errors ? { errors: result.errors.map((e) => toGraphQLError(e, (cause) => report(request, cause))), data: result.data ?? null } : { data: result.data };
+    if (trace) response.extensions = { tracing: trace.finish() };
+    return reply.send(response);
+  };
+  return { handle };
+}
+
+/** `variables`: an object, JSON text of one (GET), or nothing; anything else is the client's mistake (400). */
+function parseVariables(raw: unknown): Record<string, unknown> | undefined | GraphQLError {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return new GraphQLError('Variables are invalid JSON.');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new GraphQLError('Variables must be an object.');
+  return value as Record<string, unknown>;
+}
+
+/** A compilation of each document (cached per query text, so stable) and operation name, made once. */
+function perOperation<T>(compile: (document: DocumentNode, operationName: string | undefined) => T) {
+  const byDocument = new WeakMap<DocumentNode, Map<string, T>>();
+  return (document: DocumentNode, operationName: string | undefined): T => {
+    let byName = byDocument.get(document);
+    if (!byName) byDocument.set(document, (byName = new Map()));
+    const key = operationName ?? '';
+    if (!byName.has(key)) byName.set(key, compile(document, operationName));
+    return byName.get(key) as T;
+  };
+}
