@@ -21,6 +21,9 @@ export async function loadAppModule(file: string, appDir?: string): Promise<unkn
   const ext = extname(file);
   if (ext === '.json') return JSON.parse(await readFile(file, 'utf8'));
   if (ext === '.ts' || ext === '.mts' || ext === '.cts') return exported(await viaJiti(file, appDir));
+  // CommonJS in a `"type": "module"` package: Node's `require` would take it for ESM, fail, and (Node 20.19) keep an
+  // empty namespace for it in its cache, which every later load gets. jiti reads it as CommonJS.
+  if (inModulePackage(file) && looksCommonJs(readFileSync(file, 'utf8'))) return exported(await viaJiti(file));
   let loaded: unknown;
   try {
     // A fresh read each time: loading a changed file again in the same process must see the change.
@@ -44,13 +47,14 @@ async function viaJiti(file: string, appDir?: string): Promise<unknown> {
     jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti;
   }
   try {
-    if (!appDir) return await jiti.import(file);
+    // Evaluated from its source, not through jiti.import: after Node's `require` took a CommonJS file for ESM (a
+    // `"type": "module"` package), Node's module cache holds an empty namespace for it, which jiti.import returns.
     const source = await readFile(file, 'utf8');
     // Only __dirname and __filename change: imports still resolve from the file's real folder, where they are.
-    const { dir, filename } = compiledLocation(appDir, file);
+    const location = appDir ? compiledLocation(appDir, file) : undefined;
     const declaresOwn = /\b(?:var|let|const|function|class)\s+__(?:dirname|filename)\b/.test(source);
     // On the first line, so that line numbers in errors stay the file's own.
-    const prelude = declaresOwn ? '' : `var __dirname = ${JSON.stringify(dir)}, __filename = ${JSON.stringify(filename)}; `;
+    const prelude = !location || declaresOwn ? '' : `var __dirname = ${JSON.stringify(location.dir)}, __filename = ${JSON.stringify(location.filename)}; `;
     return await jiti.evalModule(prelude + source, { filename: file, ext: extname(file), async: true });
   } catch (error) {
     throw withLocation(error, file);
@@ -114,6 +118,23 @@ function exported(mod: unknown): unknown {
   return mod;
 }
 
+/** The nearest package.json above `file` says `"type": "module"`. */
+function inModulePackage(file: string): boolean {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    try {
+      return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { type?: unknown }).type === 'module';
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ENOENT') return false;
+    }
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** `module.exports` / `exports.x =` and no `import` or `export` statement. */
+function looksCommonJs(source: string): boolean {
+  return /\bmodule\.exports\b|\bexports\.\w+\s*=/.test(source) && !/^\s*(import|export)\b/m.test(source);
+}
+
 function isEmptyNamespace(mod: unknown): boolean {
   return (
     typeof mod === 'object' && mod !== null && Object.prototype.toString.call(mod) === '[object Module]' && Object.keys(mod).length === 0
@@ -124,7 +145,8 @@ function isModuleKindMismatch(error: unknown): boolean {
   const message = (error as Error)?.message ?? '';
   return (
     /Cannot use import statement outside a module|Unexpected token 'export'|import\.meta|Cannot use 'import\.meta' outside a module/.test(message) ||
-    /(module|exports|require) is not defined in ES module scope/.test(message)
+    // Node 20.19 says "module is not defined", later versions add "in ES module scope".
+    /^(module|exports|require) is not defined( in ES module scope|$)/.test(message)
   );
 }
 

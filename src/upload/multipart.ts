@@ -56,6 +56,8 @@ export async function readMultipart(
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => fail(new PayloadTooLargeError('File is too large')));
+      // A part cut short errors on its own stream too (busboy also tells the parser): unheard, it would be uncaught.
+      stream.on('error', (error: Error) => fail(new ValidationError(`Invalid multipart body: ${error.message}`)));
       stream.on('end', () => {
         if (!stream.truncated) files.push({ field, filename, mime, buffer: Buffer.concat(chunks) });
       });
