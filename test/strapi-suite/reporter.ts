@@ -19,19 +19,29 @@ function classify(errors: Array<{ message?: string; name?: string }> | undefined
 
 /** A test's outcome; one that did not run because a hook of its suite failed takes that hook's error. */
 function outcomeOf(test: RunnerTask): Outcome {
-  if (test.mode === 'skip' || test.mode === 'todo') return { status: 'skipped', reason: 'skipped upstream (test.skip)' };
   if (test.result?.state === 'pass') return { status: 'passed' };
   if (test.result?.state === 'fail') return classify(test.result.errors);
-  for (let suite = test.suite; suite; suite = suite.suite) {
-    if (suite.result?.errors?.length) return classify(suite.result.errors);
+  // Vitest marks the tests of a suite whose beforeAll failed as skipped: they count as that hook's failure. (A
+  // suite some tests of which ran failed in an afterAll: its skipped tests are skipped upstream.)
+  for (let suite: RunnerTask | undefined = test.suite ?? test.file; suite; suite = suite.suite ?? (suite === test.file ? undefined : test.file)) {
+    if (suite.result?.errors?.length && !testsOf(suite).some(ran)) return hookFailure(classify(suite.result.errors));
   }
-  const file = test.file;
-  if (file?.result?.errors?.length) return classify(file.result.errors);
+  if (test.mode === 'skip' || test.mode === 'todo') return { status: 'skipped', reason: 'skipped upstream (test.skip)' };
   return { status: 'failed', reason: 'did not run' };
+}
+
+const ran = (test: RunnerTask) => test.result?.state === 'pass' || test.result?.state === 'fail';
+
+function hookFailure(outcome: Outcome): Outcome {
+  return outcome.status === 'failed' ? { status: 'failed', reason: `not run, a hook failed: ${outcome.reason}` } : outcome;
 }
 
 function testsOf(task: RunnerTask): RunnerTask[] {
   return 'tasks' in task && task.tasks ? task.tasks.flatMap(testsOf) : task.type === 'test' ? [task] : [];
+}
+
+function suitesOf(task: RunnerTask): RunnerTask[] {
+  return 'tasks' in task && task.tasks ? [task, ...task.tasks.flatMap(suitesOf)] : [];
 }
 
 function nameOf(test: RunnerTask): string {
@@ -60,6 +70,12 @@ export default class StrapiSuiteReporter implements Reporter {
         const outcome = outcomeOf(test);
         counts[outcome.status] += 1;
         if (outcome.status !== 'passed') lines.push(`    ${outcome.status.padEnd(12)} ${nameOf(test)} — ${outcome.reason}`);
+      }
+      for (const suite of suitesOf(file)) {
+        if (suite.result?.errors?.length && testsOf(suite).some(ran)) {
+          const outcome = classify(suite.result.errors);
+          lines.push(`    ${'(hook)'.padEnd(12)} ${suite === file ? 'the file' : nameOf(suite)}: an afterAll failed — ${outcome.status}: ${outcome.reason}`);
+        }
       }
       if (tests.length === 0) {
         const outcome = classify(file.result?.errors);

@@ -25,7 +25,13 @@ const state = {
   documentIds: new Map(),
 };
 
-const slug = (name) => String(name).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+/** The content-type builder's slugs: `rgbColor` -> `rgb-color`, `My name` -> `my-name`. */
+const slug = (name) =>
+  String(name)
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const snake = (name) => slug(name).replace(/-/g, '_');
 const toContentTypeUID = (name) => (name.includes('::') ? name : `api::${name}.${name}`);
 const toComponentUID = (def) => `${def.category || 'default'}.${slug(def.displayName)}`;
@@ -71,19 +77,22 @@ function schemaFiles() {
       });
     }
   }
-  // A relation with a targetAttribute is bidirectional: the builder writes the inverse side on the target.
+  // A relation with a targetAttribute is bidirectional: the builder writes the other side on the target. The
+  // manyToOne side owns a oneToMany pair (inversedBy); otherwise the declaring side does. `__self__` is the type.
   for (const [uid, schema] of [...contentTypes, ...components]) {
     for (const [name, attribute] of Object.entries(schema.attributes)) {
       if (attribute.type !== 'relation') continue;
       const { targetAttribute, ...rest } = attribute;
-      const target = contentTypes.get(attribute.target);
-      if (targetAttribute && target && REVERSED[attribute.relation] && !components.has(uid)) {
-        rest.inversedBy = targetAttribute;
+      if (rest.target === '__self__') rest.target = uid;
+      const target = contentTypes.get(rest.target);
+      if (targetAttribute && target && REVERSED[rest.relation] && !components.has(uid)) {
+        const owns = rest.relation !== 'oneToMany';
+        rest[owns ? 'inversedBy' : 'mappedBy'] = targetAttribute;
         target.attributes[targetAttribute] = {
           type: 'relation',
-          relation: REVERSED[attribute.relation],
+          relation: REVERSED[rest.relation],
           target: uid,
-          mappedBy: name,
+          [owns ? 'mappedBy' : 'inversedBy']: name,
         };
       }
       schema.attributes[name] = rest;

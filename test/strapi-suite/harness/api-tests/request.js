@@ -105,10 +105,7 @@ const createContentAPIRequest = ({ strapi, auth = {} } = {}) =>
  */
 const createAuthRequest = ({ strapi } = {}) => createAgent(strapi, { token: BYPASS_TOKEN });
 
-const transformToRESTResource = (input) => {
-  if (Array.isArray(input)) return input.map(transformToRESTResource);
-  const { id, ...attributes } = input;
-  return { id, attributes };
-};
+/** Strapi 5's REST resources are the entries as they are (v4 wrapped them in `{ id, attributes }`). */
+const transformToRESTResource = (input) => (Array.isArray(input) ? input.map(transformToRESTResource) : input);
 
 module.exports = { createRequest, createContentAPIRequest, createAuthRequest, transformToRESTResource };
