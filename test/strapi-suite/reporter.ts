@@ -20,7 +20,11 @@ function classify(errors: Array<{ message?: string; name?: string }> | undefined
 /** A test's outcome; one that did not run because a hook of its suite failed takes that hook's error. */
 function outcomeOf(test: RunnerTask): Outcome {
   if (test.result?.state === 'pass') return { status: 'passed' };
-  if (test.result?.state === 'fail') return classify(test.result.errors);
+  if (test.result?.state === 'fail') {
+    const outcome = classify(test.result.errors);
+    const last = (test.meta as { lastExchange?: string }).lastExchange;
+    return last && outcome.status === 'failed' ? { ...outcome, reason: `${outcome.reason} [last: ${last}]` } : outcome;
+  }
   // Vitest marks the tests of a suite whose beforeAll failed as skipped: they count as that hook's failure. (A
   // suite some tests of which ran failed in an afterAll: its skipped tests are skipped upstream.)
   for (let suite: RunnerTask | undefined = test.suite ?? test.file; suite; suite = suite.suite ?? (suite === test.file ? undefined : test.file)) {

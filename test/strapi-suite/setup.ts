@@ -6,7 +6,7 @@
 import Module, { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, expect, vi } from 'vitest';
+import { afterAll, beforeEach, expect, vi } from 'vitest';
 
 const here = import.meta.dirname;
 const repo = resolve(here, '../..');
@@ -45,6 +45,15 @@ expect.extend({
     const pass = received === null || typeof received === 'string';
     return { pass, message: () => `expected ${this.utils.printReceived(received)} ${pass ? 'not ' : ''}to be a string or null` };
   },
+});
+
+// A failed test's report names its last request and the answer (see the reporter).
+beforeEach((context) => {
+  const app = requireFromRepo(join(here, 'harness/app.js')) as { state: { lastExchange?: string } };
+  app.state.lastExchange = undefined;
+  context.onTestFailed(() => {
+    if (app.state.lastExchange) (context.task.meta as Record<string, unknown>).lastExchange = app.state.lastExchange;
+  });
 });
 
 afterAll(async () => {

@@ -53,6 +53,11 @@ function createAgent(strapi, initial = {}) {
     if (body) request.send(body);
     if (formData) for (const [field, value] of Object.entries(formData)) attachFormValue(request, field, value);
     else request.type('application/json');
+    // The last exchange of a test goes into the report of a failed one (its error alone says "expected 400 ...").
+    const sent = `${method} ${fullUrl}${query ? `?${decodeURIComponent(qs.stringify(query))}` : ''}`.slice(0, 300);
+    request.on('response', (response) => {
+      app.state.lastExchange = `${sent} → ${response.status} ${JSON.stringify(response.body ?? response.text ?? '').slice(0, 300)}`;
+    });
     return request;
   };
 
