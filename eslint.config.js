@@ -5,6 +5,12 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/conformance/**', 'examples/**/.tmp/**', 'examples/**/public/**'] },
   ...tseslint.configs.recommended,
   {
+    // The Strapi suite's harness is CommonJS: Strapi's test files `require` it, and Node's require loads it as is.
+    files: ['test/strapi-suite/harness/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { describe: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     rules: {
       '@typescript-eslint/no-explicit-any': 'warn',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -210,7 +210,8 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
       // Fastify's request logging (a child logger per request) only on demand; Cairn logs errors with `log`.
       ...(options.logger ? { loggerInstance: log as FastifyBaseLogger } : {}),
       // Cairn parses query strings itself with qs, strictly, inside the handlers (errors become 400s there).
-      routerOptions: { querystringParser: () => ({}) },
+      // A trailing slash names the same route, as in Strapi (its router is not strict).
+      routerOptions: { querystringParser: () => ({}), ignoreTrailingSlash: true },
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
       schemaController: { compilersFactory: lazySchemaCompilers() as never },
     });

@@ -7,7 +7,7 @@ import type {
   RelationAttribute,
 } from '../model/types.js';
 import { ValidationError, type FieldError } from '../errors/index.js';
-import { checkScalar } from './scalar-values.js';
+import { castDateTime, checkScalar } from './scalar-values.js';
 import { parseRelationValue, type RelationOps } from './relation-ops.js';
 
 /** A validated body for one row: its columns, and what hangs off it (components, relations). */
@@ -70,6 +70,15 @@ function collect(
   for (const key of Object.keys(data)) {
     if (isComponent && (key === 'id' || key === '__component')) continue;
     if (!isComponent && key === 'locale') continue;
+    if (!isComponent && key === 'publishedAt') {
+      // Accepted and ignored, as Strapi 5 does (clients send back what they read): the query's `status` decides.
+      // It must still be what a read gives, a date-time or null.
+      const value = data[key];
+      if (value !== null && (typeof value !== 'string' || !castDateTime(key, value).ok)) {
+        errors.push({ path: [...path, key], message: `${key} must be a valid datetime or null`, name: 'ValidationError', value });
+      }
+      continue;
+    }
     const attribute = schema.attributes.get(key);
     if (!attribute || SYSTEM_KEYS.has(key)) {
       throw new ValidationError(`Invalid key ${key}`, { key, path: path.length ? path.join('.') : null, source: 'body' });

@@ -143,12 +143,30 @@ function refuseNul(walk: Walk, values: unknown[], operator: string, path: string
   }
 }
 
+/** Operators that take a list themselves; on any other, a list means "any of these values". */
+const LIST_OPERATORS = new Set<string>(['$in', '$notIn', '$between']);
+const TRUE_VALUES = new Set<unknown>([true, 'true', 't', '1', 1]);
+const FALSE_VALUES = new Set<unknown>([false, 'false', 'f', '0', 0, '']);
+
+/**
+ * A list given to a single-value operator (`filters[rank][$gt][0]=12&filters[rank][$gt][1]=56`) matches when any
+ * of its values does, as Strapi reads it: an OR of the operator on each value, each checked as a single value.
+ */
+function anyOf(walk: Walk, field: FieldRef, operator: ComparisonOperator, list: unknown[], path: string | null): Filter {
+  const items = list.map((item) => {
+    if (asArray(item) || isPlainObject(item)) throw queryError(walk.param, `${operator}${path ? ` at ${path}` : ''} takes a single value`, operator, path);
+    return compare(walk, field, operator, item, path);
+  });
+  return items.length === 1 ? items[0] : { kind: 'or', items };
+}
+
 function compare(walk: Walk, field: FieldRef, operator: ComparisonOperator, raw: unknown, path: string | null): Filter {
   const at = path ? ` at ${path}` : '';
   const bad = (message: string) => queryError(walk.param, `${operator}${at} ${message}`, operator, path);
   const cast = (v: unknown) => castFilterValue(field, v, path, walk.param);
   if ((field.type === 'json' || field.type === 'blocks') && !JSON_OPERATORS.has(operator)) throw invalidKey(walk.param, operator, path);
   const list = asArray(raw);
+  if (list && !LIST_OPERATORS.has(operator)) return anyOf(walk, field, operator, list, path);
   refuseNul(walk, list ?? [raw], operator, path);
   let value: FilterValue;
   switch (operator) {
@@ -166,9 +184,10 @@ function compare(walk: Walk, field: FieldRef, operator: ComparisonOperator, raw:
       break;
     case '$null':
     case '$notNull':
-      if (raw === true || raw === 'true' || raw === '1' || raw === 1) value = true;
-      else if (raw === false || raw === 'false' || raw === '0' || raw === 0) value = false;
-      else throw bad('takes true or false');
+      // Strapi's spellings; any other value is refused, where Strapi would read it as true.
+      if (TRUE_VALUES.has(raw as string)) value = true;
+      else if (FALSE_VALUES.has(raw as string)) value = false;
+      else throw bad('takes true or false (true, t, 1 / false, f, 0 or empty)');
       break;
     default:
       if (list || isPlainObject(raw)) throw bad('takes a single value');

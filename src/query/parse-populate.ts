@@ -24,6 +24,9 @@ type Slot =
 
 const isTrue = (v: unknown) => v === true || v === 'true' || v === '1';
 const isFalse = (v: unknown) => v === false || v === 'false' || v === '0';
+/** An attribute's own populate value (`populate[chef]=t`) also takes Strapi's `t` and `f`. */
+const isTrueValue = (v: unknown) => isTrue(v) || v === 't';
+const isFalseValue = (v: unknown) => isFalse(v) || v === 'f';
 const PAGINATION_KEYS = new Set(['pagination', 'page', 'pageSize', 'start', 'limit']);
 const KEYS: Record<Slot['kind'], ReadonlySet<string>> = {
   relation: new Set(['fields', 'filters', 'sort', 'populate', 'count']),
@@ -136,7 +139,7 @@ function addPopulate(ctx: PopulateContext, schema: Schema, raw: unknown, path: s
     const here = joinPath(path, name);
     const slot = slotOf(ctx, schema, name);
     if (!slot) throw invalidKey('populate', name, here);
-    if (isFalse(value) || value === null || slot === 'hidden') continue;
+    if (isFalseValue(value) || value === null || slot === 'hidden') continue;
     tree.set(name, mergeNodes(tree.get(name), parseNode(ctx, slot, value, here)));
   }
 }
@@ -212,7 +215,7 @@ function componentsWith(
 }
 
 function parseNode(ctx: PopulateContext, slot: Slot, value: unknown, path: string): PopulateNode {
-  if (isTrue(value)) return emptyNode();
+  if (isTrueValue(value)) return emptyNode();
   // `populate[a]=*`, `populate[a]=b,c`, `populate[a][0]=b`: what to populate inside `a`.
   if (typeof value === 'string' || asArray(value)) return parseNode(ctx, slot, { populate: value }, path);
   if (!isPlainObject(value)) throw invalidPopulate(value, path);
@@ -266,7 +269,7 @@ function dynamicZoneOn(
     if (!isPlainObject(value.on)) throw invalidKey('populate', 'on', path);
     for (const [uid, strategy] of Object.entries(value.on)) {
       if (!components.includes(uid)) throw invalidKey('populate', uid, `${path}.on`);
-      if (isFalse(strategy) || strategy === null) continue;
+      if (isFalseValue(strategy) || strategy === null) continue;
       const component = ctx.model.components.get(uid)!;
       on.set(uid, parseNode(ctx, { kind: 'component', target: component }, strategy, `${path}.on.${uid}`));
     }

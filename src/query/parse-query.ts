@@ -7,6 +7,7 @@ import { parseFilters } from './parse-filters.js';
 import { parsePagination } from './parse-pagination.js';
 import { parsePopulate } from './parse-populate.js';
 import { parseSort } from './parse-sort.js';
+import { parseSearch } from './parse-search.js';
 
 export { parseQueryString } from './parse-query-string.js';
 
@@ -28,7 +29,7 @@ export interface ReadOptions {
 }
 
 /** The read parameters of Strapi v5's Content API. REST adds nothing else. */
-export const READ_PARAMS: readonly string[] = ['filters', 'fields', 'sort', 'populate', 'pagination', 'status', 'locale'];
+export const READ_PARAMS: readonly string[] = ['filters', 'fields', 'sort', 'populate', 'pagination', 'status', 'locale', '_q'];
 const READ_PARAM_SET = new Set(READ_PARAMS);
 
 /**
@@ -76,6 +77,8 @@ function readSpec(model: Model, contentType: ContentType, params: Record<string,
   if (filters !== undefined && filters !== '' && !(isPlainObject(filters) && Object.keys(filters).length === 0)) {
     spec.filters = parseFilters(model, contentType, filters, null, canFind);
   }
+  const search = parseSearch(contentType, params._q);
+  if (search) spec.filters = spec.filters ? { kind: 'and', items: [spec.filters, search] } : search;
   return spec;
 }
 

@@ -45,8 +45,11 @@ describe('filters: operators', () => {
     expect(filters('filters[count][$null]=1')).toEqual(cmp(COUNT, '$null', true));
   });
 
-  it('single-value operators refuse lists and objects', () => {
-    expect(fail('filters[title][$eq][0]=a').status).toBe(400);
+  it('single-value operators read a list as any of its values (OR, as Strapi); they refuse objects and nested lists', () => {
+    expect(filters('filters[title][$eq][0]=a&filters[title][$eq][1]=b')).toEqual({ kind: 'or', items: [cmp(TITLE, '$eq', 'a'), cmp(TITLE, '$eq', 'b')] });
+    expect(filters('filters[title][$eq][0]=a')).toEqual(cmp(TITLE, '$eq', 'a'));
+    expect(fail('filters[title][$eq][0][0]=a')).toMatchObject({ status: 400, details: { key: '$eq', path: 'title' } });
+    expect(fail('filters[count][$gt][0]=1&filters[count][$gt][1]=x')).toMatchObject({ status: 400, details: { path: 'count' } });
     expect(fail('filters[title][$eq][$eq]=a')).toMatchObject({ status: 400, details: { key: '$eq', path: 'title' } });
     expect(fail('filters[title][$contains][a]=1').status).toBe(400);
   });

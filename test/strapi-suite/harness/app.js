@@ -1,0 +1,210 @@
+'use strict';
+
+/**
+ * The one Cairn app of a test file (each file runs in a process of its own): the models the builders declared,
+ * written as a Strapi-layout app folder, served by an in-process Cairn (the repository's dist/) listening on a
+ * random port, on a SQLite database of its own. Fixtures are created through the REST Content API with a
+ * full-access API token, as a client would.
+ */
+const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join, resolve } = require('node:path');
+const { pathToFileURL } = require('node:url');
+
+const REPO = resolve(__dirname, '../../..');
+
+const state = {
+  /** uid -> { uid, kind: 'contentType' | 'component', def } in declaration order. */
+  models: new Map(),
+  /** Locales created as `plugin::i18n.locale` fixtures (Cairn reads locales from config/plugins). */
+  locales: [],
+  dir: null,
+  cairn: null,
+  token: null,
+  /** uid -> Map(id -> documentId) of every entry the fixtures created (entityService takes ids, REST documentIds). */
+  documentIds: new Map(),
+};
+
+/** The content-type builder's slugs: `rgbColor` -> `rgb-color`, `My name` -> `my-name`. */
+const slug = (name) =>
+  String(name)
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+const snake = (name) => slug(name).replace(/-/g, '_');
+const toContentTypeUID = (name) => (name.includes('::') ? name : `api::${name}.${name}`);
+const toComponentUID = (def) => `${def.category || 'default'}.${slug(def.displayName)}`;
+
+const REVERSED = { oneToOne: 'oneToOne', oneToMany: 'manyToOne', manyToOne: 'oneToMany', manyToMany: 'manyToMany' };
+
+function addModel(kind, def) {
+  const uid = kind === 'component' ? toComponentUID(def) : toContentTypeUID(def.singularName);
+  state.models.set(uid, { uid, kind, def });
+  return { uid, ...def };
+}
+
+function removeModel(uid) {
+  state.models.delete(uid);
+}
+
+/** The content-type builder's files for the declared models: schema.json per type, JSON per component. */
+function schemaFiles() {
+  const contentTypes = new Map();
+  const components = new Map();
+  for (const { uid, kind, def } of state.models.values()) {
+    const attributes = JSON.parse(JSON.stringify(def.attributes || {}));
+    if (kind === 'component') {
+      components.set(uid, {
+        collectionName: `components_${uid.split('.')[0]}_${snake(def.displayName)}s`,
+        info: { displayName: def.displayName, icon: def.icon || 'default', description: def.description || '' },
+        options: {},
+        attributes,
+      });
+    } else {
+      contentTypes.set(uid, {
+        kind: def.kind || 'collectionType',
+        collectionName: def.collectionName || snake(def.pluralName),
+        info: {
+          singularName: def.singularName,
+          pluralName: def.pluralName,
+          displayName: def.displayName || def.singularName,
+          description: def.description || '',
+        },
+        options: { draftAndPublish: def.draftAndPublish === true },
+        pluginOptions: def.pluginOptions || {},
+        attributes,
+      });
+    }
+  }
+  // A relation with a targetAttribute is bidirectional: the builder writes the other side on the target. The
+  // manyToOne side owns a oneToMany pair (inversedBy); otherwise the declaring side does. `__self__` is the type.
+  for (const [uid, schema] of [...contentTypes, ...components]) {
+    for (const [name, attribute] of Object.entries(schema.attributes)) {
+      if (attribute.type !== 'relation') continue;
+      const { targetAttribute, ...rest } = attribute;
+      if (rest.target === '__self__') rest.target = uid;
+      const target = contentTypes.get(rest.target);
+      if (targetAttribute && target && REVERSED[rest.relation] && !components.has(uid)) {
+        const owns = rest.relation !== 'oneToMany';
+        rest[owns ? 'inversedBy' : 'mappedBy'] = targetAttribute;
+        target.attributes[targetAttribute] = {
+          type: 'relation',
+          relation: REVERSED[rest.relation],
+          target: uid,
+          [owns ? 'mappedBy' : 'inversedBy']: name,
+        };
+      }
+      schema.attributes[name] = rest;
+    }
+  }
+  return { contentTypes, components };
+}
+
+function writeAppFolder() {
+  if (!state.dir) state.dir = mkdtempSync(join(tmpdir(), 'cairn-strapi-suite-'));
+  const dir = state.dir;
+  rmSync(join(dir, 'src'), { recursive: true, force: true });
+  const { contentTypes, components } = schemaFiles();
+  mkdirSync(join(dir, 'src', 'api'), { recursive: true });
+  for (const [uid, schema] of contentTypes) {
+    const name = schema.info.singularName;
+    const api = uid.slice('api::'.length).split('.')[0];
+    const folder = join(dir, 'src', 'api', api, 'content-types', name);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'schema.json'), JSON.stringify(schema, null, 2));
+  }
+  for (const [uid, component] of components) {
+    const [category, name] = uid.split('.');
+    mkdirSync(join(dir, 'src', 'components', category), { recursive: true });
+    writeFileSync(join(dir, 'src', 'components', category, `${name}.json`), JSON.stringify(component, null, 2));
+  }
+  mkdirSync(join(dir, 'config'), { recursive: true });
+  // Strapi's test app: GraphQL in Strapi 5's compatibility mode; locales as the fixtures created them.
+  const i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, ...state.locales] };
+  writeFileSync(
+    join(dir, 'config', 'plugins.json'),
+    JSON.stringify({ graphql: { config: { v4CompatibilityMode: true } }, i18n: { config: i18n } }, null, 2),
+  );
+  return dir;
+}
+
+/** Starts Cairn on the declared models (restarting it, same database, if it runs). */
+async function start() {
+  await stop();
+  const dir = writeAppFolder();
+  const { createCairn } = await import(pathToFileURL(join(REPO, 'dist', 'app', 'cairn.js')).href);
+  const { createLogger } = await import(pathToFileURL(join(REPO, 'dist', 'app', 'logger.js')).href);
+  const lines = [];
+  const log = createLogger({ write: (line) => void lines.push(line) });
+  const database = { connection: { client: 'sqlite', connection: { filename: join(dir, 'data.db') } } };
+  let cairn;
+  try {
+    cairn = await createCairn({ dir, config: { database }, log });
+  } catch (error) {
+    throw new Error(`Cairn refused to start on the tests' models: ${error.message}`);
+  }
+  cairn.logLines = lines;
+  await cairn.fastify.listen({ port: 0, host: '127.0.0.1' });
+  state.cairn = cairn;
+  if (!state.token) {
+    const { key } = await cairn.plugin('users-permissions').service('tokens').create({ name: 'strapi-suite', type: 'full-access' });
+    state.token = key;
+  }
+  return cairn;
+}
+
+async function stop() {
+  const cairn = state.cairn;
+  state.cairn = null;
+  if (cairn) await cairn.close();
+}
+
+/** Removes the app folder and its database once nothing is declared any more. */
+async function discardIfEmpty() {
+  if (state.models.size > 0) return;
+  await stop();
+  if (state.dir) rmSync(state.dir, { recursive: true, force: true });
+  state.dir = null;
+  state.token = null;
+  state.locales = [];
+  state.documentIds.clear();
+}
+
+async function ensureStarted() {
+  if (!state.cairn) await start();
+  return state.cairn;
+}
+
+/** One request to the running Cairn with the full-access token (fixtures and clean-ups). */
+async function call(method, url, body) {
+  const cairn = await ensureStarted();
+  const response = await cairn.fastify.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${state.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    payload: body ? JSON.stringify(body) : undefined,
+  });
+  let parsed = null;
+  try {
+    parsed = response.body ? JSON.parse(response.body) : null;
+  } catch {
+    parsed = response.body;
+  }
+  return { status: response.statusCode, body: parsed };
+}
+
+module.exports = {
+  REPO,
+  state,
+  addModel,
+  removeModel,
+  start,
+  stop,
+  ensureStarted,
+  discardIfEmpty,
+  call,
+  toContentTypeUID,
+  toComponentUID,
+  slug,
+};

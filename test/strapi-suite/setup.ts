@@ -1,0 +1,67 @@
+/**
+ * Runs before each upstream test file: makes `require('api-tests/...')` (and the packages the files require, from
+ * outside the repository) resolve to the adapter and the repository's node_modules, gives jest's globals and
+ * Strapi's matchers, and stops the file's Cairn at the end.
+ */
+import Module, { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeEach, expect, vi } from 'vitest';
+
+const here = import.meta.dirname;
+const repo = resolve(here, '../..');
+const suiteDir = process.env.STRAPI_SUITE_DIR ?? '';
+const requireFromRepo = createRequire(join(repo, 'package.json'));
+
+type Resolve = (request: string, parent: unknown, ...rest: unknown[]) => string;
+const internal = Module as unknown as { _resolveFilename: Resolve };
+const original = internal._resolveFilename;
+internal._resolveFilename = function (request, parent, ...rest) {
+  const harness = /^api-tests\/(.+)$/.exec(request);
+  if (harness) {
+    const upstream = join(suiteDir, 'packages/utils/api-tests', `${harness[1]}.js`);
+    if (harness[1] === 'generators' && existsSync(upstream)) return upstream;
+    return join(here, 'harness/api-tests', `${harness[1]}.js`);
+  }
+  try {
+    return original.call(this, request, parent, ...rest);
+  } catch (error) {
+    // The upstream files live outside the repository: their packages (lodash, qs, supertest) are the repository's.
+    if (!request.startsWith('.') && !request.startsWith('/')) return requireFromRepo.resolve(request);
+    throw error;
+  }
+};
+
+(globalThis as Record<string, unknown>).jest = vi;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
+
+expect.extend({
+  toBeISODate(received: unknown) {
+    const pass = typeof received === 'string' && ISO_DATE.test(received) && !Number.isNaN(Date.parse(received));
+    return { pass, message: () => `expected ${this.utils.printReceived(received)} ${pass ? 'not ' : ''}to be an ISO date` };
+  },
+  stringOrNull(received: unknown) {
+    const pass = received === null || typeof received === 'string';
+    return { pass, message: () => `expected ${this.utils.printReceived(received)} ${pass ? 'not ' : ''}to be a string or null` };
+  },
+});
+
+// A failed test's report names its last request and the answer (see the reporter).
+beforeEach((context) => {
+  const app = requireFromRepo(join(here, 'harness/app.js')) as { state: { lastExchange?: string } };
+  app.state.lastExchange = undefined;
+  context.onTestFailed(() => {
+    if (app.state.lastExchange) (context.task.meta as Record<string, unknown>).lastExchange = app.state.lastExchange;
+  });
+});
+
+afterAll(async () => {
+  const app = requireFromRepo(join(here, 'harness/app.js')) as {
+    state: { models: Map<string, unknown> };
+    stop(): Promise<void>;
+    discardIfEmpty(): Promise<void>;
+  };
+  app.state.models.clear();
+  await app.discardIfEmpty();
+});

@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vitest/config';
+import StrapiSuiteReporter from './reporter.js';
+
+/**
+ * Runs Strapi's own API test files (a folder laid out like strapi/strapi, STRAPI_SUITE_DIR) against Cairn through
+ * the adapter in harness/: jest-style files under vitest's globals. Started by run.mjs, not by `npm test`.
+ */
+const here = import.meta.dirname;
+const suiteDir = process.env.STRAPI_SUITE_DIR ?? '';
+
+export default defineConfig({
+  resolve: {
+    // Test files that `import` the harness (TypeScript ones) get the same modules `require` gives the others.
+    alias: [
+      { find: /^api-tests\/generators$/, replacement: resolve(suiteDir, 'packages/utils/api-tests/generators.js') },
+      { find: /^api-tests\/(.*)$/, replacement: resolve(here, 'harness/esm/$1.mjs') },
+    ],
+  },
+  test: {
+    dir: suiteDir,
+    include: ['**/*.test.api.{js,ts}'],
+    exclude: ['**/node_modules/**'],
+    globals: true,
+    setupFiles: [resolve(here, 'setup.ts')],
+    globalSetup: [resolve(here, '../helpers/temp-root.ts')],
+    reporters: [new StrapiSuiteReporter(suiteDir)],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // One file at a time: each starts a Cairn of its own, and the machine is shared.
+    fileParallelism: false,
+    pool: 'forks',
+  },
+});
