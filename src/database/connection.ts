@@ -191,6 +191,23 @@ function immediateSqliteDialect(kysely: KyselyModule, config: SqliteDialectConfi
   return dialect;
 }
 
+/**
+ * WAL mode, which the file keeps once set. Two processes opening a new file at once both try to switch it, and the
+ * switch needs the file to itself: SQLite answers SQLITE_BUSY at once (no busy wait, which could deadlock), so the
+ * loser tries again, until the other has switched it.
+ */
+async function enableWal(handle: { pragma(source: string, options?: { simple: boolean }): unknown }): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (handle.pragma('journal_mode', { simple: true }) !== 'wal') handle.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 /** Opens a connection pool for Strapi's `config/database` shape. All sessions work in UTC. */
 export async function createDatabase(config: DatabaseConfig, options: { baseDir?: string } = {}): Promise<Database> {
   const dialectName = dialectOf(config);
@@ -206,9 +223,9 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     const filename = given === ':memory:' || isAbsolute(given) ? given : resolve(options.baseDir ?? process.cwd(), given);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
     const sqliteHandle = new SQLite(filename);
-    sqliteHandle.pragma('journal_mode = WAL');
-    sqliteHandle.pragma('foreign_keys = ON');
     sqliteHandle.pragma('busy_timeout = 5000');
+    await enableWal(sqliteHandle);
+    sqliteHandle.pragma('foreign_keys = ON');
     sqliteHandle.pragma('synchronous = NORMAL');
     // SQLite's LOWER folds ASCII only; $eqi/$containsi fold every script like PostgreSQL does.
     sqliteHandle.function('cairn_lower', { deterministic: true }, (value: unknown) =>
