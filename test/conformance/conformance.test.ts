@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 
 /**
- * The reference kit in test/fixtures/conformance (a copy of ../shared/conformance): Cairn (built, started by the CLI) is seeded through the REST API
+ * The reference kit in test/fixtures/conformance (a copy of the project's shared conformance kit): Cairn (built, started by the CLI) is seeded through the REST API
  * by the kit's seed script, the recorded queries are replayed, and compare.mjs must report every one equal
  * (deviations.json lists where Cairn differs on purpose; Cairn's own deliberate differences, each with its reason,
  * are in test/conformance/rest and test/conformance/gql-v4). queries.json's GraphQL queries use Strapi v5's shape
