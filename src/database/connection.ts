@@ -4,11 +4,13 @@ import type { CompiledQuery, Dialect, Driver, Kysely, SqliteDialectConfig } from
 import { toPostgresPlaceholders } from './placeholders.js';
 import { answerTooLarge } from './answer-limits.js';
 import { databaseUnavailable } from './unavailable.js';
-import { CairnError } from '../errors/index.js';
+import { CairnError, ServiceUnavailableError } from '../errors/index.js';
 import type { Pool as MysqlPool, PoolConnection } from 'mysql2';
 import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
 import { mysqlLock, postgresLock, sqliteLock, type LockOptions, type ProcessLock } from './process-lock.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
+import { DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatement, lockTimedOut, RELEASE_SESSION_LOCKS } from './document-locks.js';
+import { isTransientConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './transient.js';
 
 /** A read: what may run as a prepared statement outside transactions. */
 const READ = /^\s*(?:SELECT|WITH)\b/i;
@@ -39,6 +41,19 @@ interface Engine {
   raw(sql: string, params: unknown[]): CompiledQuery;
 }
 
+/** One transaction's document locks (document-locks.ts). */
+interface TransactionLocks {
+  held: Set<string>;
+  /** MySQL: named locks were taken, which outlive the transaction on its connection until released. */
+  session: boolean;
+}
+
+/** A transient conflict that outlasted every attempt: the client may try again (503). */
+function gaveUp(error: unknown): unknown {
+  if (error instanceof ServiceUnavailableError) return error;
+  return new ServiceUnavailableError(undefined, { cause: error instanceof CairnError && error.cause !== undefined ? error.cause : error });
+}
+
 class KyselyDatabase implements Database {
   constructor(
     readonly dialect: DialectName,
@@ -52,7 +67,24 @@ class KyselyDatabase implements Database {
     private readonly processLock?: ProcessLock,
     /** Destroys the root Kysely instance if one was made (the root connection only). */
     private readonly closeEngine?: () => Promise<void>,
+    /** A transaction's document locks (transactions only). */
+    private readonly locks?: TransactionLocks,
   ) {}
+
+  async lock(keys: Iterable<string>): Promise<void> {
+    if (!this.locks) throw new Error('lock() runs inside a transaction');
+    for (const key of inLockOrder(keys)) {
+      if (this.locks.held.has(key)) continue;
+      const statement = lockStatement(this.dialect, key);
+      if (!statement) return;
+      if (this.dialect === 'mysql') this.locks.session = true;
+      const [row] = await this.query(statement.sql, statement.params);
+      if (lockTimedOut(this.dialect, row)) {
+        throw new ServiceUnavailableError(`Another write to the same document held it for over ${DOCUMENT_LOCK_WAIT_S} s, try again shortly`);
+      }
+      this.locks.held.add(key);
+    }
+  }
 
   exclusive<T>(name: string, fn: () => Promise<T>, options?: LockOptions): Promise<T> {
     if (!this.processLock) throw new Error('exclusive() runs on the root connection, not in a transaction');
@@ -103,24 +135,72 @@ class KyselyDatabase implements Database {
     };
   }
 
+  /**
+   * Runs `fn` in a transaction. A transient conflict (a deadlock, a serialization failure, a connection lost before
+   * COMMIT: transient.ts) runs it again, a few times with jittered waits, then answers 503; `fn` must therefore do
+   * nothing outside the database that a second run would repeat. A failure during COMMIT is never retried: the
+   * transaction may have committed, and running it again could apply the write twice.
+   */
   async transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
+    let first: unknown;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.transactionOnce(fn);
+      if ('value' in outcome) return outcome.value;
+      first ??= outcome.error;
+      if (outcome.retryable && attempt < TRANSACTION_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt + 1)));
+        continue;
+      }
+      // A later attempt's own answer stands (the document may be gone now: a 404); a 503 logs why the first
+      // attempt failed, the fault the operator wants to see, not the refusals of the retries after it.
+      const last = outcome.retryable ? gaveUp(outcome.error) : outcome.error;
+      if (attempt > 1 && last instanceof ServiceUnavailableError) throw gaveUp(first);
+      throw last;
+    }
+  }
+
+  /** One attempt: its value, or the error to report and whether running `fn` again is safe and may succeed. */
+  private async transactionOnce<T>(fn: (trx: Database) => Promise<T>): Promise<{ value: T } | { error: unknown; retryable: boolean }> {
     this.openTransactions.count++;
     let failed: { error: unknown } | undefined;
+    let committing = false;
     try {
       const { kysely, raw } = await this.engine();
-      return await kysely.transaction().execute((trx) => {
-        const engine = Promise.resolve({ kysely: trx, raw });
-        return fn(new KyselyDatabase(this.dialect, () => engine, this.listeners, true)).catch((error: unknown) => {
-          failed = { error };
-          throw error;
+      const locks: TransactionLocks = { held: new Set(), session: false };
+      const run = (db: Kysely<any>) => {
+        // MySQL/MariaDB: READ COMMITTED as PostgreSQL's default, so that what a write reads after taking a document's
+        // lock is what the previous writer committed (REPEATABLE READ would show the snapshot of its first read).
+        const builder = this.dialect === 'mysql' ? db.transaction().setIsolationLevel('read committed') : db.transaction();
+        return builder.execute(async (trx) => {
+          const engine = Promise.resolve({ kysely: trx, raw });
+          const result = await fn(new KyselyDatabase(this.dialect, () => engine, this.listeners, true, undefined, undefined, undefined, undefined, locks)).catch(
+            (error: unknown) => {
+              failed = { error };
+              throw error;
+            },
+          );
+          committing = true;
+          return result;
         });
+      };
+      if (this.dialect !== 'mysql') return { value: await run(kysely) };
+      // MySQL's named locks belong to the connection, not the transaction: released on the same connection after
+      // COMMIT or ROLLBACK, before the pool lends it to anyone else. (If the connection broke, the server released them.)
+      const value = await kysely.connection().execute(async (connection) => {
+        try {
+          return await run(connection);
+        } finally {
+          if (locks.session) await connection.executeQuery(raw(RELEASE_SESSION_LOCKS, [])).catch(ignoreLostConnection);
+        }
       });
+      return { value };
     } catch (error) {
       // When the connection died, Kysely's ROLLBACK fails too and its error replaces the statement's: the statement's
       // is the cause. (The server rolls back a transaction whose connection is gone; BEGIN or COMMIT failing is mapped
       // here too: one cut during COMMIT may have committed.)
-      throw this.mapped(failed ? failed.error : error);
+      const cause = failed ? failed.error : error;
+      return { error: this.mapped(cause), retryable: !committing && isTransientConflict(this.dialect, cause) };
     } finally {
       this.openTransactions.count--;
     }
@@ -247,7 +327,8 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       types,
       min: pool.min ?? 0,
       max: pool.max ?? 10,
-      options: `-c timezone=UTC${schema ? ` -c search_path=${String(schema)}` : ''}`,
+      // No statement waits for a lock (a document's, a row's) longer than a write may: past it, a 503.
+      options: `-c timezone=UTC -c lock_timeout=${DOCUMENT_LOCK_WAIT_S}s${schema ? ` -c search_path=${String(schema)}` : ''}`,
       // Bounds both opening a connection and waiting for a free one: an outage answers 503 instead of hanging.
       connectionTimeoutMillis: acquireTimeout,
       keepAlive: true,
@@ -292,8 +373,11 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       connection.on('error', ignoreLostConnection);
       // JSON_ARRAYAGG and GROUP_CONCAT stop at group_concat_max_len (1 MiB by default on MariaDB): a populated list
       // longer than that would come back cut short. Raised to its maximum on every connection the pool opens.
-      connection.query('SET SESSION group_concat_max_len = 4294967295', (error) => {
-        if (error) process.emitWarning(`MySQL: could not raise group_concat_max_len: ${error.message}`);
+      // A row or table lock is waited for as long as a document's lock, then a 503 (InnoDB's default is 50 s, a
+      // table's metadata lock a year).
+      const wait = DOCUMENT_LOCK_WAIT_S;
+      connection.query(`SET SESSION group_concat_max_len = 4294967295, innodb_lock_wait_timeout = ${wait}, lock_wait_timeout = ${wait}`, (error) => {
+        if (error) process.emitWarning(`MySQL: could not set the session's group_concat_max_len and lock waits: ${error.message}`);
       });
     });
     const getConnection = boundedGetConnection(mysqlPool, acquireTimeout);

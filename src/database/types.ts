@@ -40,6 +40,11 @@ export interface Database {
   execute(sql: string, params?: readonly unknown[]): Promise<ExecuteResult>;
   /** Run `fn` in one transaction; nested calls reuse the outer transaction. */
   transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: takes the write lock of each key (`documentLockKey`) until the transaction ends, in the
+   * one global order every process uses (document-locks.ts). Keys already held are skipped.
+   */
+  lock(keys: Iterable<string>): Promise<void>;
   /** True inside `transaction()`. */
   readonly inTransaction: boolean;
   /** Listen to every statement sent to the server (tests count them). Returns an unsubscribe function. */

@@ -11,6 +11,8 @@ import { RowStore } from './row-store.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
 import { discardDraftVersion, publishVersion, unpublishVersion, versionRows } from './versions.js';
 import { planRow, type RowPlan } from './write-plan.js';
+import { deleteLockSet, lockForWrite, writeLockSet } from './write-locks.js';
+import { documentLockKey } from '../database/document-locks.js';
 
 /**
  * Strapi v5's document service for one content-type. Reads compile to one SQL statement; every write runs in
@@ -94,6 +96,7 @@ export class Documents implements DocumentService {
     const locale = this.writeLocale(params);
     const plan = planRow(this.ctx.model, this.contentType, params.data, 'create');
     await this.ctx.db.transaction(async (trx) => {
+      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, this.contentType, documentId, plan));
       await this.insertVersion(trx, plan, documentId, locale, params.status);
     });
     return documentId;
@@ -123,7 +126,10 @@ export class Documents implements DocumentService {
   async updateDocument(params: WriteParams & { documentId: string }): Promise<boolean> {
     const ct = this.contentType;
     const locale = this.writeLocale(params);
+    // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
+    const updatePlan = planRow(this.ctx.model, ct, params.data, 'update');
     return this.ctx.db.transaction(async (trx) => {
+      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan));
       const rows = await versionRows(trx, ct, params.documentId, locale);
       if (!rows.length) {
         const elsewhere = ct.localized ? await versionRows(trx, ct, params.documentId, '*') : [];
@@ -132,7 +138,7 @@ export class Documents implements DocumentService {
         await this.insertVersion(trx, plan, params.documentId, locale, params.status);
         return true;
       }
-      const plan = planRow(this.ctx.model, ct, params.data, 'update');
+      const plan = updatePlan;
       await this.checkUnique(trx, plan, params.documentId, locale);
       const store = new RowStore(trx, this.ctx.model);
       const now = new Date().toISOString();
@@ -151,6 +157,7 @@ export class Documents implements DocumentService {
     const ct = this.contentType;
     const locale = params.locale === '*' ? '*' : this.writeLocale(params);
     const deleted = await this.ctx.db.transaction(async (trx) => {
+      await lockForWrite(trx, () => deleteLockSet(trx, this.ctx.model, ct, params.documentId));
       const rows = await versionRows(trx, ct, params.documentId, locale);
       await new RowStore(trx, this.ctx.model).deleteRows(ct, rows.map((r) => r.id));
       if (rows.length) await this.removeInboundLinks(trx, params.documentId, locale);
@@ -178,6 +185,7 @@ export class Documents implements DocumentService {
     if (!this.contentType.draftAndPublish) throw new ValidationError(`${this.contentType.uid} does not use Draft & Publish`);
     const locale = this.writeLocale(params);
     return this.ctx.db.transaction(async (trx) => {
+      await trx.lock([documentLockKey(this.contentType.uid, params.documentId)]);
       const rows = await versionRows(trx, this.contentType, params.documentId, locale);
       if (!rows.length) return false;
       await change(new RowStore(trx, this.ctx.model), rows);

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import type { DialectName } from './types.js';
+
+/**
+ * Write locks on documents, held until the transaction ends, that every process on the database respects. A write
+ * takes the locks of every document whose rows or links it changes before it reads anything, all at once and in
+ * one global order (by the key's hash), so two writes never wait for each other in a circle; a lock found to be
+ * needed later (a list that changed meanwhile) is taken then, and a deadlock that this can cause is detected by
+ * the server and retried (transient.ts).
+ *
+ * - PostgreSQL: transaction-level advisory locks (`pg_advisory_xact_lock`), released by COMMIT/ROLLBACK.
+ * - MySQL/MariaDB: named locks (`GET_LOCK`), which belong to the session: the connection that took them releases
+ *   them after the transaction ends, before it goes back to the pool (connection.ts).
+ * - SQLite: nothing to do; every write transaction holds the database's write lock from BEGIN IMMEDIATE.
+ */
+
+/** PostgreSQL: the first key of the two-key form, apart from start-up locks (process-lock.ts) and apps' own. */
+const PG_DOCUMENT_LOCK_SPACE = 72616954;
+/** How long a write waits for another's document lock before a 503 (PostgreSQL's is its lock_timeout). */
+export const DOCUMENT_LOCK_WAIT_S = 10;
+
+/** The key of one document of one content type, in every locale. */
+export function documentLockKey(uid: string, documentId: string): string {
+  return `${uid}|${documentId}`;
+}
+
+/** A signed 32-bit hash of the key: the lock's identity on PostgreSQL, and the global order on every database. */
+export function lockHash(key: string): number {
+  return createHash('sha1').update(key).digest().readInt32BE(0);
+}
+
+/** The keys, without duplicates, in the one order every process takes them in. */
+export function inLockOrder(keys: Iterable<string>): string[] {
+  return [...new Set(keys)]
+    .map((key) => ({ key, hash: lockHash(key) }))
+    .sort((a, b) => a.hash - b.hash || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((k) => k.key);
+}
+
+/** The statement that takes one key's lock, and whether a row that comes back means it failed. */
+export function lockStatement(dialect: DialectName, key: string): { sql: string; params: unknown[] } | undefined {
+  if (dialect === 'postgres') return { sql: 'SELECT pg_advisory_xact_lock(?, ?) AS locked', params: [PG_DOCUMENT_LOCK_SPACE, lockHash(key)] };
+  if (dialect === 'mysql') {
+    // Named locks are server-wide and their names stop at 64 characters: the database's name is hashed in.
+    return { sql: `SELECT GET_LOCK(CONCAT('cairn_doc_', SHA1(CONCAT(DATABASE(), '|', ?))), ?) AS locked`, params: [key, DOCUMENT_LOCK_WAIT_S] };
+  }
+  return undefined;
+}
+
+/** MySQL: what a connection runs after its transaction ended when it took document locks. */
+export const RELEASE_SESSION_LOCKS = 'SELECT RELEASE_ALL_LOCKS() AS released';
+
+/** GET_LOCK answers 1 when it got the lock, 0 on timeout, NULL on an error (the connection killed meanwhile). */
+export function lockTimedOut(dialect: DialectName, row: Record<string, unknown> | undefined): boolean {
+  return dialect === 'mysql' && Number(row?.locked) !== 1;
+}

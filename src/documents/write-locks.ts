@@ -1,0 +1,70 @@
+import type { ContentType, Model } from '../model/types.js';
+import type { Database } from '../database/types.js';
+import { documentLockKey } from '../database/document-locks.js';
+import { documentIdsOfRows, documentsLinkingTo } from '../database/lock-targets.js';
+import type { RelationTarget } from './relation-ops.js';
+import type { RowPlan } from './write-plan.js';
+
+/**
+ * The documents a write changes, whose locks it takes first (database/document-locks.ts): its own, and every
+ * document whose links or list order it changes. A relation item's target is locked on either side: from the
+ * inverse side the write changes the owner's links, from the owner side the order of the target's inverse list.
+ * `rereadAfterLocking` says that the set came from rows another write may have changed before the locks were
+ * held (who links to this document): it is read once more under the locks.
+ */
+export interface LockSet {
+  keys: string[];
+  rereadAfterLocking: boolean;
+}
+
+/** An update's or a create's locks; `plan` holds its relation writes, nested components' included. */
+export async function writeLockSet(db: Database, model: Model, contentType: ContentType, documentId: string, plan: RowPlan): Promise<LockSet> {
+  const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)], rereadAfterLocking: false };
+  await addRelationTargets(db, model, contentType, documentId, plan, set);
+  return set;
+}
+
+async function addRelationTargets(db: Database, model: Model, source: ContentType | undefined, documentId: string, plan: RowPlan, set: LockSet) {
+  for (const { attribute, ops } of plan.relations) {
+    if (attribute.kind !== 'relation') continue;
+    const target = model.contentTypes.get(attribute.target);
+    if (!target) continue;
+    const items: RelationTarget[] = ops.kind === 'set' ? ops.targets : [...ops.connect, ...ops.disconnect];
+    const documentIds = items.filter((t) => typeof t.ref === 'string').map((t) => t.ref as string);
+    const rowIds = items.filter((t) => typeof t.ref === 'number').map((t) => t.ref as number);
+    documentIds.push(...(await documentIdsOfRows(db, target.table, rowIds)));
+    // An inverse-side `set` replaces the list: the documents linking here now lose their link.
+    if (!attribute.owner && ops.kind === 'set' && source) {
+      documentIds.push(...(await documentsLinkingTo(db, target.table, attribute.linkTable, documentId)));
+      set.rereadAfterLocking = true;
+    }
+    set.keys.push(...documentIds.map((id) => documentLockKey(target.uid, id)));
+  }
+  for (const component of plan.components) {
+    for (const item of component.items) await addRelationTargets(db, model, undefined, documentId, item.row, set);
+  }
+}
+
+/**
+ * A delete's locks: its own, and the documents that link to it, whose links go with it. (Links from components
+ * are removed too, without their document's lock: a component belongs to a document found only through its
+ * parents' tables.)
+ */
+export async function deleteLockSet(db: Database, model: Model, contentType: ContentType, documentId: string): Promise<LockSet> {
+  const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)], rereadAfterLocking: true };
+  for (const owner of model.contentTypes.values()) {
+    for (const attribute of owner.attributes.values()) {
+      if (attribute.kind !== 'relation' || !attribute.owner || attribute.target !== contentType.uid) continue;
+      const linking = await documentsLinkingTo(db, owner.table, attribute.linkTable, documentId);
+      set.keys.push(...linking.map((id) => documentLockKey(owner.uid, id)));
+    }
+  }
+  return set;
+}
+
+/** Takes the locks; a set read from changeable rows is read again under them and what is new is locked too. */
+export async function lockForWrite(db: Database, lockSet: () => Promise<LockSet>): Promise<void> {
+  const first = await lockSet();
+  await db.lock(first.keys);
+  if (first.rereadAfterLocking) await db.lock((await lockSet()).keys);
+}
