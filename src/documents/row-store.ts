@@ -1,6 +1,7 @@
 import type { Component, ContentType, Model } from '../model/types.js';
 import type { Database } from '../database/types.js';
 import { sqlDialect, StoredJson } from '../database/sql/index.js';
+import { ApplicationError } from '../errors/index.js';
 import { columnTypes } from './columns.js';
 import type { ComponentPlan, RowPlan } from './write-plan.js';
 import { writeRelations, copyLinks, type RelationScope } from './link-store.js';
@@ -55,6 +56,7 @@ export class RowStore {
   }
 
   private async replaceComponents(owner: ContentType | Component, rowId: number, plan: ComponentPlan, scope: RelationScope) {
+    await this.checkGivenIds(owner, rowId, plan);
     await this.deleteComponents(owner, [rowId], plan.attribute);
     let ord = 1;
     for (const item of plan.items) {
@@ -64,6 +66,25 @@ export class RowStore {
         [rowId, cmpId, item.component.uid, plan.attribute, ord++],
       );
       await this.writeChildren(item.component, cmpId, item.row, scope);
+    }
+  }
+
+  /**
+   * An update may send a component back with its `id` (as read): Strapi then requires it to be one of this row's
+   * components in that field (of that component, in a dynamic zone), and refuses the write otherwise.
+   */
+  private async checkGivenIds(owner: ContentType | Component, rowId: number, plan: ComponentPlan): Promise<void> {
+    const given = plan.items.filter((item) => 'id' in item);
+    if (!given.length) return;
+    const links = await this.db.query<{ cmp_id: number | string; component_type: string }>(
+      `SELECT cmp_id, component_type FROM ${this.q(owner.componentsTable)} WHERE entity_id = ? AND field = ?`,
+      [rowId, plan.attribute],
+    );
+    const own = new Set(links.map((link) => `${String(link.cmp_id)}|${link.component_type}`));
+    for (const item of given) {
+      if (!own.has(`${String(item.id)}|${item.component.uid}`)) {
+        throw new ApplicationError(`Some of the provided components in ${plan.attribute} are not related to the entity`);
+      }
     }
   }
 
