@@ -70,14 +70,22 @@ export class RowStore {
   }
 
   /**
-   * An update may send a component back with its `id` (as read): Strapi then requires it to be one of this row's
-   * components in that field (of that component, in a dynamic zone), and refuses the write otherwise.
+   * An update may send a component back with its `id` (as read): Strapi then requires it to be one of the entry's
+   * components in that field (of that component, in a dynamic zone), and refuses the write otherwise. The entry is
+   * the document's version in this locale: its draft or its published version (a client sends back what a
+   * published read showed; Strapi 5 knows only the draft's and refuses those, Strapi v4 had one row).
    */
   private async checkGivenIds(owner: ContentType | Component, rowId: number, plan: ComponentPlan): Promise<void> {
     const given = plan.items.filter((item) => 'id' in item);
     if (!given.length) return;
+    const cmps = this.q(owner.componentsTable);
+    const table = this.q(owner.table);
+    const sameLocale = owner.modelType === 'contentType' && owner.localized ? ' AND v.locale = m.locale' : '';
     const links = await this.db.query<{ cmp_id: number | string; component_type: string }>(
-      `SELECT cmp_id, component_type FROM ${this.q(owner.componentsTable)} WHERE entity_id = ? AND field = ?`,
+      owner.modelType === 'contentType'
+        ? `SELECT l.cmp_id, l.component_type FROM ${cmps} l JOIN ${table} v ON v.id = l.entity_id ` +
+            `JOIN ${table} m ON m.document_id = v.document_id${sameLocale} WHERE m.id = ? AND l.field = ?`
+        : `SELECT cmp_id, component_type FROM ${cmps} WHERE entity_id = ? AND field = ?`,
       [rowId, plan.attribute],
     );
     const own = new Set(links.map((link) => `${String(link.cmp_id)}|${link.component_type}`));

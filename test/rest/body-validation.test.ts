@@ -202,6 +202,21 @@ describeEachDialect('body validation in Strapi 5 words', (dialect) => {
     expect(own.body.data.list.map((c: { name: string }) => c.name)).toEqual(['b2', 'c']);
   });
 
+  it('Draft & Publish: what a published read showed may be sent back with its ids (the draft is written)', async () => {
+    const data = { title: 'T', compo: item('c'), list: [item('l')], zone: [{ __component: 'default.compo', ...item('z') }] };
+    const { documentId } = (await app.request('POST', '/api/drafteds', { data })).body.data;
+    const read = (await app.request('GET', `/api/drafteds/${documentId}?populate=*`)).body.data;
+    const back = await app.request('PUT', `/api/drafteds/${documentId}?populate=*`, {
+      data: { compo: { ...read.compo, name: 'c2' }, list: read.list, zone: read.zone },
+    });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body.data.compo.name).toBe('c2');
+    const other = (await app.request('POST', '/api/drafteds?populate=*', { data })).body.data;
+    const res = await app.request('PUT', `/api/drafteds/${documentId}`, { data: { compo: other.compo } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.name).toBe('ApplicationError');
+  });
+
   it('a date, time or date-time that is not one: 400 in the words of Strapi\'s database layer', async () => {
     expect(await one('POST', '/api/plains', { when: '2020-02-30T10:00:00.000Z' })).toEqual({
       message: 'Invalid format, expected a timestamp or an ISO date',
