@@ -140,6 +140,12 @@ async function resolveTargets(
       numeric,
     );
     for (const row of rows) byId.set(Number(row.id), row.document_id);
+    // Ids (not documentIds) that name no entry: counted per target type, in Strapi's words.
+    const missing = new Set(numeric.filter((id) => !byId.has(id)));
+    if (mustExist && missing.size) {
+      const message = `${missing.size} relation(s) of type ${target.uid} associated with this entity do not exist`;
+      throw ValidationError.fromFieldErrors([{ path: [], message, name: 'ValidationError' }]);
+    }
   }
   const resolved = items.map((t) => ({
     documentId: typeof t.ref === 'number' ? (byId.get(t.ref) ?? `#${t.ref}`) : t.ref,

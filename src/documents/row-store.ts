@@ -1,6 +1,7 @@
 import type { Component, ContentType, Model } from '../model/types.js';
 import type { Database } from '../database/types.js';
 import { sqlDialect, StoredJson } from '../database/sql/index.js';
+import { ApplicationError } from '../errors/index.js';
 import { columnTypes } from './columns.js';
 import type { ComponentPlan, RowPlan } from './write-plan.js';
 import { writeRelations, copyLinks, type RelationScope } from './link-store.js';
@@ -55,6 +56,7 @@ export class RowStore {
   }
 
   private async replaceComponents(owner: ContentType | Component, rowId: number, plan: ComponentPlan, scope: RelationScope) {
+    await this.checkGivenIds(owner, rowId, plan);
     await this.deleteComponents(owner, [rowId], plan.attribute);
     let ord = 1;
     for (const item of plan.items) {
@@ -64,6 +66,33 @@ export class RowStore {
         [rowId, cmpId, item.component.uid, plan.attribute, ord++],
       );
       await this.writeChildren(item.component, cmpId, item.row, scope);
+    }
+  }
+
+  /**
+   * An update may send a component back with its `id` (as read): Strapi then requires it to be one of the entry's
+   * components in that field (of that component, in a dynamic zone), and refuses the write otherwise. The entry is
+   * the document's version in this locale: its draft or its published version (a client sends back what a
+   * published read showed; Strapi 5 knows only the draft's and refuses those, Strapi v4 had one row).
+   */
+  private async checkGivenIds(owner: ContentType | Component, rowId: number, plan: ComponentPlan): Promise<void> {
+    const given = plan.items.filter((item) => 'id' in item);
+    if (!given.length) return;
+    const cmps = this.q(owner.componentsTable);
+    const table = this.q(owner.table);
+    const sameLocale = owner.modelType === 'contentType' && owner.localized ? ' AND v.locale = m.locale' : '';
+    const links = await this.db.query<{ cmp_id: number | string; component_type: string }>(
+      owner.modelType === 'contentType'
+        ? `SELECT l.cmp_id, l.component_type FROM ${cmps} l JOIN ${table} v ON v.id = l.entity_id ` +
+            `JOIN ${table} m ON m.document_id = v.document_id${sameLocale} WHERE m.id = ? AND l.field = ?`
+        : `SELECT cmp_id, component_type FROM ${cmps} WHERE entity_id = ? AND field = ?`,
+      [rowId, plan.attribute],
+    );
+    const own = new Set(links.map((link) => `${String(link.cmp_id)}|${link.component_type}`));
+    for (const item of given) {
+      if (!own.has(`${String(item.id)}|${item.component.uid}`)) {
+        throw new ApplicationError(`Some of the provided components in ${plan.attribute} are not related to the entity`);
+      }
     }
   }
 

@@ -1,32 +1,40 @@
 import type { ScalarAttribute } from '../model/types.js';
 import { isIsoDate, storableYear } from '../query/index.js';
+import { printValue } from './field-messages.js';
 
-/** Outcome of checking one scalar value from a request body. */
-export type ScalarCheck = { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * Outcome of checking one scalar value from a request body. `late` marks what Strapi's database layer refuses after
+ * its validation passed (a date that is not one): reported only when nothing else is wrong, worded as Strapi does.
+ */
+export type ScalarCheck = { ok: true; value: unknown } | { ok: false; message: string; late?: boolean };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UID = /^[A-Za-z0-9-_.~]*$/;
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?$/;
 
 const fail = (message: string): ScalarCheck => ({ ok: false, message });
+const late = (message: string): ScalarCheck => ({ ok: false, message, late: true });
 
 /** Messages follow the reference server's wording, so clients that show them read the same text. */
 function typeError(name: string, type: string, value: unknown): ScalarCheck {
-  return fail(`${name} must be a \`${type}\` type, but the final value was: \`${JSON.stringify(value) ?? 'undefined'}\`.`);
+  return fail(`${name} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`.`);
 }
 
-/** Casts and checks a non-null value for `attribute`; the result is what gets stored (before dialect binding). */
-export function checkScalar(attribute: ScalarAttribute, raw: unknown): ScalarCheck {
+/**
+ * Casts and checks a non-null value for `attribute`; the result is what gets stored (before dialect binding).
+ * `name` is how messages name the field: its path in the body (`compo[0].title`), the attribute's name at the top.
+ */
+export function checkScalar(attribute: ScalarAttribute, raw: unknown, name = attribute.name): ScalarCheck {
   // NUL can't be stored in text or JSON on PostgreSQL; refusing it everywhere keeps the databases alike.
   if ((typeof raw === 'string' && raw.includes('\u0000')) || (typeof raw === 'object' && raw !== null && JSON.stringify(raw).includes('\\u0000'))) {
-    return fail(`${attribute.name} may not contain NUL characters`);
+    return fail(`${name} may not contain NUL characters`);
   }
-  const cast = castScalar(attribute, raw);
+  const cast = castScalar(attribute, raw, name);
   if (!cast.ok) return cast;
-  return checkConstraints(attribute, cast.value);
+  return checkConstraints(attribute, cast.value, name);
 }
 
-function castScalar(a: ScalarAttribute, raw: unknown): ScalarCheck {
+function castScalar(a: ScalarAttribute, raw: unknown, name: string): ScalarCheck {
   switch (a.type) {
     case 'string':
     case 'text':
@@ -37,86 +45,100 @@ function castScalar(a: ScalarAttribute, raw: unknown): ScalarCheck {
     case 'password':
       if (typeof raw === 'string') return { ok: true, value: raw };
       if (typeof raw === 'number' && Number.isFinite(raw)) return { ok: true, value: String(raw) };
-      return typeError(a.name, 'string', raw);
+      return typeError(name, 'string', raw);
     case 'integer':
     case 'float':
     case 'decimal': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
       if (!Number.isFinite(n)) {
-        return fail(`${a.name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(raw)}\`).`);
+        return fail(`${name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(raw)}\`).`);
       }
       if (a.type === 'integer' && (!Number.isInteger(n) || Math.abs(n) > 2147483647)) {
-        return fail(`${a.name} must be an integer`);
+        return fail(`${name} must be an integer`);
       }
       return { ok: true, value: n };
     }
     case 'biginteger': {
       const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
-      if (typeof text !== 'string' || !/^-?\d{1,19}$/.test(text)) return fail(`${a.name} must be an integer`);
+      if (typeof text !== 'string' || !/^-?\d{1,19}$/.test(text)) return fail(`${name} must be an integer`);
       return { ok: true, value: text };
     }
     case 'boolean':
       if (typeof raw === 'boolean') return { ok: true, value: raw };
       if (raw === 'true' || raw === 1 || raw === '1') return { ok: true, value: true };
       if (raw === 'false' || raw === 0 || raw === '0') return { ok: true, value: false };
-      return typeError(a.name, 'boolean', raw);
+      return typeError(name, 'boolean', raw);
     case 'date':
-      return castDate(a.name, raw);
+      return castDate(raw);
     case 'time':
-      return castTime(a.name, raw);
+      return castTime(raw);
     case 'datetime':
     case 'timestamp':
-      return castDateTime(a.name, raw);
+      return castDateTime(raw);
     case 'json':
       return { ok: true, value: raw };
     case 'blocks':
-      return Array.isArray(raw) ? { ok: true, value: raw } : fail(`${a.name} must be an array of blocks`);
+      return Array.isArray(raw) ? { ok: true, value: raw } : fail(`${name} must be an array of blocks`);
   }
 }
 
-function castDate(name: string, raw: unknown): ScalarCheck {
-  if (typeof raw !== 'string') return fail(`${name} must be a valid date`);
-  const text = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? raw.slice(0, 10) : raw;
-  return isIsoDate(text) ? { ok: true, value: text } : fail(`${name} must be a valid date`);
+/**
+ * Dates, times and date-times are refused in the words of Strapi's database layer (its validation lets any value
+ * through; the layer that stores them refuses it): no field name, and only when nothing else is wrong.
+ */
+function castDate(raw: unknown): ScalarCheck {
+  const prefix = typeof raw === 'string' ? /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])/.exec(raw)?.[0] : undefined;
+  if (!prefix || !(raw as string).startsWith(prefix) || ((raw as string).length > 10 && (raw as string)[10] !== 'T')) {
+    return late('Invalid format, expected yyyy-MM-dd');
+  }
+  return isIsoDate(prefix) ? { ok: true, value: prefix } : late('Invalid date');
 }
 
-function castTime(name: string, raw: unknown): ScalarCheck {
-  const m = typeof raw === 'string' ? TIME.exec(raw) : null;
-  if (!m || +m[1] > 23 || +m[2] > 59 || +(m[3] ?? 0) > 59) return fail(`${name} must be a valid time`);
+function castTime(raw: unknown): ScalarCheck {
+  if (typeof raw !== 'string') return late(`Expected a string, got a ${typeof raw}`);
+  const m = TIME.exec(raw);
+  if (!m || +m[1] > 23 || +m[2] > 59 || +(m[3] ?? 0) > 59) return late('Invalid time format, expected HH:mm:ss.SSS');
   return { ok: true, value: `${m[1]}:${m[2]}:${m[3] ?? '00'}.${(m[4] ?? '').padEnd(3, '0')}` };
 }
 
-/** Any ISO 8601 string or epoch milliseconds, stored as 'YYYY-MM-DDTHH:MM:SS.mmmZ' (UTC). */
-export function castDateTime(name: string, raw: unknown): ScalarCheck {
-  const ok = typeof raw === 'number' || (typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}/.test(raw));
+/**
+ * Any ISO 8601 string or epoch milliseconds, stored as 'YYYY-MM-DDTHH:MM:SS.mmmZ' (UTC). The day must exist:
+ * `2020-02-30T10:00:00Z` is refused, not read as March 1st (JavaScript's Date rolls it over).
+ */
+export function castDateTime(raw: unknown): ScalarCheck {
+  const ok = typeof raw === 'number' || (typeof raw === 'string' && isIsoDate(raw.slice(0, 10)));
   const date = ok ? new Date(raw as string | number) : null;
-  if (!date || Number.isNaN(date.getTime()) || !storableYear(date.getUTCFullYear())) return fail(`${name} must be a valid datetime`);
+  if (!date || Number.isNaN(date.getTime()) || !storableYear(date.getUTCFullYear())) {
+    return late('Invalid format, expected a timestamp or an ISO date');
+  }
   return { ok: true, value: date.toISOString() };
 }
 
-function checkConstraints(a: ScalarAttribute, value: unknown): ScalarCheck {
+function checkConstraints(a: ScalarAttribute, value: unknown, name: string): ScalarCheck {
   if (typeof value === 'string') {
     if (a.minLength !== undefined && value.length < a.minLength) {
-      return fail(`${a.name} must be at least ${a.minLength} characters`);
+      return fail(`${name} must be at least ${a.minLength} characters`);
     }
     if (a.maxLength !== undefined && value.length > a.maxLength) {
-      return fail(`${a.name} must be at most ${a.maxLength} characters`);
+      return fail(`${name} must be at most ${a.maxLength} characters`);
     }
     if (a.type === 'enumeration' && a.enum && !a.enum.includes(value)) {
-      return fail(`${a.name} must be one of the following values: ${a.enum.join(', ')}`);
+      // Strapi adds null to the allowed values (an enumeration may be empty), which prints as a trailing ", ".
+      return fail(`${name} must be one of the following values: ${[...a.enum, ''].join(', ')}`);
     }
-    if (a.type === 'email' && !EMAIL.test(value)) return fail(`${a.name} must be a valid email`);
+    if (a.type === 'email' && !EMAIL.test(value)) return fail(`${name} must be a valid email`);
     if (a.type === 'uid' && !UID.test(value)) {
-      return fail(`${a.name} must match the following: "/^[A-Za-z0-9-_.~]*$/"`);
+      return fail(`${name} must match the following: "/^[A-Za-z0-9-_.~]*$/"`);
     }
-    if (a.regex && value !== '' && !new RegExp(a.regex).test(value)) {
-      return fail(`${a.name} must match the following: "${a.regex}"`);
+    // An empty string skips the pattern unless the attribute is required (yup's excludeEmptyString, as Strapi sets it).
+    if (a.regex && (value !== '' || a.required) && !new RegExp(a.regex).test(value)) {
+      return fail(`${name} must match the following: "${String(new RegExp(a.regex))}"`);
     }
   }
   if (typeof value === 'number' || a.type === 'biginteger') {
     const n = Number(value);
-    if (a.min !== undefined && n < a.min) return fail(`${a.name} must be greater than or equal to ${a.min}`);
-    if (a.max !== undefined && n > a.max) return fail(`${a.name} must be less than or equal to ${a.max}`);
+    if (a.min !== undefined && n < a.min) return fail(`${name} must be greater than or equal to ${a.min}`);
+    if (a.max !== undefined && n > a.max) return fail(`${name} must be less than or equal to ${a.max}`);
   }
   return { ok: true, value };
 }

@@ -94,7 +94,7 @@ export class Documents implements DocumentService {
   /** Creates the document and returns its documentId (REST reads the answer in its own shape). */
   async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
     const locale = this.writeLocale(params);
-    const plan = planRow(this.ctx.model, this.contentType, params.data, 'create');
+    const plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
     await this.ctx.db.transaction(async (trx) => {
       await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, this.contentType, documentId, plan));
       await this.insertVersion(trx, plan, documentId, locale, params.status);
@@ -127,14 +127,14 @@ export class Documents implements DocumentService {
     const ct = this.contentType;
     const locale = this.writeLocale(params);
     // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
-    const updatePlan = planRow(this.ctx.model, ct, params.data, 'update');
+    const updatePlan = planRow(this.ctx.model, ct, params.data, 'update', this.planOptions(params));
     return this.ctx.db.transaction(async (trx) => {
       await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan));
       const rows = await versionRows(trx, ct, params.documentId, locale);
       if (!rows.length) {
         const elsewhere = ct.localized ? await versionRows(trx, ct, params.documentId, '*') : [];
         if (!elsewhere.length) return false;
-        const plan = planRow(this.ctx.model, ct, params.data, 'create');
+        const plan = planRow(this.ctx.model, ct, params.data, 'create', this.planOptions(params));
         await this.insertVersion(trx, plan, params.documentId, locale, params.status);
         return true;
       }
@@ -204,6 +204,11 @@ export class Documents implements DocumentService {
       populate: params.populate,
     });
     return entry!;
+  }
+
+  /** A write without `status=draft` publishes a Draft & Publish document: its body is checked as Strapi checks one. */
+  private planOptions(params: WriteParams) {
+    return { publishes: this.contentType.draftAndPublish && params.status !== 'draft' };
   }
 
   private relationScope(locale: string | undefined) {

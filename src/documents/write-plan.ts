@@ -2,11 +2,14 @@ import type {
   Component,
   ComponentAttribute,
   ContentType,
+  DynamicZoneAttribute,
   MediaAttribute,
   Model,
   RelationAttribute,
+  ScalarType,
 } from '../model/types.js';
 import { ValidationError, type FieldError } from '../errors/index.js';
+import { errorPath, missingValue, pathLabel, typeError, type BodyPath, type YupType } from './field-messages.js';
 import { castDateTime, checkScalar } from './scalar-values.js';
 import { parseRelationValue, type RelationOps } from './relation-ops.js';
 
@@ -20,10 +23,14 @@ export interface RowPlan {
   relations: RelationPlan[];
 }
 
-/** A component or dynamic-zone attribute is replaced whole: `items` is the new content (empty to clear). */
+/**
+ * A component or dynamic-zone attribute is replaced whole: `items` is the new content (empty to clear). An item's
+ * `id` is the one the client sent with it on an update (top-level attributes only): it must name one of the
+ * document's own components (the store checks it), as in Strapi.
+ */
 export interface ComponentPlan {
   attribute: string;
-  items: Array<{ component: Component; row: RowPlan }>;
+  items: Array<{ component: Component; row: RowPlan; id?: unknown }>;
 }
 
 export interface RelationPlan {
@@ -31,39 +38,62 @@ export interface RelationPlan {
   ops: RelationOps;
 }
 
+export interface PlanOptions {
+  /**
+   * The write publishes a Draft & Publish document. Strapi then checks the stored draft, where an absent value
+   * reads as null, so a missing required value is worded as a null one (`must be a \`string\` type...`).
+   */
+  publishes?: boolean;
+}
+
 const SYSTEM_KEYS = new Set(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** What one body check collects: field errors, Strapi's own relations error, and refusals of its database layer. */
+interface Collect {
+  model: Model;
+  publishes: boolean;
+  errors: FieldError[];
+  /** Strapi's relations check fails on a dynamic-zone item without a known `__component` (one error, at the end). */
+  relationsError?: string;
+  /** Values Strapi's validation lets through and its database layer refuses (impossible dates). */
+  late: FieldError[];
+}
+
 /**
  * Checks a request body's `data` against a content-type (or component) and turns it into a RowPlan.
- * `create` applies defaults and `required`; an update only checks what it is given. Every problem is
- * collected, then thrown as one ValidationError with `details.errors[]`.
+ * `create` applies defaults and `required`; an update only checks what it is given (a component it is given is
+ * checked whole: it replaces the previous one). Every problem is collected, then thrown as one ValidationError
+ * with `details.errors[]`, worded and ordered as Strapi 5 does.
  */
 export function planRow(
   model: Model,
   schema: ContentType | Component,
   data: unknown,
   mode: 'create' | 'update',
-  path: (string | number)[] = [],
+  options: PlanOptions = {},
 ): RowPlan {
-  const errors: FieldError[] = [];
-  const plan = collect(model, schema, data, mode, path, errors);
-  if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  const ctx: Collect = { model, publishes: options.publishes ?? false, errors: [], late: [] };
+  const plan = collect(ctx, schema, data, mode, [], mode === 'update');
+  if (ctx.relationsError) ctx.errors.push({ path: [], message: ctx.relationsError, name: 'ValidationError' });
+  if (ctx.errors.length) throw ValidationError.fromFieldErrors(ctx.errors);
+  // Strapi answers these with the database layer's message alone; the errors list adds where, as for the others.
+  if (ctx.late.length) throw new ValidationError(ctx.late[0].message, { errors: ctx.late });
   return plan;
 }
 
 function collect(
-  model: Model,
+  ctx: Collect,
   schema: ContentType | Component,
   data: unknown,
   mode: 'create' | 'update',
-  path: (string | number)[],
-  errors: FieldError[],
+  path: BodyPath,
+  keepIds: boolean,
 ): RowPlan {
   const plan: RowPlan = { columns: {}, sharedColumns: new Set(), components: [], relations: [] };
   if (!isObject(data)) {
-    errors.push({ path, message: `${path.join('.') || 'data'} must be an object`, name: 'ValidationError', value: data });
+    ctx.errors.push({ path: errorPath(path), message: `${pathLabel(path) || 'data'} must be an object`, name: 'ValidationError', value: data });
     return plan;
   }
   const isComponent = schema.modelType === 'component';
@@ -74,35 +104,40 @@ function collect(
       // Accepted and ignored, as Strapi 5 does (clients send back what they read): the query's `status` decides.
       // It must still be what a read gives, a date-time or null.
       const value = data[key];
-      if (value !== null && (typeof value !== 'string' || !castDateTime(key, value).ok)) {
-        errors.push({ path: [...path, key], message: `${key} must be a valid datetime or null`, name: 'ValidationError', value });
+      if (value !== null && (typeof value !== 'string' || !castDateTime(value).ok)) {
+        ctx.errors.push({ path: errorPath([...path, key]), message: `${key} must be a valid datetime or null`, name: 'ValidationError', value });
       }
       continue;
     }
     const attribute = schema.attributes.get(key);
     if (!attribute || SYSTEM_KEYS.has(key)) {
-      throw new ValidationError(`Invalid key ${key}`, { key, path: path.length ? path.join('.') : null, source: 'body' });
+      throw new ValidationError(`Invalid key ${key}`, { key, path: path.length ? pathLabel(path) : null, source: 'body' });
     }
   }
-  const fieldError = (name: string, message: string, value: unknown) =>
-    errors.push({ path: [...path, name], message, name: 'ValidationError', value });
+  const fieldError = (at: BodyPath, message: string, value: unknown) =>
+    ctx.errors.push({ path: errorPath(at), message, name: 'ValidationError', value });
+  // A missing required value is checked as Strapi's creation check does when the write publishes (the stored draft).
+  const check = ctx.publishes ? 'create' : mode;
 
   for (const attribute of schema.attributes.values()) {
     const present = Object.prototype.hasOwnProperty.call(data, attribute.name);
+    const at = [...path, attribute.name];
     let value = data[attribute.name];
     if (attribute.kind === 'scalar') {
       if (!present && mode === 'create' && attribute.default !== undefined) value = attribute.default;
       if (!present && mode === 'update') continue;
       if (value === undefined || value === null) {
         if (attribute.required) {
-          fieldError(attribute.name, `${attribute.name} must be a \`${typeName(attribute.type)}\` type, but the final value was: \`null\`.`, null);
+          const given = value === null || ctx.publishes ? null : undefined;
+          fieldError(at, missingValue(at, yupType(attribute.type), given, check), given);
         } else if (present) plan.columns[attribute.column] = null;
         continue;
       }
-      const check = checkScalar(attribute, value);
-      if (!check.ok) fieldError(attribute.name, check.message, value);
-      else {
-        plan.columns[attribute.column] = check.value;
+      const result = checkScalar(attribute, value, pathLabel(at));
+      if (!result.ok) {
+        (result.late ? ctx.late : ctx.errors).push({ path: errorPath(at), message: result.message, name: 'ValidationError', value });
+      } else {
+        plan.columns[attribute.column] = result.value;
         if (!attribute.localized && schema.modelType === 'contentType' && schema.localized) {
           plan.sharedColumns.add(attribute.column);
         }
@@ -111,24 +146,27 @@ function collect(
     }
     if (!present) {
       if (mode === 'create' && attribute.required && attribute.kind !== 'relation') {
-        fieldError(attribute.name, `${attribute.name} is a required field`, null);
+        // A single component is stored as null when absent; a list (repeatable, zone) has no stored null.
+        const single = attribute.kind === 'component' && !attribute.repeatable;
+        const given = single && ctx.publishes ? null : undefined;
+        fieldError(at, missingValue(at, single ? 'object' : 'mixed', given, 'create'), given);
       }
       continue;
     }
     switch (attribute.kind) {
       case 'component':
-        plan.components.push(componentPlan(model, attribute, value, [...path, attribute.name], errors));
+        plan.components.push(componentPlan(ctx, attribute, value, at, keepIds));
         break;
       case 'dynamiczone':
-        plan.components.push(dynamicZonePlan(model, attribute.name, attribute.components, value, [...path, attribute.name], errors));
+        plan.components.push(dynamicZonePlan(ctx, attribute, value, at, keepIds));
         break;
       case 'relation':
       case 'media':
         try {
-          plan.relations.push({ attribute, ops: parseRelationValue(attribute, value, [...path, attribute.name]) });
+          plan.relations.push({ attribute, ops: parseRelationValue(attribute, value, at) });
         } catch (error) {
           if (!(error instanceof ValidationError)) throw error;
-          fieldError(attribute.name, error.message, value);
+          fieldError(at, error.message, value);
         }
         break;
     }
@@ -136,70 +174,92 @@ function collect(
   return plan;
 }
 
-function typeName(type: string): string {
+/** The yup schema Strapi checks a scalar type with (dates, big integers and JSON are `mixed`: any value). */
+function yupType(type: ScalarType): YupType {
   if (['integer', 'float', 'decimal'].includes(type)) return 'number';
   if (type === 'boolean') return 'boolean';
+  if (type === 'blocks') return 'array';
+  if (['biginteger', 'date', 'time', 'datetime', 'timestamp', 'json'].includes(type)) return 'mixed';
   return 'string';
 }
 
-function componentPlan(
-  model: Model,
-  attribute: ComponentAttribute,
-  value: unknown,
-  path: (string | number)[],
-  errors: FieldError[],
-): ComponentPlan {
-  const component = model.components.get(attribute.component)!;
+/**
+ * A repeatable component or a dynamic zone is a list: never null (Strapi's check is \`notNil\` even when not
+ * required). `min` applies when the attribute is required or the list is not empty, `max` always.
+ */
+function checkList(ctx: Collect, attribute: ComponentAttribute | DynamicZoneAttribute, value: unknown, path: BodyPath): value is unknown[] {
+  if (!Array.isArray(value)) {
+    ctx.errors.push({ path: errorPath(path), message: typeError(path, 'array', value), name: 'ValidationError', value });
+    return false;
+  }
+  const label = pathLabel(path);
+  if (attribute.min !== undefined && (attribute.required || value.length > 0) && value.length < attribute.min) {
+    ctx.errors.push({ path: errorPath(path), message: `${label} field must have at least ${attribute.min} items`, name: 'ValidationError', value });
+  }
+  if (attribute.max !== undefined && value.length > attribute.max) {
+    ctx.errors.push({ path: errorPath(path), message: `${label} field must have less than or equal to ${attribute.max} items`, name: 'ValidationError', value });
+  }
+  return true;
+}
+
+/** The id a client sent with a component item, kept on updates so the store can check it is the document's own. */
+const givenId = (item: unknown, keepIds: boolean) => (keepIds && isObject(item) && 'id' in item ? { id: item.id } : {});
+
+function componentPlan(ctx: Collect, attribute: ComponentAttribute, value: unknown, path: BodyPath, keepIds: boolean): ComponentPlan {
+  const component = ctx.model.components.get(attribute.component)!;
   const plan: ComponentPlan = { attribute: attribute.name, items: [] };
-  if (value === null) {
-    if (attribute.required) errors.push({ path, message: `${attribute.name} is a required field`, name: 'ValidationError', value });
-    return plan;
-  }
   if (attribute.repeatable) {
-    if (!Array.isArray(value)) {
-      errors.push({ path, message: `${attribute.name} must be an array`, name: 'ValidationError', value });
-      return plan;
-    }
-    if (attribute.min !== undefined && value.length < attribute.min) {
-      errors.push({ path, message: `${attribute.name} must have at least ${attribute.min} items`, name: 'ValidationError', value });
-    }
-    if (attribute.max !== undefined && value.length > attribute.max) {
-      errors.push({ path, message: `${attribute.name} must have at most ${attribute.max} items`, name: 'ValidationError', value });
-    }
-    value.forEach((item, i) => plan.items.push({ component, row: collect(model, component, item, 'create', [...path, i], errors) }));
+    if (!checkList(ctx, attribute, value, path)) return plan;
+    value.forEach((item, i) => {
+      const at = [...path, i];
+      if (!isObject(item)) {
+        ctx.errors.push({ path: errorPath(at), message: typeError(at, 'object', item), name: 'ValidationError', value: item });
+        return;
+      }
+      plan.items.push({ component, row: collect(ctx, component, item, 'create', at, false), ...givenId(item, keepIds) });
+    });
     return plan;
   }
-  plan.items.push({ component, row: collect(model, component, value, 'create', path, errors) });
+  if (value === null) {
+    if (attribute.required) ctx.errors.push({ path: errorPath(path), message: typeError(path, 'object', null), name: 'ValidationError', value });
+    return plan;
+  }
+  if (!isObject(value)) {
+    ctx.errors.push({ path: errorPath(path), message: typeError(path, 'object', value), name: 'ValidationError', value });
+    return plan;
+  }
+  plan.items.push({ component, row: collect(ctx, component, value, 'create', path, false), ...givenId(value, keepIds) });
   return plan;
 }
 
-function dynamicZonePlan(
-  model: Model,
-  name: string,
-  allowed: readonly string[],
-  value: unknown,
-  path: (string | number)[],
-  errors: FieldError[],
-): ComponentPlan {
-  const plan: ComponentPlan = { attribute: name, items: [] };
-  if (value === null) return plan;
-  if (!Array.isArray(value)) {
-    errors.push({ path, message: `${name} must be an array`, name: 'ValidationError', value });
-    return plan;
-  }
+function dynamicZonePlan(ctx: Collect, attribute: DynamicZoneAttribute, value: unknown, path: BodyPath, keepIds: boolean): ComponentPlan {
+  const plan: ComponentPlan = { attribute: attribute.name, items: [] };
+  if (!checkList(ctx, attribute, value, path)) return plan;
+  const allowed = attribute.components;
   value.forEach((item, i) => {
-    const uid = isObject(item) ? item.__component : undefined;
-    if (typeof uid !== 'string' || !allowed.includes(uid)) {
-      errors.push({
-        path: [...path, String(i), '__component'],
-        message: `${name}[${i}].__component must be one of the following values: ${allowed.join(', ')}`,
-        name: 'ValidationError',
-        value: uid,
-      });
+    const at = [...path, i];
+    if (!isObject(item)) {
+      ctx.errors.push({ path: errorPath(at), message: typeError(at, 'object', item), name: 'ValidationError', value: item });
       return;
     }
-    const component = model.components.get(uid)!;
-    plan.items.push({ component, row: collect(model, component, item, 'create', [...path, i], errors) });
+    const uid = item.__component;
+    const uidPath = [...at, '__component'];
+    const refuse = (message: string, relations?: string) => {
+      ctx.errors.push({ path: errorPath(uidPath), message, name: 'ValidationError', value: uid });
+      // Strapi's relations check cannot read such an item either, and says so once, after the field errors.
+      if (relations) ctx.relationsError ??= relations;
+    };
+    if (uid === undefined || uid === '') {
+      refuse(`${pathLabel(uidPath)} is a required field`, 'Cannot build relations store from dynamiczone, component identifier is undefined');
+    } else if (typeof uid !== 'string') {
+      refuse(typeError(uidPath, 'string', uid), uid === null ? 'Cannot build relations store from dynamiczone, component identifier is undefined' : 'Invalid relations');
+    } else if (!allowed.includes(uid)) {
+      // An unknown component is refused by Strapi too; one this zone does not list, by Cairn only.
+      refuse(`${pathLabel(uidPath)} must be one of the following values: ${allowed.join(', ')}`, ctx.model.components.has(uid) ? undefined : 'Invalid relations');
+    } else {
+      const component = ctx.model.components.get(uid)!;
+      plan.items.push({ component, row: collect(ctx, component, item, 'create', at, false), ...givenId(item, keepIds) });
+    }
   });
   return plan;
 }

@@ -51,6 +51,25 @@ function checkKeys(raw: string): void {
 }
 
 /**
+ * `populate[0]=a&...&populate[100]=z`, past qs's array limit: Strapi 5 answers this case with its own message (a
+ * client listing every field to populate meets it first), which says what to do instead.
+ */
+function tooManyPopulateEntries(text: string): void {
+  const indexes = new Set<string>();
+  for (const part of text.split('&')) {
+    const at = part.indexOf('=');
+    const index = /^populate\[(\d+)\]$/.exec(decode(at === -1 ? part : part.slice(0, at)))?.[1];
+    if (index !== undefined) indexes.add(index);
+  }
+  if (indexes.size <= QS_LIMITS.arrayLimit) return;
+  throw new ValidationError(
+    `Too many populate entries (${indexes.size}). The maximum number of populate entries when using array notation is ${QS_LIMITS.arrayLimit}. ` +
+      'Consider using object notation (populate[field]=true), nested population, or reducing the number of fields.',
+    { key: 'populate', path: null, source: 'query', param: 'populate' },
+  );
+}
+
+/**
  * Parses a query string (without the `?`) with qs, with limits (depth 20, 100 array items, 1,000 parameters).
  * Exceeding one, a malformed key (`filters[title]][$eq]`) or a key qs would silently drop (`__proto__`,
  * `constructor`...) is a 400 ValidationError, never a silent truncation that would drop part of a filter.
@@ -69,6 +88,7 @@ export function parseQueryString(raw: string): Record<string, unknown> {
       comma: false,
     }) as Record<string, unknown>;
   } catch (error) {
+    tooManyPopulateEntries(text);
     throw new ValidationError(`Invalid query string: ${(error as Error).message}`, { key: null, path: null, source: 'query', param: null });
   }
   // After qs, so its parameter limit has bounded the number of keys.

@@ -123,10 +123,10 @@ async function update(ctx: RestContext, ct: ContentType, documents: Documents, r
 }
 
 async function remove(ctx: RestContext, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
-  await authorize(ctx.access(), req, `${documents.contentType.uid}.delete`);
-  const query = strictQuery(req.url, ['locale']);
+  // Strapi checks a delete's query as any other (fields, populate... are valid, and shape nothing: the answer is a
+  // 204); `locale` chooses what is deleted.
+  const { locale } = await writeQuery(ctx, documents.contentType, req, 'delete');
   let { documentId } = req.params as Params;
-  const locale = typeof query.locale === 'string' ? query.locale : undefined;
   if (documentId === undefined) {
     documentId = (await documents.findFirst({ status: documents.contentType.draftAndPublish ? 'draft' : undefined, locale, fields: [] }))?.documentId;
   }
