@@ -45,11 +45,14 @@ export function faultWindows(faults: FaultRecord[], end: number): Array<[number,
 }
 
 /** The log line Cairn wrote for a 5xx it answered: the one for that request nearest in time. */
+const logLines = new Map<string, string[]>();
+
 export function loggedCause(cluster: Cluster, op: OpRecord): string {
   const log = cluster.processes[op.process]?.logs[op.incarnation];
   if (!log || !existsSync(log)) return 'no log';
+  if (!logLines.has(log)) logLines.set(log, readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('"statusCode":5')));
   let best: { distance: number; text: string } | null = null;
-  for (const line of readFileSync(log, 'utf8').split('\n')) {
+  for (const line of logLines.get(log)!) {
     if (!line.startsWith('{') || !line.includes('"statusCode":5')) continue;
     try {
       const entry = JSON.parse(line) as { time: number; req?: { method: string; url: string }; err?: { message?: string; code?: string; type?: string } };
@@ -63,14 +66,21 @@ export function loggedCause(cluster: Cluster, op: OpRecord): string {
   return best ? `${best.text} (${log})` : `not found in ${log}`;
 }
 
-/** 5xx answers outside every fault window; crashes; slow recoveries. */
-export function runViolations(ledger: Ledger, cluster: Cluster, faults: FaultRecord[], end: number): Violation[] {
+/**
+ * 5xx answers outside every fault window; crashes; slow recoveries. `byCause` counts the 5xx by route and the
+ * cause Cairn logged.
+ */
+export function runViolations(ledger: Ledger, cluster: Cluster, faults: FaultRecord[], end: number, byCause: Map<string, number>): Violation[] {
   const violations: Violation[] = [];
   const windows = faultWindows(faults, end);
   for (const op of ledger.ops) {
     if (op.status === null || op.status < 500) continue;
     if (windows.some(([from, to]) => overlaps(op, from, to))) continue;
-    violations.push({ kind: '5xx', key: `5xx:${op.id}`, lines: [ledger.describe(op), `server's cause: ${loggedCause(cluster, op)}`] });
+    const cause = loggedCause(cluster, op);
+    violations.push({ kind: '5xx', key: `5xx:${op.id}`, lines: [ledger.describe(op), `server's cause: ${cause}`] });
+    const route = `${op.status} ${op.method} ${op.path.replace(/\?.*/, '').replace(/\/[a-z0-9]{24}(?=\/|$)/g, '/:id')}`;
+    const group = `${route}: ${cause.replace(/ \(\/.*\)$/, '').slice(0, 160)}`;
+    byCause.set(group, (byCause.get(group) ?? 0) + 1);
   }
   for (const crash of cluster.crashes) {
     const log = existsSync(crash.log) ? readFileSync(crash.log, 'utf8').trim().split('\n') : [];

@@ -26,6 +26,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => console.log(`[${seconds(now()).padStart(7)}] ${line}`);
 
 let cleanup: (() => Promise<void>) | null = null;
+/** The cleanup under way: a second signal (npm forwards the terminal's Ctrl-C too) waits for it. */
+let cleaning: Promise<void> | null = null;
+const cleanUp = (): Promise<void> => (cleaning ??= cleanup ? cleanup() : Promise.resolve());
 
 async function main(): Promise<number> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -54,7 +57,6 @@ async function main(): Promise<number> {
   let cluster: Cluster | null = null;
   let keepLogs = false;
   cleanup = async () => {
-    cleanup = null;
     cluster?.killAllNow();
     await cluster?.stop();
     if (server && options.keep) await server.stop().catch(() => {});
@@ -126,7 +128,8 @@ async function main(): Promise<number> {
   if (healthy === null) say('not every process answers /_health at the end');
   await check('at the end');
 
-  for (const v of runViolations(env.ledger, cluster, faults, end)) findings.add(v, 'the run');
+  const byCause = new Map<string, number>();
+  for (const v of runViolations(env.ledger, cluster, faults, end, byCause)) findings.add(v, 'the run');
   const ops = env.ledger.ops.filter((op) => op.client >= 0);
   const writes = ops.filter((op) => op.write);
   const count = (outcome: string) => writes.filter((op) => op.outcome === outcome).length;
@@ -136,6 +139,7 @@ async function main(): Promise<number> {
   for (const f of faults) say(`fault ${f.kind} at ${seconds(f.startedAt)}: ${f.detail}; recovery ${f.recoveredAt === null ? 'none within 30 s' : seconds(f.recoveredAt - f.endedAt)}`);
   say(`5xx inside fault windows (expected there): ${statusesInFaults(env.ledger, faults, end)}; reads ${ops.length - writes.length}, writes ${writes.length}`);
   for (const line of findings.details()) console.log(line);
+  if (byCause.size) console.log(`5xx outside faults by cause:\n${[...byCause].sort((a, b) => b[1] - a[1]).map(([cause, n]) => `  ${String(n).padStart(5)} ${cause}`).join('\n')}`);
   keepLogs = findings.size > 0;
   if (keepLogs || options.keep) console.log(`Cairn's logs (stdout and stderr of each process): ${logDir}`);
   const summary = [
@@ -145,15 +149,16 @@ async function main(): Promise<number> {
     `inconsistent=${findings.count('inconsistent')} 5xx_outside_faults=${findings.count('5xx')} crashes=${findings.count('crash')} slow_recoveries=${findings.count('recovery')}`,
     `faults=${[...faultCounts].map(([k, n]) => `${k}:${n}`).join(',') || 'none'} recovery_max=${recoveries.length ? (Math.max(...recoveries) === Infinity ? 'none' : seconds(Math.max(...recoveries))) : '-'}`,
   ].join(' ');
-  await cleanup?.();
+  await cleanUp();
   console.log(summary);
   return findings.size ? 1 : 0;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    if (cleaning) return;
     process.stderr.write(`soak: ${signal}, cleaning up\n`);
-    void (cleanup?.() ?? Promise.resolve()).finally(() => process.exit(130));
+    void cleanUp().finally(() => process.exit(130));
   });
 }
 
@@ -161,7 +166,7 @@ main().then(
   (code) => process.exit(code),
   async (error) => {
     process.stderr.write(`soak: ${(error as Error).stack ?? error}\n`);
-    await cleanup?.().catch(() => {});
+    await cleanUp().catch(() => {});
     process.exit(1);
   },
 );
