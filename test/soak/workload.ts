@@ -102,7 +102,7 @@ export async function setup(env: Env, clients: number): Promise<void> {
 
 const OPERATIONS = {
   sharedWrite: 30,
-  categoryConnect: 6,
+  categoryConnect: 10,
   create: 12,
   update: 16,
   delete: 3,
