@@ -361,6 +361,11 @@ export class Evaluation {
       ['draft', this.snap.categoriesDraft, this.snap.drafts],
       ['published', this.snap.categoriesPublished, this.snap.published],
     ] as const) {
+      const listedBy = new Map<string, string[]>();
+      for (const category of categories) for (const a of category.articles) listedBy.set(a.documentId, [...(listedBy.get(a.documentId) ?? []), category.name]);
+      for (const [documentId, names] of listedBy) {
+        if (names.length > 1) this.add('inconsistent', `to-one:${documentId}:${side}`, `article ${documentId} (${side}) is listed by ${names.length} categories (${names.join(', ')}): its manyToOne category holds several links`);
+      }
       for (const category of categories) {
         const listed = category.articles.map((a) => a.documentId).sort();
         const linked = entries.filter((e) => e.category?.documentId === category.documentId).map((e) => e.documentId).sort();
