@@ -364,7 +364,9 @@ export class Evaluation {
       const listedBy = new Map<string, string[]>();
       for (const category of categories) for (const a of category.articles) listedBy.set(a.documentId, [...(listedBy.get(a.documentId) ?? []), category.name]);
       for (const [documentId, names] of listedBy) {
-        if (names.length > 1) this.add('inconsistent', `to-one:${documentId}:${side}`, `article ${documentId} (${side}) is listed by ${names.length} categories (${names.join(', ')}): its manyToOne category holds several links`);
+        const distinct = [...new Set(names)];
+        if (distinct.length > 1) this.add('inconsistent', `to-one:${documentId}:${side}`, `article ${documentId} (${side}) is listed by ${distinct.length} categories (${distinct.join(', ')}): its manyToOne category holds several links`);
+        else if (names.length > 1) this.add('inconsistent', `listed-twice:${documentId}:${side}`, `article ${documentId} (${side}) is listed ${names.length} times by category ${names[0]} (several ${side} rows of it link it)`);
       }
       for (const category of categories) {
         const listed = category.articles.map((a) => a.documentId).sort();

@@ -79,7 +79,8 @@ export function runViolations(ledger: Ledger, cluster: Cluster, faults: FaultRec
     const cause = loggedCause(cluster, op);
     violations.push({ kind: '5xx', key: `5xx:${op.id}`, lines: [ledger.describe(op), `server's cause: ${cause}`] });
     const route = `${op.status} ${op.method} ${op.path.replace(/\?.*/, '').replace(/\/[a-z0-9]{24}(?=\/|$)/g, '/:id')}`;
-    const group = `${route}: ${cause.replace(/ \(\/.*\)$/, '').slice(0, 160)}`;
+    // Quoted values (a duplicate entry's key) vary: left out, so one cause is one line.
+    const group = `${route}: ${cause.replace(/ \(\/.*\)$/, '').replace(/'[^']*'/g, "'…'").slice(0, 160)}`;
     byCause.set(group, (byCause.get(group) ?? 0) + 1);
   }
   for (const crash of cluster.crashes) {
