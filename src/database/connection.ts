@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { CompiledQuery, Dialect, Driver, Kysely, SqliteDialectConfig } from 'kysely';
+import type { CompiledQuery, Dialect, Driver, Kysely, SqliteDatabase, SqliteDialectConfig } from 'kysely';
+import type { Database as SqliteHandle } from 'better-sqlite3';
+import { BoundedCache } from './bounded-cache.js';
 import { toPostgresPlaceholders } from './placeholders.js';
 import { answerTooLarge } from './answer-limits.js';
 import { databaseUnavailable } from './unavailable.js';
@@ -73,10 +75,11 @@ class KyselyDatabase implements Database {
 
   async lock(keys: Iterable<string>): Promise<void> {
     if (!this.locks) throw new Error('lock() runs inside a transaction');
+    // SQLite: the transaction holds the database's one write lock already.
+    if (this.dialect === 'sqlite') return;
     for (const key of inLockOrder(keys)) {
       if (this.locks.held.has(key)) continue;
-      const statement = lockStatement(this.dialect, key);
-      if (!statement) return;
+      const statement = lockStatement(this.dialect, key)!;
       if (this.dialect === 'mysql') this.locks.session = true;
       const [row] = await this.query(statement.sql, statement.params);
       if (lockTimedOut(this.dialect, row)) {
@@ -272,6 +275,23 @@ function immediateSqliteDialect(kysely: KyselyModule, config: SqliteDialectConfi
 }
 
 /**
+ * better-sqlite3 compiles SQL on every `prepare()`, and Kysely prepares each statement it runs: a quarter of a
+ * write's CPU went there. Writes repeat a few statement shapes, so their compiled statements are kept (bounded)
+ * and run again; a statement runs to completion synchronously, so one is never in use twice at once.
+ */
+function cachingStatements(handle: SqliteHandle): SqliteDatabase {
+  const statements = new BoundedCache<ReturnType<SqliteHandle['prepare']>>(PREPARED_CAPACITY);
+  return {
+    close: () => handle.close(),
+    prepare(sql) {
+      let statement = statements.get(sql);
+      if (!statement) statements.set(sql, (statement = handle.prepare(sql)));
+      return statement;
+    },
+  };
+}
+
+/**
  * WAL mode, which the file keeps once set. Two processes opening a new file at once both try to switch it, and the
  * switch needs the file to itself: SQLite answers SQLITE_BUSY at once (no busy wait, which could deadlock), so the
  * loser tries again, until the other has switched it.
@@ -311,7 +331,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     sqliteHandle.function('cairn_lower', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? value.toLowerCase() : value,
     );
-    dialect = (kysely) => immediateSqliteDialect(kysely, { database: sqliteHandle });
+    dialect = (kysely) => immediateSqliteDialect(kysely, { database: cachingStatements(sqliteHandle) });
     preparedReads = sqlitePreparedReads(sqliteHandle);
     // No busy timeout: better-sqlite3 would wait for it synchronously, stopping the event loop (sqliteLock polls).
     processLock = sqliteLock(filename, (file) => new SQLite(file, { timeout: 0 }));
