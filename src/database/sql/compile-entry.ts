@@ -230,7 +230,8 @@ function dynamicZoneValue(
   const k = ctx.alias('k');
   const joins: string[] = [];
   const cases: Frag[] = [];
-  const kept: Frag[] = [];
+  const read: string[] = [];
+  const filtered: Frag[] = [];
   for (const uid of attribute.components) {
     const component = ctx.model.components.get(uid)!;
     const c = ctx.alias('c');
@@ -240,14 +241,19 @@ function dynamicZoneValue(
       `LEFT JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(k, 'component_type')} = ${stringLiteral(uid)} AND ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}`,
     );
     cases.push(sql`WHEN ${stringLiteral(uid)} THEN ${object}`);
-    const ofType = `${ctx.col(k, 'component_type')} = ${stringLiteral(uid)}`;
-    if (sub) kept.push(sub.filters ? sql`(${ofType} AND ${compileFilter(ctx, sub.filters, component, c)})` : frag(ofType));
+    if (sub) read.push(uid);
+    const filters = node.on?.get(uid)?.filters;
+    if (filters) filtered.push(sql`(${ctx.col(k, 'component_type')} = ${stringLiteral(uid)} AND ${compileFilter(ctx, filters, component, c)})`);
   }
+  // Items of the components read: by type alone (an IN list the index serves), or each type through its filters.
+  const unfiltered = read.filter((uid) => !node.on?.get(uid)?.filters);
+  const kept = [...(unfiltered.length ? [frag(`${ctx.col(k, 'component_type')} IN (${unfiltered.map(stringLiteral).join(', ')})`)] : []), ...filtered];
+  const itemsKept = kept.length === 0 ? frag('1 = 0') : kept.length === 1 ? kept[0] : sql`(${join(kept, ' OR ')})`;
   const caseExpr = frag(
     `CASE ${ctx.col(k, 'component_type')} ${cases.map((c) => c.sql).join(' ')} END`,
     cases.flatMap((c) => c.params),
   );
   const orderBy = `${ctx.col(k, 'ord')}, ${ctx.col(k, 'id')}`;
-  const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, orderBy)} FROM ${ctx.table(owner.componentsTable)} ${k} ${joins.join(' ')} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND (${kept.length ? join(kept, ' OR ') : frag('1 = 0')})`;
+  const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, orderBy)} FROM ${ctx.table(owner.componentsTable)} ${k} ${joins.join(' ')} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${itemsKept}`;
   return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
 }
