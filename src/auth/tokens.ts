@@ -54,19 +54,8 @@ export class ApiTokens {
   }
 
   async list(): Promise<ApiToken[]> {
-    const rows = await this.db.query<Record<string, unknown>>(
-      'SELECT id, name, description, type, permissions, expires_at, last_used_at, created_at FROM cairn_api_tokens ORDER BY id',
-    );
-    return rows.map((r) => ({
-      id: Number(r.id),
-      name: String(r.name),
-      description: (r.description as string | null) ?? null,
-      type: r.type as TokenType,
-      permissions: JSON.parse(String(r.permissions ?? '[]')) as string[],
-      expiresAt: iso(r.expires_at),
-      lastUsedAt: iso(r.last_used_at),
-      createdAt: iso(r.created_at)!,
-    }));
+    const rows = await this.db.query<Record<string, unknown>>(`SELECT ${TOKEN_COLUMNS} FROM cairn_api_tokens ORDER BY id`);
+    return rows.map(tokenOf);
   }
 
   /** Revokes by id or name; false when there was no such token. */
@@ -79,11 +68,12 @@ export class ApiTokens {
   /** The token a key belongs to, if valid and not expired. Found by its hash, then compared in constant time. */
   async verify(key: string): Promise<ApiToken | null> {
     const hash = hashKey(key, this.salt);
-    const rows = await this.db.query<{ id: number; access_key: string }>('SELECT id, access_key FROM cairn_api_tokens WHERE access_key = ?', [hash]);
+    // One statement per authenticated request: the token's row, found by its hash.
+    const rows = await this.db.query<Record<string, unknown>>(`SELECT access_key, ${TOKEN_COLUMNS} FROM cairn_api_tokens WHERE access_key = ?`, [hash]);
     const row = rows[0];
-    if (!row || !timingSafeEqual(Buffer.from(row.access_key), Buffer.from(hash))) return null;
-    const token = (await this.list()).find((t) => t.id === Number(row.id));
-    if (!token || (token.expiresAt && Date.parse(token.expiresAt) <= Date.now())) return null;
+    if (!row || !timingSafeEqual(Buffer.from(String(row.access_key)), Buffer.from(hash))) return null;
+    const token = tokenOf(row);
+    if (token.expiresAt && Date.parse(token.expiresAt) <= Date.now()) return null;
     await this.touch(token.id);
     return token;
   }
@@ -95,6 +85,21 @@ export class ApiTokens {
     this.lastWritten.set(id, now);
     await this.db.execute('UPDATE cairn_api_tokens SET last_used_at = ? WHERE id = ?', [sqlDialect(this.db.dialect).bindValue(new Date(now).toISOString(), 'datetime'), id]);
   }
+}
+
+const TOKEN_COLUMNS = 'id, name, description, type, permissions, expires_at, last_used_at, created_at';
+
+function tokenOf(r: Record<string, unknown>): ApiToken {
+  return {
+    id: Number(r.id),
+    name: String(r.name),
+    description: (r.description as string | null) ?? null,
+    type: r.type as TokenType,
+    permissions: JSON.parse(String(r.permissions ?? '[]')) as string[],
+    expiresAt: iso(r.expires_at),
+    lastUsedAt: iso(r.last_used_at),
+    createdAt: iso(r.created_at)!,
+  };
 }
 
 function iso(value: unknown): string | null {

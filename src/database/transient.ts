@@ -8,7 +8,8 @@ import type { DialectName } from './types.js';
  * them: it already waited its full time, and waiting again would only hold the client longer.
  */
 const POSTGRES = /^(40001|40P01|57P0[123]|08...)$/;
-const MYSQL = new Set(['ER_LOCK_DEADLOCK', 'ER_CONNECTION_KILLED', 'ER_SERVER_SHUTDOWN', 'PROTOCOL_CONNECTION_LOST']);
+/** ER_AUTOINC_READ_FAILED: what MariaDB answers when concurrent inserts contend for a table's auto-increment lock. */
+const MYSQL = new Set(['ER_LOCK_DEADLOCK', 'ER_AUTOINC_READ_FAILED', 'ER_CONNECTION_KILLED', 'ER_SERVER_SHUTDOWN', 'PROTOCOL_CONNECTION_LOST']);
 const SOCKET = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED']);
 const PG_LOST = /^(Connection terminated|Client has encountered a connection error)/;
 

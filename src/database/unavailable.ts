@@ -16,8 +16,8 @@ const POSTGRES_MESSAGES = /^(Connection terminated|timeout exceeded when trying 
 
 /**
  * MySQL/MariaDB: the server shutting down (ER_SERVER_SHUTDOWN), too many connections, the connection or query
- * killed (KILL), a deadlock or lock wait timeout; mysql2's own codes for a lost connection. Any error mysql2 marks
- * `fatal` broke its connection.
+ * killed (KILL), a deadlock (of row locks, or of the auto-increment lock) or a lock wait timeout; mysql2's own
+ * codes for a lost connection. Any error mysql2 marks `fatal` broke its connection.
  */
 const MYSQL_CODES = new Set([
   'ER_SERVER_SHUTDOWN',
@@ -25,6 +25,7 @@ const MYSQL_CODES = new Set([
   'ER_CONNECTION_KILLED',
   'ER_QUERY_INTERRUPTED',
   'ER_LOCK_DEADLOCK',
+  'ER_AUTOINC_READ_FAILED',
   'ER_LOCK_WAIT_TIMEOUT',
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',

@@ -123,6 +123,7 @@ describe('document lock order and retry policy', () => {
     expect(isTransientConflict('postgres', err({ code: '40001' }))).toBe(true);
     expect(isTransientConflict('postgres', new ServiceUnavailableError(undefined, { cause: err({ code: '57P01' }) }))).toBe(true);
     expect(isTransientConflict('mysql', err({ code: 'ER_LOCK_DEADLOCK' }))).toBe(true);
+    expect(isTransientConflict('mysql', err({ code: 'ER_AUTOINC_READ_FAILED' }))).toBe(true);
     expect(isTransientConflict('mysql', err({ code: 'PROTOCOL_CONNECTION_LOST', fatal: true }))).toBe(true);
     // A lock wait that timed out already waited its full time; a constraint is the request's.
     expect(isTransientConflict('postgres', err({ code: '55P03' }))).toBe(false);

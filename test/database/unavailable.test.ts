@@ -24,6 +24,7 @@ const unavailable: Array<[DialectName, Record<string, unknown>]> = [
   ['mysql', { code: 'PROTOCOL_CONNECTION_LOST', message: 'Connection lost: The server closed the connection.', fatal: true }],
   ['mysql', { code: 'ER_SERVER_SHUTDOWN', message: 'Server shutdown in progress' }],
   ['mysql', { code: 'ER_LOCK_DEADLOCK', message: 'Deadlock found when trying to get lock; try restarting transaction' }],
+  ['mysql', { code: 'ER_AUTOINC_READ_FAILED', message: 'Failed to read auto-increment value from storage engine' }],
   ['mysql', { code: 'ER_LOCK_WAIT_TIMEOUT', message: 'Lock wait timeout exceeded; try restarting transaction' }],
   ['mysql', { message: "Can't add new command when connection is in closed state" }],
   ['sqlite', { code: 'SQLITE_BUSY', message: 'database is locked' }],

@@ -1,0 +1,3 @@
+SELECT access_key, id, name, description, type, permissions, expires_at, last_used_at, created_at FROM cairn_api_tokens WHERE access_key = ?;
+
+WITH cairn_page AS (SELECT t0.*, t0."name" COLLATE "C" AS cairn_sort_0 FROM "restaurants" t0 WHERE t0."published_at" IS NOT NULL AND t0."locale" = ? ORDER BY cairn_sort_0 ASC NULLS FIRST, t0."id" ASC LIMIT 10 OFFSET 0) SELECT ((SELECT row_to_json(e) FROM (SELECT t0."id" AS "id", t0."document_id" AS "documentId", t0."name" AS "name", t0."stars" AS "stars") e))::text AS doc, (SELECT COUNT(*) FROM "restaurants" c0 WHERE c0."published_at" IS NOT NULL AND c0."locale" = ?) AS total FROM cairn_page t0 ORDER BY t0.cairn_sort_0 ASC NULLS FIRST, t0."id" ASC;
