@@ -1,4 +1,4 @@
-import type { Component, ContentType, Model } from '../model/types.js';
+import type { Component, ComponentAttribute, ContentType, DynamicZoneAttribute, Model } from '../model/types.js';
 import type { Database } from '../database/types.js';
 import { sqlDialect } from '../database/sql/index.js';
 import { ValidationError, type FieldError } from '../errors/index.js';
@@ -29,9 +29,56 @@ function yupType(type: string): YupType {
   return 'mixed';
 }
 
+const checkedColumns = new WeakMap<object, string[]>();
+const needsCheck = new WeakMap<object, boolean>();
+
+/** The columns a publish checks in a schema's rows: those of required values and of values with a `minLength`. */
+function columnsToCheck(schema: ContentType | Component): string[] {
+  let columns = checkedColumns.get(schema);
+  if (!columns) {
+    columns = [];
+    for (const a of schema.attributes.values()) {
+      if (a.kind === 'scalar' && (a.required || (a.minLength !== undefined && STRING_TYPES.has(a.type)))) columns.push(a.column);
+    }
+    checkedColumns.set(schema, columns);
+  }
+  return columns;
+}
+
+/** Whether anything in a schema's rows, or in the components under them, waits for publish to be checked. */
+function hasPublishRules(model: Model, schema: ContentType | Component, seen = new Set<object>()): boolean {
+  const known = needsCheck.get(schema);
+  if (known !== undefined) return known;
+  if (seen.has(schema)) return false;
+  seen.add(schema);
+  let needs = columnsToCheck(schema).length > 0;
+  for (const a of schema.attributes.values()) {
+    if (needs) break;
+    if (a.kind === 'media') needs = a.required;
+    else if (a.kind === 'component' || a.kind === 'dynamiczone') needs = attributeHasRules(model, a, seen);
+  }
+  needsCheck.set(schema, needs);
+  return needs;
+}
+
+/** A component or zone attribute's own rules (required, min, max), or those of the components it holds. */
+function attributeHasRules(model: Model, a: ComponentAttribute | DynamicZoneAttribute, seen = new Set<object>()): boolean {
+  const list = a.kind === 'dynamiczone' || a.repeatable;
+  if (list ? a.min !== undefined || a.max !== undefined : a.required) return true;
+  const uids = a.kind === 'dynamiczone' ? a.components : [a.component];
+  return uids.some((uid) => {
+    const component = model.components.get(uid);
+    return component !== undefined && hasPublishRules(model, component, seen);
+  });
+}
+
 async function checkRow(db: Database, model: Model, schema: ContentType | Component, rowId: number, path: BodyPath, errors: FieldError[]) {
+  if (!hasPublishRules(model, schema)) return;
   const q = sqlDialect(db.dialect).quote;
-  const [row] = await db.query<Record<string, unknown>>(`SELECT * FROM ${q(schema.table)} WHERE id = ?`, [rowId]);
+  const columns = columnsToCheck(schema);
+  const row = columns.length
+    ? (await db.query<Record<string, unknown>>(`SELECT ${columns.map(q).join(', ')} FROM ${q(schema.table)} WHERE id = ?`, [rowId]))[0]
+    : {};
   if (!row) return;
   const fail = (at: BodyPath, message: string, ...value: unknown[]) =>
     errors.push({ path: errorPath(at), message, name: 'ValidationError', ...(value.length ? { value: value[0] } : {}) });
@@ -66,6 +113,7 @@ async function checkRow(db: Database, model: Model, schema: ContentType | Compon
       }
       case 'component':
       case 'dynamiczone': {
+        if (!attributeHasRules(model, attribute)) break;
         const items = await componentsOf(attribute.name);
         const list = attribute.kind === 'dynamiczone' || attribute.repeatable;
         if (!list) {
