@@ -2,7 +2,7 @@ import type { Model } from '../model/types.js';
 
 /** The actions of the plugins' own routes (media library, users), as Strapi names them. */
 const PLUGIN_ACTIONS = [
-  ...['find', 'findOne', 'upload', 'destroy'].map((a) => `plugin::upload.content-api.${a}`),
+  ...['find', 'findOne', 'findPage', 'upload', 'destroy'].map((a) => `plugin::upload.content-api.${a}`),
   ...['find', 'findOne', 'create', 'update', 'destroy', 'me'].map((a) => `plugin::users-permissions.user.${a}`),
 ];
 

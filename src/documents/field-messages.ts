@@ -51,8 +51,8 @@ export function typeError(path: BodyPath, type: YupType, value: unknown): string
 
 /**
  * A required value that is absent or null. Strapi checks a creation with `notNil` ("must be defined.") and an update
- * with `notNull` ("cannot be null."); a null given to a typed schema fails its type check first. A write that
- * publishes a Draft & Publish document is checked on the stored draft, where an absent value reads as null.
+ * with `notNull` ("cannot be null."); a null given to a typed schema fails its type check first. Publishing a Draft &
+ * Publish document checks the stored draft, where an absent value reads as null.
  */
 export function missingValue(path: BodyPath, type: YupType, value: undefined | null, check: 'create' | 'update'): string {
   if (value === null && type !== 'mixed') return typeError(path, type, null);

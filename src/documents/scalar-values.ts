@@ -24,14 +24,14 @@ function typeError(name: string, type: string, value: unknown): ScalarCheck {
  * Casts and checks a non-null value for `attribute`; the result is what gets stored (before dialect binding).
  * `name` is how messages name the field: its path in the body (`compo[0].title`), the attribute's name at the top.
  */
-export function checkScalar(attribute: ScalarAttribute, raw: unknown, name = attribute.name): ScalarCheck {
+export function checkScalar(attribute: ScalarAttribute, raw: unknown, name = attribute.name, options: { draft?: boolean } = {}): ScalarCheck {
   // NUL can't be stored in text or JSON on PostgreSQL; refusing it everywhere keeps the databases alike.
   if ((typeof raw === 'string' && raw.includes('\u0000')) || (typeof raw === 'object' && raw !== null && JSON.stringify(raw).includes('\\u0000'))) {
     return fail(`${name} may not contain NUL characters`);
   }
   const cast = castScalar(attribute, raw, name);
   if (!cast.ok) return cast;
-  return checkConstraints(attribute, cast.value, name);
+  return checkConstraints(attribute, cast.value, name, options.draft ?? false);
 }
 
 function castScalar(a: ScalarAttribute, raw: unknown, name: string): ScalarCheck {
@@ -114,9 +114,10 @@ export function castDateTime(raw: unknown): ScalarCheck {
   return { ok: true, value: date.toISOString() };
 }
 
-function checkConstraints(a: ScalarAttribute, value: unknown, name: string): ScalarCheck {
+/** `minLength` is checked when a draft is published, not on the draft (as Strapi 5 does); the rest always. */
+function checkConstraints(a: ScalarAttribute, value: unknown, name: string, draft: boolean): ScalarCheck {
   if (typeof value === 'string') {
-    if (a.minLength !== undefined && value.length < a.minLength) {
+    if (!draft && a.minLength !== undefined && value.length < a.minLength) {
       return fail(`${name} must be at least ${a.minLength} characters`);
     }
     if (a.maxLength !== undefined && value.length > a.maxLength) {

@@ -11,6 +11,7 @@ import { RowStore } from './row-store.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
 import { discardDraftVersion, publishVersion, unpublishVersion, versionRows } from './versions.js';
 import { planRow, type RowPlan } from './write-plan.js';
+import { checkPublishable } from './publish-check.js';
 import { deleteLockSet, lockForWrite, writeLockSet } from './write-locks.js';
 import { documentLockKey } from '../database/document-locks.js';
 
@@ -114,7 +115,7 @@ export class Documents implements DocumentService {
     await store.writeChildren(ct, rowId, plan, this.relationScope(locale));
     await this.shareColumns(trx, plan, documentId, locale);
     if (ct.draftAndPublish && status !== 'draft') {
-      await publishVersion(store, ct, await versionRows(trx, ct, documentId, locale), now);
+      await this.publishChecked(trx, store, await versionRows(trx, ct, documentId, locale), now, locale);
     }
   }
 
@@ -147,7 +148,7 @@ export class Documents implements DocumentService {
       await store.writeChildren(ct, target.id, plan, this.relationScope(locale));
       await this.shareColumns(trx, plan, params.documentId, locale);
       if (ct.draftAndPublish && params.status !== 'draft') {
-        await publishVersion(store, ct, await versionRows(trx, ct, params.documentId, locale), now);
+        await this.publishChecked(trx, store, await versionRows(trx, ct, params.documentId, locale), now, locale);
       }
       return true;
     });
@@ -167,7 +168,19 @@ export class Documents implements DocumentService {
   }
 
   async publish(params: { documentId: string; locale?: string }): Promise<boolean> {
-    return this.changeVersions(params, (store, rows) => publishVersion(store, this.contentType, rows, new Date().toISOString()));
+    const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
+    return this.changeVersions(params, (store, rows) => this.publishChecked(store.db, store, rows, new Date().toISOString(), locale));
+  }
+
+  /**
+   * Publishes the draft once it passes what Strapi 5 checks on publish and not on a draft (required values,
+   * `minLength`, a list's `min`/`max`...): the stored draft is checked whole, so a draft written incomplete
+   * earlier is refused here with Strapi's messages, and the transaction leaves everything as it was.
+   */
+  private async publishChecked(trx: Database, store: RowStore, rows: Awaited<ReturnType<typeof versionRows>>, now: string, locale: string | undefined) {
+    const draft = rows.find((r) => !r.published);
+    if (draft) await checkPublishable(trx, this.ctx.model, this.contentType, draft.id, locale);
+    await publishVersion(store, this.contentType, rows, now);
   }
 
   async unpublish(params: { documentId: string; locale?: string }): Promise<boolean> {
@@ -206,9 +219,9 @@ export class Documents implements DocumentService {
     return entry!;
   }
 
-  /** A write without `status=draft` publishes a Draft & Publish document: its body is checked as Strapi checks one. */
+  /** Every write to a Draft & Publish document writes its draft: the body is checked as one (publishing checks the rest). */
   private planOptions(params: WriteParams) {
-    return { publishes: this.contentType.draftAndPublish && params.status !== 'draft' };
+    return { draft: this.contentType.draftAndPublish && !params.wholeDraft };
   }
 
   private relationScope(locale: string | undefined) {

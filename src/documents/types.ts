@@ -29,6 +29,11 @@ export interface WriteParams {
   /** 'draft' writes the draft only; omitted or 'published' writes the draft and publishes it. */
   status?: Status;
   locale?: string;
+  /**
+   * Check a draft's body as a published version's (required values, `minLength`, list `min`/`max`), as Strapi v4
+   * did: the seed's GraphQL v4 shape. Without it a draft is checked as Strapi 5 checks one (those wait for publish).
+   */
+  wholeDraft?: boolean;
   /** Shape of the returned entry, as for reads. */
   fields?: unknown;
   populate?: unknown;

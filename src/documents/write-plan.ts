@@ -40,10 +40,11 @@ export interface RelationPlan {
 
 export interface PlanOptions {
   /**
-   * The write publishes a Draft & Publish document. Strapi then checks the stored draft, where an absent value
-   * reads as null, so a missing required value is worded as a null one (`must be a \`string\` type...`).
+   * The body is a Draft & Publish document's draft (every write to one writes its draft first). As in Strapi 5, a
+   * draft may be incomplete: `required` (of values and single components), `minLength`, and a list's `min`/`max`
+   * are not checked; they are when the draft is published (see publish-check.ts). A list stays never null.
    */
-  publishes?: boolean;
+  draft?: boolean;
 }
 
 const SYSTEM_KEYS = new Set(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy']);
@@ -53,7 +54,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** What one body check collects: field errors, Strapi's own relations error, and refusals of its database layer. */
 interface Collect {
   model: Model;
-  publishes: boolean;
+  draft: boolean;
   errors: FieldError[];
   /** Strapi's relations check fails on a dynamic-zone item without a known `__component` (one error, at the end). */
   relationsError?: string;
@@ -74,7 +75,7 @@ export function planRow(
   mode: 'create' | 'update',
   options: PlanOptions = {},
 ): RowPlan {
-  const ctx: Collect = { model, publishes: options.publishes ?? false, errors: [], late: [] };
+  const ctx: Collect = { model, draft: options.draft ?? false, errors: [], late: [] };
   const plan = collect(ctx, schema, data, mode, [], mode === 'update');
   if (ctx.relationsError) ctx.errors.push({ path: [], message: ctx.relationsError, name: 'ValidationError' });
   if (ctx.errors.length) throw ValidationError.fromFieldErrors(ctx.errors);
@@ -116,8 +117,6 @@ function collect(
   }
   const fieldError = (at: BodyPath, message: string, value: unknown) =>
     ctx.errors.push({ path: errorPath(at), message, name: 'ValidationError', value });
-  // A missing required value is checked as Strapi's creation check does when the write publishes (the stored draft).
-  const check = ctx.publishes ? 'create' : mode;
 
   for (const attribute of schema.attributes.values()) {
     const present = Object.prototype.hasOwnProperty.call(data, attribute.name);
@@ -127,13 +126,13 @@ function collect(
       if (!present && mode === 'create' && attribute.default !== undefined) value = attribute.default;
       if (!present && mode === 'update') continue;
       if (value === undefined || value === null) {
-        if (attribute.required) {
-          const given = value === null || ctx.publishes ? null : undefined;
-          fieldError(at, missingValue(at, yupType(attribute.type), given, check), given);
+        if (attribute.required && !ctx.draft) {
+          const given = value === null ? null : undefined;
+          fieldError(at, missingValue(at, yupType(attribute.type), given, mode), given);
         } else if (present) plan.columns[attribute.column] = null;
         continue;
       }
-      const result = checkScalar(attribute, value, pathLabel(at));
+      const result = checkScalar(attribute, value, pathLabel(at), { draft: ctx.draft });
       if (!result.ok) {
         (result.late ? ctx.late : ctx.errors).push({ path: errorPath(at), message: result.message, name: 'ValidationError', value });
       } else {
@@ -145,11 +144,12 @@ function collect(
       continue;
     }
     if (!present) {
-      if (mode === 'create' && attribute.required && attribute.kind !== 'relation') {
-        // A single component is stored as null when absent; a list (repeatable, zone) has no stored null.
-        const single = attribute.kind === 'component' && !attribute.repeatable;
-        const given = single && ctx.publishes ? null : undefined;
-        fieldError(at, missingValue(at, single ? 'object' : 'mixed', given, 'create'), given);
+      // A required list (repeatable, zone) must be given even in a draft (Strapi's check of a list is \`notNil\`);
+      // a single component or a media attribute only outside drafts.
+      const single = attribute.kind === 'component' && !attribute.repeatable;
+      const list = attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable);
+      if (mode === 'create' && attribute.required && attribute.kind !== 'relation' && (list || !ctx.draft)) {
+        fieldError(at, missingValue(at, single ? 'object' : 'mixed', undefined, 'create'), undefined);
       }
       continue;
     }
@@ -192,6 +192,7 @@ function checkList(ctx: Collect, attribute: ComponentAttribute | DynamicZoneAttr
     ctx.errors.push({ path: errorPath(path), message: typeError(path, 'array', value), name: 'ValidationError', value });
     return false;
   }
+  if (ctx.draft) return true;
   const label = pathLabel(path);
   if (attribute.min !== undefined && (attribute.required || value.length > 0) && value.length < attribute.min) {
     ctx.errors.push({ path: errorPath(path), message: `${label} field must have at least ${attribute.min} items`, name: 'ValidationError', value });
@@ -221,7 +222,7 @@ function componentPlan(ctx: Collect, attribute: ComponentAttribute, value: unkno
     return plan;
   }
   if (value === null) {
-    if (attribute.required) ctx.errors.push({ path: errorPath(path), message: typeError(path, 'object', null), name: 'ValidationError', value });
+    if (attribute.required && !ctx.draft) ctx.errors.push({ path: errorPath(path), message: typeError(path, 'object', null), name: 'ValidationError', value });
     return plan;
   }
   if (!isObject(value)) {

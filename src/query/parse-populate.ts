@@ -30,7 +30,7 @@ const isFalseValue = (v: unknown) => isFalse(v) || v === 'f';
 const PAGINATION_KEYS = new Set(['pagination', 'page', 'pageSize', 'start', 'limit']);
 const KEYS: Record<Slot['kind'], ReadonlySet<string>> = {
   relation: new Set(['fields', 'filters', 'sort', 'populate', 'count']),
-  component: new Set(['fields', 'populate']),
+  component: new Set(['fields', 'filters', 'sort', 'populate']),
   dynamiczone: new Set(['on', 'populate']),
 };
 
@@ -243,7 +243,7 @@ function parseNode(ctx: PopulateContext, slot: Slot, value: unknown, path: strin
 /**
  * Dynamic zones. `on[<component>]` gives a named component its own strategy (true, '*', or `{ fields, populate }`);
  * `populate` (`*`, names, dot paths or objects) applies to every component that has the names it gives (a name no
- * component has is a 400). With `on` only, the components not named return their scalar fields.
+ * component has is a 400). With `on` only, the components it does not name are left out, as in Strapi.
  */
 function dynamicZoneOn(
   ctx: PopulateContext,

@@ -100,9 +100,9 @@ export type Pagination =
 
 /**
  * What to populate under one attribute. For relations and media: `fields`, `filters`, `sort`, `populate`
- * apply to the targets. For components: `fields` and `populate`. For dynamic zones: `on` gives a node per
- * component uid (components not named there return no populated data: only `id` and `__component`... as the
- * reference); without `on`, every component uses `populate` of this node.
+ * apply to the targets. For components: `fields`, `filters` (the items kept; a single component that does not
+ * match reads null), `sort` and `populate`. For dynamic zones: `on` gives a node per component uid, and only the
+ * components it names are read (as Strapi); without `on`, every component uses `populate` of this node.
  */
 export interface PopulateNode {
   /**

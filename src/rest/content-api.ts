@@ -7,8 +7,14 @@ import { authorize } from '../app/access.js';
 import { strictQuery } from '../query/index.js';
 import { cachedReadSpec, rawQuery, readSpec } from './query.js';
 import { entryBody, JSON_TYPE, listBody } from './responses.js';
+import { toV4Text, wantsV4 } from './v4-format.js';
 
 type Params = { documentId?: string };
+
+/** An entry's JSON text as the client asked for it: v5's form, or v4's with `Strapi-Response-Format: v4`. */
+function answerShape(ctx: RestContext, ct: ContentType, req: FastifyRequest): (row: string) => string {
+  return wantsV4(req) ? (row) => toV4Text(ctx.model, ct, row) : (row) => row;
+}
 
 /**
  * The Content API: `/api/:pluralApiId` and `/api/:pluralApiId/:documentId` for collection types,
@@ -25,7 +31,7 @@ export function registerContentApi(app: FastifyInstance, ctx: RestContext): void
       app.get(`${base}/:documentId`, (req, reply) => findOne(ctx, contentType, documents, req, reply));
       app.put(`${base}/:documentId`, (req, reply) => update(ctx, contentType, documents, req, reply));
       app.delete(`${base}/:documentId`, (req, reply) => remove(ctx, documents, req, reply));
-      if (contentType.draftAndPublish) registerActions(app, ctx, `${base}/:documentId/actions`, documents);
+      if (contentType.draftAndPublish) registerActions(app, ctx, `${base}/:documentId/actions`, documents, contentType);
     } else {
       const base = `/api/${contentType.info.singularName}`;
       app.get(base, (req, reply) => findOne(ctx, contentType, documents, req, reply));
@@ -57,7 +63,7 @@ async function findMany(ctx: RestContext, ct: ContentType, documents: Documents,
   const caller = await authorize(ctx.access(), req, `${ct.uid}.find`);
   const spec = cachedReadSpec(ctx, ct, req, caller);
   const page = await documents.findPage(spec);
-  return reply.type(JSON_TYPE).send(listBody(page.rows, page.pagination));
+  return reply.type(JSON_TYPE).send(listBody(page.rows.map(answerShape(ctx, ct, req)), page.pagination));
 }
 
 async function findOne(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
@@ -66,7 +72,7 @@ async function findOne(ctx: RestContext, ct: ContentType, documents: Documents, 
   const spec = cachedReadSpec(ctx, ct, req, caller);
   const row = await documents.findOneJson(spec, documentId);
   if (row === null) throw new NotFoundError();
-  return reply.type(JSON_TYPE).send(entryBody(row));
+  return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row)));
 }
 
 /** `{ data: {...} }` is required on writes, as in Strapi. */
@@ -96,7 +102,7 @@ async function create(ctx: RestContext, ct: ContentType, documents: Documents, r
   const written = documents.writeLocale({ locale, data });
   // The answer is read in the write's transaction: if it can't be, nothing was written.
   const row = await documents.transaction(async (trx) => trx.findOneJson({ ...answer, locale: written }, await trx.createDocument({ data, status, locale })));
-  return reply.status(201).type(JSON_TYPE).send(entryBody(row!));
+  return reply.status(201).type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row!)));
 }
 
 async function update(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
@@ -109,7 +115,7 @@ async function update(ctx: RestContext, ct: ContentType, documents: Documents, r
     if (!existing) {
       const written = documents.writeLocale({ locale, data });
       const row = await documents.transaction(async (trx) => trx.findOneJson({ ...answer, locale: written }, await trx.createDocument({ data, status, locale })));
-      return reply.type(JSON_TYPE).send(entryBody(row!));
+      return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row!)));
     }
     documentId = existing.documentId as string;
   }
@@ -119,7 +125,7 @@ async function update(ctx: RestContext, ct: ContentType, documents: Documents, r
     return trx.findOneJson({ ...answer, locale: written }, documentId);
   });
   if (row === null) throw new NotFoundError();
-  return reply.type(JSON_TYPE).send(entryBody(row));
+  return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row)));
 }
 
 async function remove(ctx: RestContext, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
@@ -135,7 +141,7 @@ async function remove(ctx: RestContext, documents: Documents, req: FastifyReques
 }
 
 /** Cairn's addition: publish, unpublish and discard-draft over REST. */
-function registerActions(app: FastifyInstance, ctx: RestContext, base: string, documents: Documents) {
+function registerActions(app: FastifyInstance, ctx: RestContext, base: string, documents: Documents, ct: ContentType) {
   const actions = {
     publish: (p: { documentId: string; locale?: string }) => documents.publish(p),
     unpublish: (p: { documentId: string; locale?: string }) => documents.unpublish(p),
@@ -150,7 +156,7 @@ function registerActions(app: FastifyInstance, ctx: RestContext, base: string, d
       if (!(await action({ documentId: documentId!, locale }))) throw new NotFoundError();
       const status = name === 'publish' ? 'published' : 'draft';
       const entry = await documents.findOne({ documentId: documentId!, status, locale });
-      return reply.type(JSON_TYPE).send(entryBody(JSON.stringify(entry)));
+      return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(JSON.stringify(entry))));
     });
   }
 }

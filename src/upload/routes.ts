@@ -81,6 +81,16 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
     return reply.type(JSON_TYPE).send(JSON.stringify(entries));
   });
 
+  // Strapi's paginated listing: the query of content-type lists (page/pageSize or start/limit, withCount), the
+  // files with `meta.pagination`; its own action, as Strapi names the route's handler.
+  app.get('/api/upload/files/page', async (req, reply) => {
+    const caller = await authorize(cairn.access, req, `${ACTION}.findPage`);
+    const spec = parseReadParams(cairn.model, cairn.model.contentTypes.get(FILE_UID)!, query(req), { ...options(), canFind: (uid) => caller.can(findAction(uid)) });
+    const page = await files().findPage(spec);
+    const entries = page.rows.map((row) => withSigning(JSON.parse(row)));
+    return reply.type(JSON_TYPE).send(JSON.stringify({ data: entries, meta: { pagination: page.pagination } }));
+  });
+
   app.get('/api/upload/files/:id', async (req, reply) => {
     await authorize(cairn.access, req, `${ACTION}.findOne`);
     strictQuery(req.url);

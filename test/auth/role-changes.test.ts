@@ -126,7 +126,8 @@ describeEachDialect('permission changes: the file and the database agree, runnin
         [
           'api::author.author.create', 'api::author.author.delete', 'api::author.author.find', 'api::author.author.findOne', 'api::author.author.update',
           'api::note.note.create', 'api::note.note.delete', 'api::note.note.find', 'api::note.note.findOne', 'api::note.note.update',
-          'plugin::upload.content-api.find', 'plugin::upload.content-api.findOne', 'plugin::upload.content-api.upload', 'plugin::upload.content-api.destroy',
+          'plugin::upload.content-api.find', 'plugin::upload.content-api.findOne', 'plugin::upload.content-api.findPage',
+          'plugin::upload.content-api.upload', 'plugin::upload.content-api.destroy',
           'plugin::users-permissions.user.find', 'plugin::users-permissions.user.findOne', 'plugin::users-permissions.user.create',
           'plugin::users-permissions.user.update', 'plugin::users-permissions.user.destroy', 'plugin::users-permissions.user.me',
         ].join('\n  '),

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp, type TestSchemas } from '../helpers/app.js'
 /**
  * Body validation as Strapi 5 answers it (its own API tests expect these exact texts): a message names the field by
  * its full path (`list[0].description ...`), `details.errors[].path` lists the parts as strings, a missing required
- * value is "must be defined." (or a null type error when the write publishes a Draft & Publish document), lists
+ * value is "must be defined." (or a null type error when a Draft & Publish document is published), lists
  * (repeatable components, dynamic zones) are never null and keep their `min`/`max`.
  */
 const compo = { collectionName: 'components_default_compos', info: { displayName: 'compo' }, attributes: {
@@ -119,7 +119,9 @@ describeEachDialect('body validation in Strapi 5 words', (dialect) => {
     // A list has no stored null: its absence is caught before the draft is written.
     const { list: _l, ...noList } = drafted;
     expect((await one('POST', '/api/drafteds', noList)).message).toBe('list must be defined.');
-    expect((await one('POST', '/api/drafteds?status=draft', noCompo)).message).toBe('compo must be defined.');
+    // A draft may lack a required single component (Strapi 5 checks it when the draft is published); a list not.
+    expect((await app.request('POST', '/api/drafteds?status=draft', { data: noCompo })).status).toBe(201);
+    expect((await one('POST', '/api/drafteds?status=draft', noList)).message).toBe('list must be defined.');
   });
 
   it('a repeatable component or a dynamic zone is never null; min applies to a required or non-empty list, max always', async () => {

@@ -4,7 +4,7 @@ import { compileFilter } from './compile-filter.js';
 import { compileSortTerms } from './compile-sort.js';
 import type { CompileContext } from './context.js';
 import { stringLiteral } from './dialect.js';
-import { frag, sql, type Frag } from './frag.js';
+import { frag, join, sql, type Frag } from './frag.js';
 import { localizationsSource, relationSource, type RelationSource } from './relation-source.js';
 
 type Pair = readonly [string, Frag];
@@ -200,16 +200,25 @@ function componentValue(
   const c = ctx.alias('c');
   const object = entryObject(ctx, component, c, node);
   const from = `${ctx.table(owner.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}`;
-  const where = `${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(field)} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(componentUid)}`;
-  const orderBy = `${ctx.col(k, 'ord')}, ${ctx.col(k, 'id')}`;
+  const linked = `${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(field)} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(componentUid)}`;
+  // `populate[compo][filters]` keeps the matching items (a single component that does not match reads null).
+  const where = node.filters ? sql`${linked} AND ${compileFilter(ctx, node.filters, component, c)}` : frag(linked);
+  const orderBy = componentOrder(ctx, node.sort, component, c, k);
   if (!repeatable) return sql`(SELECT ${object} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`;
   const aggregate = sql`SELECT ${aggregateFrag(ctx, object, orderBy)} FROM ${from} WHERE ${where}`;
   return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
 }
 
+/** Components in their stored order, after `populate[compo][sort]` when given. */
+function componentOrder(ctx: CompileContext, sort: readonly SortItem[] | undefined, component: Component, c: string, k: string): string {
+  const stored = `${ctx.col(k, 'ord')}, ${ctx.col(k, 'id')}`;
+  return sort?.length ? `${compileSortTerms(ctx, sort, component, c)}, ${stored}` : stored;
+}
+
 /**
  * A dynamic zone: its items in order, each `{ __component, id, ...fields }`. One pass over the owner's component
- * links, LEFT JOINed to each allowed component table, with a CASE choosing the item's object.
+ * links, LEFT JOINed to each allowed component table, with a CASE choosing the item's object. With `on`, as in
+ * Strapi, only the components it names are read, each kept where its own `filters` match.
  */
 function dynamicZoneValue(
   ctx: CompileContext,
@@ -221,21 +230,30 @@ function dynamicZoneValue(
   const k = ctx.alias('k');
   const joins: string[] = [];
   const cases: Frag[] = [];
+  const read: string[] = [];
+  const filtered: Frag[] = [];
   for (const uid of attribute.components) {
     const component = ctx.model.components.get(uid)!;
     const c = ctx.alias('c');
-    const sub: PopulateNode | undefined = node.on ? node.on.get(uid) : node;
+    const sub = node.on ? node.on.get(uid) : node;
     const object = entryObject(ctx, component, c, sub ?? { populate: new Map() }, [['__component', frag(stringLiteral(uid))]]);
     joins.push(
       `LEFT JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(k, 'component_type')} = ${stringLiteral(uid)} AND ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}`,
     );
     cases.push(sql`WHEN ${stringLiteral(uid)} THEN ${object}`);
+    if (sub) read.push(uid);
+    const filters = node.on?.get(uid)?.filters;
+    if (filters) filtered.push(sql`(${ctx.col(k, 'component_type')} = ${stringLiteral(uid)} AND ${compileFilter(ctx, filters, component, c)})`);
   }
+  // Items of the components read: by type alone (an IN list the index serves), or each type through its filters.
+  const unfiltered = read.filter((uid) => !node.on?.get(uid)?.filters);
+  const kept = [...(unfiltered.length ? [frag(`${ctx.col(k, 'component_type')} IN (${unfiltered.map(stringLiteral).join(', ')})`)] : []), ...filtered];
+  const itemsKept = kept.length === 0 ? frag('1 = 0') : kept.length === 1 ? kept[0] : sql`(${join(kept, ' OR ')})`;
   const caseExpr = frag(
     `CASE ${ctx.col(k, 'component_type')} ${cases.map((c) => c.sql).join(' ')} END`,
     cases.flatMap((c) => c.params),
   );
   const orderBy = `${ctx.col(k, 'ord')}, ${ctx.col(k, 'id')}`;
-  const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, orderBy)} FROM ${ctx.table(owner.componentsTable)} ${k} ${joins.join(' ')} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${ctx.col(k, 'component_type')} IN (${attribute.components.map(stringLiteral).join(', ')})`;
+  const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, orderBy)} FROM ${ctx.table(owner.componentsTable)} ${k} ${joins.join(' ')} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${itemsKept}`;
   return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
 }

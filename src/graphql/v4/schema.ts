@@ -153,7 +153,11 @@ function addContentType(
       const spec = await latestSpec(context, info);
       // The answer is read in the write's transaction: if it can't be, nothing was written.
       const text = await documents.transaction(async (trx) =>
-        trx.findOneJson(spec, await trx.createDocument({ data, status: publish ? 'published' : 'draft', locale: args.locale as string | undefined })),
+        // A draft is checked whole, as Strapi v4 checked every write (Strapi 5 leaves required values for publish).
+        trx.findOneJson(
+          spec,
+          await trx.createDocument({ data, status: publish ? 'published' : 'draft', locale: args.locale as string | undefined, wholeDraft: true }),
+        ),
       );
       return { data: text === null ? null : (JSON.parse(text) as Entry) };
     },
@@ -170,7 +174,8 @@ function addContentType(
       const keepPublished = publish === undefined && ct.draftAndPublish && (await isPublished(cairn, ct, documentId, locale));
       const spec = await latestSpec(context, info);
       const text = await documents.transaction(async (trx) => {
-        const found = await trx.updateDocument({ documentId, data, status: publish || keepPublished ? 'published' : 'draft', locale });
+        const status = publish || keepPublished ? 'published' : 'draft';
+        const found = await trx.updateDocument({ documentId, data, status, locale, wholeDraft: true });
         if (!found) return null;
         if (publish === false) await trx.unpublish({ documentId, locale });
         return trx.findOneJson(spec, documentId);

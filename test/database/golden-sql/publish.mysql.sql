@@ -4,6 +4,8 @@ SELECT GET_LOCK(CONCAT('cairn_doc_', SHA1(CONCAT(DATABASE(), '|', ?))), ?) AS lo
 
 SELECT id, published_at, locale FROM `restaurants` WHERE document_id = ? AND locale = ? ORDER BY id;
 
+SELECT `name` FROM `restaurants` WHERE id = ?;
+
 SELECT cmp_id, component_type FROM `restaurants_cmps` WHERE entity_id IN (?);
 
 DELETE FROM `components_sections_heroes` WHERE id IN (?);

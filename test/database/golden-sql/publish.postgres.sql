@@ -4,6 +4,8 @@ SELECT pg_advisory_xact_lock(?, ?) AS locked;
 
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
 
+SELECT "name" FROM "restaurants" WHERE id = ?;
+
 SELECT cmp_id, component_type FROM "restaurants_cmps" WHERE entity_id IN (?);
 
 DELETE FROM "components_sections_heroes" WHERE id IN (?);

@@ -2,6 +2,8 @@ SELECT access_key, id, name, description, type, permissions, expires_at, last_us
 
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
 
+SELECT "name" FROM "restaurants" WHERE id = ?;
+
 SELECT cmp_id, component_type FROM "restaurants_cmps" WHERE entity_id IN (?);
 
 DELETE FROM "components_sections_heroes" WHERE id IN (?);
