@@ -97,9 +97,12 @@ export class TypeRegistry {
 
   protected addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {
     switch (attribute.kind) {
-      case 'scalar':
-        fields[attribute.name] = { type: this.scalarOutput(owner, attribute) };
+      case 'scalar': {
+        // Required values are never null: every stored version, drafts too, is checked whole (as Strapi's schema has it).
+        const type = this.scalarOutput(owner, attribute);
+        fields[attribute.name] = { type: attribute.required ? new GraphQLNonNull(type) : type };
         return;
+      }
       case 'relation':
       case 'media': {
         const target = this.model.contentTypes.get(attribute.target)!;
@@ -110,7 +113,8 @@ export class TypeRegistry {
       }
       case 'component': {
         const component = this.object(this.model.components.get(attribute.component)!);
-        fields[attribute.name] = attribute.repeatable ? { type: this.list(component, attribute.required), resolve: populatedList } : { type: component, resolve: populated };
+        if (attribute.repeatable) fields[attribute.name] = { type: this.list(component, attribute.required), resolve: populatedList };
+        else fields[attribute.name] = { type: attribute.required ? new GraphQLNonNull(component) : component, resolve: populated };
         return;
       }
       case 'dynamiczone':

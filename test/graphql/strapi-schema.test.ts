@@ -40,10 +40,6 @@ const DIFFERENCES: Array<[RegExp, string]> = [
   [/^Component\w+FiltersInput: cairn has id: IDFilterInput$/, "a component is filtered by its id, as REST's filters[address][id] does"],
   [/^RestaurantFiltersInput: ref has {2}localizations: RestaurantFiltersInput$/, 'REST has no filter through localizations either'],
   [
-    /^(UploadFile|Restaurant): (ref has {2}\w+: (String|Float)!|cairn has \w+: (String|Float))$/,
-    'required attributes are nullable in answers: a draft may lack them, and one read must not fail for it',
-  ],
-  [
     /^\w+: (ref has {2}\w+\(.*\): \[\w+\]!|cairn has \w+\(.*\): \[\w+!\]!|ref has {2}\w+: \[\w+DynamicZone\]|cairn has \w+: \[\w+DynamicZone!\])$/,
     "list items are never null: Strapi's since strapi/strapi#27721 (5.54 still had [Category]!)",
   ],
