@@ -206,7 +206,7 @@ function addContentType(
 
   const oneParams = (status: unknown, locale: unknown) => () => ({ status, locale });
   const oneTag = (args: Record<string, unknown>) => `one:${String(args.status)}:${String(args.locale)}`;
-  /** The spec of one document's entry, read with the selection of the field that asked. */
+  /** The spec of one document's entry, read with the selection of the field that asked (`args`: its publication filter; none for a write's answer). */
   const oneSpec = async (args: Record<string, unknown>, status: unknown, locale: unknown, context: GraphqlContext, info: GraphQLResolveInfo) =>
     (await specOf(args, oneParams(status, locale), context.request, info, mergedSelection(info.fieldNodes), `one:${String(status)}:${String(locale)}`))!;
   /** A single type's document (it has at most one, in any locale), or undefined. */
