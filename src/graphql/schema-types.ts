@@ -98,9 +98,8 @@ export class TypeRegistry {
   protected addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {
     switch (attribute.kind) {
       case 'scalar': {
-        // Required values are never null: every stored version, drafts too, is checked whole (as Strapi's schema has it).
         const type = this.scalarOutput(owner, attribute);
-        fields[attribute.name] = { type: attribute.required ? new GraphQLNonNull(type) : type };
+        fields[attribute.name] = { type: this.requiredOutputs && attribute.required ? new GraphQLNonNull(type) : type };
         return;
       }
       case 'relation':
@@ -114,13 +113,20 @@ export class TypeRegistry {
       case 'component': {
         const component = this.object(this.model.components.get(attribute.component)!);
         if (attribute.repeatable) fields[attribute.name] = { type: this.list(component, attribute.required), resolve: populatedList };
-        else fields[attribute.name] = { type: attribute.required ? new GraphQLNonNull(component) : component, resolve: populated };
+        else fields[attribute.name] = { type: this.requiredOutputs && attribute.required ? new GraphQLNonNull(component) : component, resolve: populated };
         return;
       }
       case 'dynamiczone':
         fields[attribute.name] = { type: this.list(this.dynamicZone(owner, attribute.name, attribute.components), attribute.required), resolve: populatedList };
     }
   }
+
+  /**
+   * Whether a required attribute (scalar, single component) is non-null in answers. Not in Strapi 5's schemas, where
+   * Strapi says `name: String!`: its drafts may lack required values (they are checked when published), and an
+   * answer listing such a draft would fail as a whole; in the seed's shape every stored version is checked whole.
+   */
+  protected readonly requiredOutputs: boolean = false;
 
   /**
    * A list attribute's type (repeatable component, dynamic zone): the list itself as required as the attribute,

@@ -113,6 +113,9 @@ export class V4TypeRegistry extends TypeRegistry {
     return schema.modelType === 'component' ? undefined : 'id';
   }
 
+  /** Every stored version is checked whole (drafts too, as v4 checked every write): required values are there. */
+  protected override readonly requiredOutputs = true;
+
   /** v4's list items may be null (`[ComponentSectionsHero]`). */
   protected override listItem<T extends GraphQLObjectType | GraphQLUnionType>(item: T): GraphQLOutputType {
     return item;
