@@ -2,12 +2,13 @@
 // Runs the conformance kit (test/fixtures/conformance) against Cairn: a copy of the conformance app (the original is read-only), a fresh
 // database, the seed, the recorded queries, and compare.mjs. Prints compare's report; exits with its status.
 // Env: DATABASE_CLIENT (sqlite | postgres | mysql, default sqlite), QUERIES/GOLDEN_DIR/DEVIATIONS (GraphQL v4 suite),
-//      GRAPHQL_V4_COMPAT, PORT (default 14337), KEEP=1 to keep the temp folder,
+//      GRAPHQL_V4_COMPAT (the kit app's v4CompatibilityMode: Strapi 5's compatibility mode), GRAPHQL_SHAPE=v4 (Cairn's
+//      `shape: 'v4'`, the seed's Strapi v4 schema, written into the copy's config), PORT (default 14337), KEEP=1 to keep the temp folder,
 //      EXCLUDE (regex on query names: left out of the run and of the comparison),
 //      CAIRN_DEVIATIONS (a folder with deviations.json and overrides/: Cairn's own deliberate differences, merged
 //      over the kit's).
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,11 @@ const kit = join(root, 'test', 'fixtures', 'conformance');
 const work = mkdtempSync(join(tmpdir(), 'cairn-conformance-'));
 const appDir = join(work, 'app');
 cpSync(join(kit, 'app'), appDir, { recursive: true });
+if (process.env.GRAPHQL_SHAPE) {
+  // The kit's config is Strapi's; Cairn's own option goes into the copy's config/env/production layer (merged over it).
+  mkdirSync(join(appDir, 'config', 'env', 'production'), { recursive: true });
+  writeFileSync(join(appDir, 'config', 'env', 'production', 'plugins.js'), `module.exports = { graphql: { config: { shape: ${JSON.stringify(process.env.GRAPHQL_SHAPE)} } } };\n`);
+}
 // Port 0 by default: the system picks a free one (parallel runs never collide); the URL is read from Cairn's output.
 const port = process.env.PORT ?? '0';
 let base = '';

@@ -136,6 +136,8 @@ const graphql = object({
   maxTokens: countOrString,
   introspection: bool,
   v4CompatibilityMode: bool,
+  // Cairn's own: the seed's Strapi v4 schema (data { id attributes }) instead of Strapi 5's (see graphql/options.ts).
+  shape: { check: (v) => (v === 'v4' ? undefined : `must be "v4" (the seed's Strapi v4 schema) or absent (v4CompatibilityMode decides), not ${show(v)}`) },
   playgroundAlways: bool,
   // Apollo Server's options: Cairn does not run Apollo Server and reads only tracing.
   apolloServer: object({ tracing: bool }, { open: true }),

@@ -11,6 +11,8 @@ export interface GraphqlConfig {
   maxTokens?: unknown;
   introspection?: boolean;
   v4CompatibilityMode?: boolean;
+  /** Cairn's own: `'v4'` serves the seed's Strapi v4 schema whatever v4CompatibilityMode says. */
+  shape?: 'v4';
   playgroundAlways?: boolean;
   apolloServer?: { tracing?: boolean };
 }

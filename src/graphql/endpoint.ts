@@ -1,4 +1,4 @@
-import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { GraphQLError, getOperationAST, getVariableValues, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
@@ -13,6 +13,7 @@ import type { GraphqlExtensionService } from './extension.js';
 import { finalizeSchema } from './finalize.js';
 import { Trace, instrumentSchema, withTrace } from './tracing.js';
 import type { GraphqlConfig, GraphqlLimits } from './config.js';
+import type { GraphqlShape } from './options.js';
 
 // Parsed documents kept: 500 at most, 1 MB of query text in all, none longer than 16 KB (see DocumentCache).
 const CACHE_ENTRIES = 500;
@@ -33,14 +34,20 @@ export interface GraphqlEndpoint {
 }
 
 /**
- * Builds the schema (the seed's v4 shape unless `v4CompatibilityMode: false`, the app's extensions merged in) and
- * the handler answering with it. Documents are parsed and validated once per query text; validation errors are
+ * Builds the schema (in `shape`, see graphqlShape; the app's extensions merged in) and the handler answering with it. Documents are parsed and validated once per query text; validation errors are
  * HTTP 400s, resolver errors HTTP 200s with `errors[].extensions.code`, as the reference.
  */
-export async function createGraphqlEndpoint(cairn: Cairn, config: GraphqlConfig, limits: GraphqlLimits, ext: GraphqlExtensionService, tracing: boolean): Promise<GraphqlEndpoint> {
-  const build = config.v4CompatibilityMode === false ? buildSchema : buildV4Schema;
+export async function createGraphqlEndpoint(
+  cairn: Cairn,
+  config: GraphqlConfig,
+  shape: GraphqlShape,
+  limits: GraphqlLimits,
+  ext: GraphqlExtensionService,
+  tracing: boolean,
+): Promise<GraphqlEndpoint> {
   const customized = new Set<string>();
-  const generated = build(cairn, { amountLimit: limits.amountLimit, defaultPageSize: DEFAULT_PAGE_SIZE, shadowCRUD: config.shadowCRUD !== false, customized }, ext);
+  const options = { amountLimit: limits.amountLimit, defaultPageSize: DEFAULT_PAGE_SIZE, shadowCRUD: config.shadowCRUD !== false, customized };
+  const generated = shape === 'v4' ? buildV4Schema(cairn, options, ext) : buildSchema(cairn, options, ext, shape === 'v5-compat');
   const schema = await finalizeSchema(generated, ext, cairn, customized);
   const introspection = config.introspection ?? cairn.config.environment !== 'production';
   // The cost rule runs alone, first: it measures each fragment once, so an oversized operation is refused with its
@@ -114,6 +121,10 @@ export async function createGraphqlEndpoint(cairn: Cairn, config: GraphqlConfig,
       }
       if (text !== undefined) return reply.type('application/json; charset=utf-8').send(text);
     }
+    // Variables that do not fit their types (a date-time for a Date, `{}` for a DateTime, a field the input type has
+    // not): a 400 BAD_USER_INPUT, as Apollo Server answers (the compiled path leaves them to this one).
+    const coercion = getVariableValues(schema, selected.variableDefinitions ?? [], variables ?? {});
+    if (coercion.errors) return reply.status(400).send({ errors: coercion.errors.map((e) => ({ ...e.toJSON(), extensions: { code: 'BAD_USER_INPUT' } })) });
     const operation = compiled(prepared.document, operationName);
     const contextValue = trace ? withTrace({ request }, trace) : { request };
     const result: ExecutionResult = isCompiledQuery(operation) ? await operation.query(undefined, contextValue, variables) : operation;

@@ -1,7 +1,7 @@
 import type { Cairn } from '../app/cairn.js';
 import type { GraphqlBody, GraphqlEndpoint } from './endpoint.js';
 import { GraphqlExtensionService } from './extension.js';
-import { graphqlEndpoint, tracingEnabled, type GraphqlConfig } from './options.js';
+import { graphqlEndpoint, graphqlShape, tracingEnabled, type GraphqlConfig } from './options.js';
 import { graphqlLimits } from './config.js';
 import { playgroundEnabled, registerPlayground } from './playground.js';
 
@@ -19,7 +19,8 @@ export function registerGraphqlServices(cairn: Cairn): void {
 }
 
 /**
- * The GraphQL endpoint, in Strapi v4's shape (the default) or v5's flat one.
+ * The GraphQL endpoint, in the shape the config names (graphqlShape): Strapi 5's, flat or with v4CompatibilityMode's
+ * deprecated fields, or the seed's Strapi v4 one.
  *
  * Its routes exist from the start, but graphql-js, graphql-jit and the schema (about 60% of a start's module
  * loading) are loaded and built by the first GraphQL request; concurrent first requests share that one load. An
@@ -34,11 +35,12 @@ export async function registerGraphql(cairn: Cairn): Promise<void> {
   const ext = cairn.plugin('graphql').service<GraphqlExtensionService>('extension');
   // Checked at start (a bad limit stops it), though the endpoint that uses them loads with the first request.
   const limits = graphqlLimits(config);
-  const tracing = tracingEnabled(config);
+  const shape = graphqlShape(config);
+  const tracing = tracingEnabled(config, shape, (message) => cairn.log.warn(message));
   const playground = playgroundEnabled(config, cairn.config.environment) ? registerPlayground(cairn.fastify, endpoint) : undefined;
 
   let loading: Promise<GraphqlEndpoint> | undefined;
-  const ready = () => (loading ??= import('./endpoint.js').then((m) => m.createGraphqlEndpoint(cairn, config, limits, ext, tracing)));
+  const ready = () => (loading ??= import('./endpoint.js').then((m) => m.createGraphqlEndpoint(cairn, config, shape, limits, ext, tracing)));
   if (ext.isCustomized()) await ready();
   const handle: GraphqlEndpoint['handle'] = async (request, reply, body) => (await ready()).handle(request, reply, body);
 

@@ -37,6 +37,8 @@ export interface ReadSelectionOptions {
 export interface ReadStyle {
   /** The attribute a field of an entry type reads (`restaurants_connection` → `restaurants` in v5). */
   attributeOf(fieldName: string): string;
+  /** Whether a field of an entry (or component) type is that entry again (Strapi 5's compatibility `attributes`, `data`). */
+  isSelf?(fieldName: string): boolean;
   /** How a relation field's value wraps its targets, and where their own selection is. */
   relation(
     fieldType: GraphQLObjectType,
@@ -74,6 +76,12 @@ export function readSelection(
   type: GraphQLObjectType,
   selectionSet: SelectionSetNode | undefined,
   info: GraphQLResolveInfo,
+  /**
+   * Prefix of the populate keys: the selection under a field that is the entry again (`data { author { name } }`)
+   * is read with its key (`data.author`), apart from the entry's own `author`, which may select other fields or
+   * pass other arguments.
+   */
+  prefix = '',
 ): SelectionRead {
   const model = options.populate.model;
   const fields = new Set<string>();
@@ -101,19 +109,28 @@ export function readSelection(
       compilable = false;
       continue;
     }
+    if (style.isSelf?.(fieldName)) {
+      const self = readSelection(style, options, schema, type, mergedSelection(nodes), info, `${prefix}${key}.`);
+      for (const name of self.fields) fields.add(name);
+      for (const [populateKey, node] of self.populate) populate.set(populateKey, node);
+      compilable &&= self.compilable;
+      shape.push([key, { kind: 'object', shape: self.shape }]);
+      continue;
+    }
     if (name === 'id' || name === 'documentId' || SYSTEM_FIELDS.has(name) || attribute?.kind === 'scalar') {
       if (name !== 'id' && name !== 'documentId') fields.add(name);
       const as = name === 'id' ? 'string' : attribute?.kind === 'scalar' && attribute.type === 'biginteger' ? 'number' : undefined;
       shape.push([key, { kind: 'field', name, ...(as ? { as } : {}) }]);
       continue;
     }
-    const alias = key === name ? {} : { attribute: name };
+    const populateKey = `${prefix}${key}`;
+    const alias = populateKey === name ? {} : { attribute: name };
     const namedType = getNamedType(field.type);
     const selection = mergedSelection(nodes);
     if (attribute?.kind === 'component' && isObjectType(namedType)) {
       const sub = readSelection(style, options, model.components.get(attribute.component)!, namedType, selection, info);
-      populate.set(key, { ...alias, fields: sub.fields, populate: sub.populate, ...nested(sub) });
-      shape.push([key, { kind: 'populate', key }]);
+      populate.set(populateKey, { ...alias, fields: sub.fields, populate: sub.populate, ...nested(sub) });
+      shape.push([key, { kind: 'populate', key: populateKey }]);
     } else if (attribute?.kind === 'dynamiczone' && isUnionType(namedType)) {
       const on = new Map<string, PopulateNode>();
       for (const member of namedType.getTypes()) {
@@ -122,8 +139,8 @@ export function readSelection(
         const sub = readSelection(style, options, component, member, selection, info);
         on.set(component.uid, { fields: sub.fields, populate: sub.populate, ...nested(sub) });
       }
-      populate.set(key, { ...alias, populate: new Map(), on });
-      shape.push([key, { kind: 'populate', key }]);
+      populate.set(populateKey, { ...alias, populate: new Map(), on });
+      shape.push([key, { kind: 'populate', key: populateKey }]);
     } else if (isObjectType(namedType) && (attribute?.kind === 'relation' || attribute?.kind === 'media' || name === 'localizations')) {
       const target = name === 'localizations' ? (schema as ContentType) : model.contentTypes.get((attribute as { target: string }).target)!;
       const args = getArgumentValues(field, nodes[0], info.variableValues) as { filters?: unknown; sort?: unknown; pagination?: Record<string, number> };
@@ -137,12 +154,12 @@ export function readSelection(
         compilable = false;
         continue;
       }
-      const relation = style.relation(namedType, nodes, key, info);
+      const relation = style.relation(namedType, nodes, populateKey, info);
       const sub = readSelection(style, options, target, relation.type, relation.selection, info);
       const item = relation.item(sub.shape);
       if (!item || !relation.value) compilable = false;
       const toMany = field.args.some((a) => a.name === 'pagination');
-      populate.set(key, {
+      populate.set(populateKey, {
         ...parsed,
         ...alias,
         ...style.version(target, args),

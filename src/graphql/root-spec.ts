@@ -2,7 +2,7 @@ import type { GraphQLObjectType, GraphQLResolveInfo, SelectionSetNode } from 'gr
 import type { FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import type { ContentType } from '../model/types.js';
-import { parseDocumentParams, type OutputShape, type ReadSpec } from '../query/index.js';
+import { parseDocumentParams, type Filter, type OutputShape, type ReadSpec } from '../query/index.js';
 import { readSelection, type ReadStyle } from './read-selection.js';
 import type { GraphqlOptions } from './schema.js';
 import { findAction } from '../app/access.js';
@@ -18,6 +18,8 @@ export interface RootRead {
   entry?: (fields: OutputShape) => OutputShape | undefined;
   /** v4's PREVIEW: draft rows answer with `publishedAt` of their published version. */
   preview?: boolean;
+  /** A condition on the entries besides the `filters` argument (Strapi 5's `publicationFilter`). */
+  filter?: Filter;
 }
 
 /**
@@ -44,7 +46,8 @@ export async function rootSpec(
     const spec = parseDocumentParams(cairn.model, read.ct, { ...params(), fields: selection.fields }, { ...readOpts, maxLimit: options.amountLimit });
     const shape = shaped ? (read.entry ? read.entry(selection.shape) : selection.shape) : undefined;
     if (shaped && (!selection.compilable || !shape)) return undefined;
-    return { ...spec, populate: selection.populate, preview: read.preview === true && spec.status === 'draft', shape };
+    const filters = read.filter ? (spec.filters ? { kind: 'and' as const, items: [spec.filters, read.filter] } : read.filter) : spec.filters;
+    return { ...spec, filters, populate: selection.populate, preview: read.preview === true && spec.status === 'draft', shape };
   });
 }
 

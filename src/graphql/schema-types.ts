@@ -8,6 +8,7 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
+  GraphQLScalarType,
   GraphQLString,
   GraphQLUnionType,
   type GraphQLFieldConfigMap,
@@ -17,9 +18,11 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { Attribute, Component, ContentType, Model, ScalarAttribute } from '../model/types.js';
+import { PUBLICATION_FILTER_MODES } from '../query/index.js';
 import { componentTypeName, enumName, typeName } from './names.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar } from './scalars.js';
 import { GraphqlExtensionService } from './extension.js';
+import { flatShape, type FlatShape } from './v5-style.js';
 
 const OPERATORS = ['eq', 'eqi', 'ne', 'nei', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi', 'contains', 'notContains', 'containsi', 'notContainsi', 'gt', 'gte', 'lt', 'lte'];
 
@@ -40,12 +43,20 @@ export class TypeRegistry {
     fields: { total: { type: new GraphQLNonNull(GraphQLInt) }, page: { type: new GraphQLNonNull(GraphQLInt) }, pageSize: { type: new GraphQLNonNull(GraphQLInt) }, pageCount: { type: new GraphQLNonNull(GraphQLInt) } },
   });
   readonly status = new GraphQLEnumType({ name: 'PublicationStatus', values: { DRAFT: { value: 'draft' }, PUBLISHED: { value: 'published' } } });
+  readonly publicationFilter = new GraphQLEnumType({
+    name: 'PublicationFilter',
+    values: Object.fromEntries(PUBLICATION_FILTER_MODES.map((mode) => [mode.toUpperCase().replace(/-/g, '_'), { value: mode }])),
+  });
   readonly deleteResponse = new GraphQLObjectType({ name: 'DeleteMutationResponse', fields: { documentId: { type: new GraphQLNonNull(GraphQLID) } } });
+  /** A dynamic-zone item whose component the union does not know (Strapi's unions all have it). */
+  readonly error = new GraphQLObjectType({ name: 'Error', fields: { code: { type: new GraphQLNonNull(GraphQLString) }, message: { type: GraphQLString } } });
 
   constructor(
     readonly model: Model,
     /** The app's shadowCRUD toggles: disabled types and fields are left out of every type that would show them. */
     protected readonly ext: GraphqlExtensionService = new GraphqlExtensionService(),
+    /** Strapi 5's schema, flat or with v4CompatibilityMode's fields (the seed's v4 registry overrides what differs). */
+    readonly shape: FlatShape = flatShape(false),
   ) {}
 
   /** Whether `attribute` of `owner` appears in its object type, Input or FiltersInput (a link to a disabled type never does). */
@@ -69,9 +80,7 @@ export class TypeRegistry {
   }
 
   protected objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
-    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
-    if (schema.modelType === 'component') fields.id = { type: new GraphQLNonNull(GraphQLID) };
-    else fields.documentId = { type: new GraphQLNonNull(GraphQLID) };
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = this.shape.entryFields(schema, () => this.object(schema));
     for (const attribute of schema.attributes.values()) {
       if (schema.privateAttributes.has(attribute.name) || !this.shows(schema, attribute, 'output')) continue;
       this.addOutputField(fields, schema, attribute);
@@ -88,9 +97,11 @@ export class TypeRegistry {
 
   protected addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {
     switch (attribute.kind) {
-      case 'scalar':
-        fields[attribute.name] = { type: this.scalarOutput(owner, attribute) };
+      case 'scalar': {
+        const type = this.scalarOutput(owner, attribute);
+        fields[attribute.name] = { type: this.requiredOutputs && attribute.required ? new GraphQLNonNull(type) : type };
         return;
+      }
       case 'relation':
       case 'media': {
         const target = this.model.contentTypes.get(attribute.target)!;
@@ -101,28 +112,61 @@ export class TypeRegistry {
       }
       case 'component': {
         const component = this.object(this.model.components.get(attribute.component)!);
-        fields[attribute.name] = attribute.repeatable ? { type: new GraphQLNonNull(new GraphQLList(component)), resolve: populatedList } : { type: component, resolve: populated };
+        if (attribute.repeatable) fields[attribute.name] = { type: this.list(component, attribute.required), resolve: populatedList };
+        else fields[attribute.name] = { type: this.requiredOutputs && attribute.required ? new GraphQLNonNull(component) : component, resolve: populated };
         return;
       }
       case 'dynamiczone':
-        fields[attribute.name] = { type: new GraphQLNonNull(new GraphQLList(this.dynamicZone(owner, attribute.name, attribute.components))), resolve: populatedList };
+        fields[attribute.name] = { type: this.list(this.dynamicZone(owner, attribute.name, attribute.components), attribute.required), resolve: populatedList };
     }
+  }
+
+  /**
+   * Whether a required attribute (scalar, single component) is non-null in answers. Not in Strapi 5's schemas, where
+   * Strapi says `name: String!`: its drafts may lack required values (they are checked when published), and an
+   * answer listing such a draft would fail as a whole; in the seed's shape every stored version is checked whole.
+   */
+  protected readonly requiredOutputs: boolean = false;
+
+  /**
+   * A list attribute's type (repeatable component, dynamic zone): the list itself as required as the attribute,
+   * as Strapi has it; its items never null (Strapi since strapi/strapi#27721; its v4 left them nullable).
+   */
+  protected list(item: GraphQLObjectType | GraphQLUnionType, required: boolean): GraphQLOutputType {
+    const list = new GraphQLList(this.listItem(item));
+    return required ? new GraphQLNonNull(list) : list;
+  }
+
+  protected listItem<T extends GraphQLObjectType | GraphQLUnionType>(item: T): GraphQLOutputType {
+    return new GraphQLNonNull(item);
   }
 
   /** A to-many field and its `_connection` twin, both taking filters, pagination and sort. */
   protected addList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType): void {
     const args = { filters: { type: this.filters(target) }, pagination: { type: this.paginationArg, defaultValue: {} }, sort: { type: new GraphQLList(GraphQLString), defaultValue: [] } };
-    fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.object(target))), args, resolve: populatedList };
     fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: (parent, args, context, info) => ({ nodes: populatedList(parent, args, context, info) }) };
+    fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.listItem(this.object(target)))), args, resolve: populatedList };
   }
 
   relationCollection(target: ContentType): GraphQLObjectType {
-    return this.memo(`${typeName(target)}RelationResponseCollection`, (name) => new GraphQLObjectType({ name, fields: () => ({ nodes: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.object(target)))) } }) }));
+    return this.memo(`${typeName(target)}RelationResponseCollection`, (name) =>
+      new GraphQLObjectType({
+        name,
+        fields: () => ({ nodes: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.object(target)))) }, ...this.shape.collectionFields(this.object(target)) }),
+      }),
+    );
   }
 
   entityCollection(target: ContentType): GraphQLObjectType {
     return this.memo(`${typeName(target)}EntityResponseCollection`, (name) =>
-      new GraphQLObjectType({ name, fields: () => ({ nodes: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.object(target)))) }, pageInfo: { type: new GraphQLNonNull(this.pagination) } }) }),
+      new GraphQLObjectType({
+        name,
+        fields: () => ({
+          nodes: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.object(target)))) },
+          pageInfo: { type: new GraphQLNonNull(this.pagination) },
+          ...this.shape.collectionFields(this.object(target), this.pagination),
+        }),
+      }),
     );
   }
 
@@ -135,15 +179,19 @@ export class TypeRegistry {
     return type;
   }
 
+  /** `<Owner><Attribute>DynamicZone`: its components, and `Error` (an item whose component is unknown), as Strapi's. */
   protected dynamicZone(owner: ContentType | Component, attribute: string, components: readonly string[]): GraphQLUnionType {
-    const name = `${owner.modelType === 'component' ? componentTypeName(owner) : typeName(owner)}${attribute[0].toUpperCase()}${attribute.slice(1)}DynamicZone`;
+    const name = `${ownerName(owner)}${capitalize(attribute)}DynamicZone`;
     let union = this.unions.get(name);
     if (!union) {
-      const types = components.map((uid) => this.object(this.model.components.get(uid)!));
+      const types = [...components.map((uid) => this.object(this.model.components.get(uid)!)), this.error];
       union = new GraphQLUnionType({
         name,
         types,
-        resolveType: (value: { __component?: string }) => componentTypeName(this.model.components.get(value.__component ?? '')!),
+        resolveType: (value: { __component?: string }) => {
+          const component = this.model.components.get(value.__component ?? '');
+          return component ? componentTypeName(component) : 'Error';
+        },
       });
       this.unions.set(name, union);
     }
@@ -205,17 +253,28 @@ export class TypeRegistry {
     return schema.modelType === 'component' ? 'id' : 'documentId';
   }
 
-  /** The input of a dynamic zone: a list of `{ __component, ...fields }` objects. */
+  /** `[<Owner><Attribute>DynamicZoneInput!]`: a scalar taking `{ __component, ...fields }`. */
   protected dynamicZoneInput(owner: ContentType | Component, attribute: string): GraphQLInputType {
-    void owner;
-    void attribute;
-    return new GraphQLList(JSONScalar);
+    const name = `${ownerName(owner)}${capitalize(attribute)}DynamicZoneInput`;
+    let scalar = this.dynamicZoneInputs.get(name);
+    if (!scalar) {
+      scalar = new GraphQLScalarType({ name, serialize: JSONScalar.serialize, parseValue: JSONScalar.parseValue, parseLiteral: JSONScalar.parseLiteral });
+      this.dynamicZoneInputs.set(name, scalar);
+    }
+    return new GraphQLList(new GraphQLNonNull(scalar));
   }
 
-  /** Members an Input has besides the attributes (none here). */
+  private readonly dynamicZoneInputs = new Map<string, GraphQLScalarType>();
+
+  /**
+   * Members an Input has besides the attributes, as Strapi 5 lists them: `publishedAt` on every content-type's, and
+   * `locale` on those of types that are not localized (a localized type's mutations take a `locale` argument).
+   * The document service accepts and ignores `publishedAt` (the mutation's `status` decides) and writes `locale`.
+   */
   protected inputExtras(schema: ContentType | Component, fields: GraphQLInputFieldConfigMap): void {
-    void schema;
-    void fields;
+    if (schema.modelType !== 'contentType') return;
+    fields.publishedAt = { type: DateTimeScalar };
+    if (!schema.localized) fields.locale = { type: GraphQLString };
   }
 
   protected scalarFilterFor(attribute: ScalarAttribute): GraphQLInputObjectType {
@@ -295,6 +354,9 @@ export class TypeRegistry {
  */
 export const populated: GraphQLFieldResolver<unknown, unknown> = (parent, _args, _context, info) => (parent as Record<string, unknown>)[info.path.key] ?? null;
 export const populatedList: GraphQLFieldResolver<unknown, unknown> = (parent, _args, _context, info) => (parent as Record<string, unknown>)[info.path.key] ?? [];
+
+const ownerName = (owner: ContentType | Component) => (owner.modelType === 'component' ? componentTypeName(owner) : typeName(owner));
+const capitalize = (s: string) => s[0].toUpperCase() + s.slice(1);
 
 const SCALAR_OUTPUT: Partial<Record<string, GraphQLOutputType>> = {
   string: GraphQLString,

@@ -28,6 +28,9 @@ export function onNullRow(filter: Filter): Truth {
     case 'relation':
     case 'component':
       return onNullRow(filter.filter);
+    case 'publication':
+      // Only ever at the top of a read (a root field's argument), never through a relation.
+      return 'unknown';
     case 'compare': {
       const { operator, value } = filter;
       if (operator === '$null') return value ? 'true' : 'false';

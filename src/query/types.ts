@@ -85,7 +85,25 @@ export type Filter =
    */
   | { kind: 'relation'; attribute: string; filter: Filter }
   /** Matches when the component (or one item of a repeatable one) matches `filter` (same "has none" rule). */
-  | { kind: 'component'; attribute: string; filter: Filter };
+  | { kind: 'component'; attribute: string; filter: Filter }
+  /**
+   * Strapi 5's `publicationFilter`: matches rows by how their document's draft and published versions relate
+   * (Draft & Publish types only; elsewhere it matches every row). Pair modes look at the row's locale, the
+   * `-document` ones at every locale of its document.
+   */
+  | { kind: 'publication'; mode: PublicationFilterMode };
+
+export const PUBLICATION_FILTER_MODES = [
+  'never-published',
+  'has-published-version',
+  'modified',
+  'unmodified',
+  'never-published-document',
+  'has-published-version-document',
+  'published-without-draft',
+  'published-with-draft',
+] as const;
+export type PublicationFilterMode = (typeof PUBLICATION_FILTER_MODES)[number];
 
 export interface SortItem {
   /** Relation attribute names leading to the field; empty for a field of the current table (to-one only). */

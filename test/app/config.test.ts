@@ -229,6 +229,7 @@ describe('config folder: errors name the file and the key', () => {
     await fails(plugins({ graphql: { config: { amountLimit: 2.5 } } }), /plugins\.graphql\.config\.amountLimit must be a positive integer, not 2\.5$/);
     await fails(plugins({ graphql: { config: { endpoint: 'graphql' } } }), /plugins\.graphql\.config\.endpoint must be a path starting with "\/", not "graphql"$/);
     await fails(plugins({ graphql: { config: { v4CompatibilityMode: 'false' } } }), /plugins\.graphql\.config\.v4CompatibilityMode must be true or false, not "false"$/);
+    await fails(plugins({ graphql: { config: { shape: 'v5' } } }), /plugins\.graphql\.config\.shape must be "v4" \(the seed's Strapi v4 schema\) or absent \(v4CompatibilityMode decides\), not "v5"$/);
     await fails(plugins({ graphql: { enabled: 'no' } }), /plugins\.graphql\.enabled must be true or false, not "no"$/);
     await fails(plugins({ graphql: { config: { apolloServer: { tracing: 1 } } } }), /plugins\.graphql\.config\.apolloServer\.tracing must be true or false, not 1$/);
     await fails(plugins({ upload: { config: { provider: 'cloudinary' } } }), /plugins\.upload\.config\.provider must be local, aws-s3 or s3, not "cloudinary"$/);

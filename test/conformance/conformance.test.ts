@@ -7,8 +7,9 @@ import { describeEachDialect } from '../helpers/databases.js';
  * The reference kit in test/fixtures/conformance (a copy of the project's shared conformance kit): Cairn (built, started by the CLI) is seeded through the REST API
  * by the kit's seed script, the recorded queries are replayed, and compare.mjs must report every one equal
  * (deviations.json lists where Cairn differs on purpose; Cairn's own deliberate differences, each with its reason,
- * are in test/conformance/rest and test/conformance/gql-v4). queries.json's GraphQL queries use Strapi v5's shape
- * (`v4CompatibilityMode: false`); queries-gql-v4.json the seed's v4 shape, Cairn's default.
+ * are in test/conformance/rest, gql-v4 and gql-v5-compat). queries.json's GraphQL queries use Strapi 5's flat schema
+ * (no v4CompatibilityMode); queries-gql-v5-compat.json Strapi 5's compatibility mode (`v4CompatibilityMode: true`);
+ * queries-gql-v4.json the seed's Strapi v4 schema (Cairn's `shape: 'v4'`).
  */
 describeEachDialect('conformance with the reference server (REST and GraphQL)', (dialect) => {
   it('every recorded query answers like the reference', { timeout: 600_000 }, async () => {
@@ -23,12 +24,27 @@ describeEachDialect('conformance with the reference server (REST and GraphQL)', 
     expect(result.status, result.output).toBe(0);
   });
 
-  it('every recorded query of the seed GraphQL shape (v4) answers like the reference', { timeout: 600_000 }, async () => {
+  it('every recorded query of Strapi 5 with v4CompatibilityMode: true answers like the reference', { timeout: 600_000 }, async () => {
     const root = join(import.meta.dirname, '..', '..');
     const kit = join(root, 'test', 'fixtures', 'conformance');
     const result = await run(process.execPath, [join(root, 'scripts', 'conformance.mjs')], root, {
       DATABASE_CLIENT: dialect,
       GRAPHQL_V4_COMPAT: 'true',
+      QUERIES: join(kit, 'queries-gql-v5-compat.json'),
+      GOLDEN_DIR: join(kit, 'goldens-gql-v5-compat'),
+      // Cairn's deliberate differences, each with its reason (overrides/ beside it).
+      DEVIATIONS: join(import.meta.dirname, 'gql-v5-compat', 'deviations.json'),
+    });
+    expect(result.output).toMatch(/64 of 64 match the reference/);
+    expect(result.status, result.output).toBe(0);
+  });
+
+  it("every recorded query of the seed's GraphQL schema (Strapi v4, shape: 'v4') answers like the reference", { timeout: 600_000 }, async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const kit = join(root, 'test', 'fixtures', 'conformance');
+    const result = await run(process.execPath, [join(root, 'scripts', 'conformance.mjs')], root, {
+      DATABASE_CLIENT: dialect,
+      GRAPHQL_SHAPE: 'v4',
       QUERIES: join(kit, 'queries-gql-v4.json'),
       GOLDEN_DIR: join(kit, 'goldens-gql-v4'),
       DEVIATIONS: join(kit, 'deviations-gql-v4.json'),

@@ -77,9 +77,57 @@ const V5_QUERIES: Record<string, string> = {
   }`,
 };
 
+/**
+ * Strapi 5 with `v4CompatibilityMode: true`: its operations, and the deprecated v4-style fields leading back to
+ * the same values (an entry's `data` and `attributes` are the entry, its `id` the row's; a collection's `data` is
+ * its `nodes`, `meta` its `pageInfo`), at every level, mixed with the flat fields.
+ */
+const COMPAT_QUERIES: Record<string, string> = {
+  'relations, components, dynamic zones, meta, through data and attributes': `{
+    restaurants_connection(sort: "name:asc", pagination: { page: 1, pageSize: 4 }) {
+      data { id documentId attributes {
+        name stars locale publishedAt
+        chef { data { id attributes { name age big active born hiredAt tags kind address { id attributes { city } data { geo { data { lat } lng } } } } } }
+        categories_connection(sort: "name:desc") { data { attributes { name restaurants(pagination: { limit: 2 }, sort: "name:desc") { data { attributes { name } } } } } }
+        blocks { __typename ... on ComponentSectionsHero { id data { title } } ... on ComponentSectionsMenu { attributes { title items { attributes { lat } lng } } } }
+      } }
+      meta { pagination { total pageCount page pageSize } }
+    }
+  }`,
+  'a relation read outside and inside data, with other arguments and fields': `{
+    restaurants(sort: "name:asc") {
+      name
+      categories(sort: "name:asc") { name }
+      data { name categories(sort: "name:desc", pagination: { limit: 1 }) { documentId } chef { name } }
+      attributes { data { categories(sort: "name:asc") { slug } } }
+      chef { age }
+    }
+  }`,
+  'aliases of data and attributes, __typename, fragments': `
+    fragment Names on Restaurant { name first: categories_connection(sort: "name:asc", pagination: { limit: 1 }) { __typename data { __typename id name } } }
+    query Named {
+      __typename
+      list: restaurants(sort: "name:desc") { __typename d1: data { __typename ...Names } d2: data { chef { a1: attributes { name } a2: attributes { age } } } }
+      page: restaurants_connection(sort: "name:asc", pagination: { page: 2, pageSize: 2 }) { __typename data { id } meta { __typename pagination { __typename total pageCount } } }
+    }`,
+  'single entries and statuses': `query($id: ID!) {
+    restaurant(documentId: $id) { data { id name locale localizations_connection { data { attributes { name locale } } } } }
+    draft: restaurant(documentId: $id, status: DRAFT, locale: "fr") { attributes { name publishedAt } }
+    missing: restaurant(documentId: "nope") { data { name } }
+  }`,
+  'single entries: __typename at every level': `query($id: ID!) {
+    restaurant(documentId: $id) { __typename name data { __typename } chef { __typename name attributes { __typename } address { __typename city geo { __typename lat } } } categories { __typename } blocks { __typename } }
+    only: restaurant(documentId: $id) { __typename }
+    aliased: restaurant(documentId: $id) { kind: __typename ... on Restaurant { again: __typename } }
+    missing: restaurant(documentId: "nope") { __typename }
+  }`,
+};
+
+const withGraphql = (config: Record<string, unknown>) => ({ ...kitchen, config: { plugins: { ...kitchen.config!.plugins, graphql: { config } } } });
 const SHAPES = [
-  { shape: 'seed (v4)', queries: V4_QUERIES, model: kitchen },
-  { shape: 'Strapi v5', queries: V5_QUERIES, model: { ...kitchen, config: { plugins: { ...kitchen.config!.plugins, graphql: { config: { v4CompatibilityMode: false } } } } } },
+  { shape: "seed (v4, shape: 'v4')", queries: V4_QUERIES, model: withGraphql({ shape: 'v4' }) },
+  { shape: 'Strapi v5', queries: V5_QUERIES, model: withGraphql({}) },
+  { shape: 'Strapi v5 with v4CompatibilityMode', queries: COMPAT_QUERIES, model: withGraphql({ v4CompatibilityMode: true }) },
 ];
 
 for (const { shape, queries, model } of SHAPES) describeEachDialect(`GraphQL ${shape} shape: the compiled path answers as field resolvers do`, (dialect) => {
@@ -167,7 +215,7 @@ for (const { shape, queries, model } of SHAPES) describeEachDialect(`GraphQL ${s
 describeEachDialect('GraphQL seed shape: one statement for 100 entries with nested lists', (dialect) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(dialect, kitchen);
+    app = await startTestApp(dialect, withGraphql({ shape: 'v4' }));
     const categories: string[] = [];
     for (const name of ['Pizza', 'Sushi', 'Tapas']) categories.push((await app.request('POST', '/api/categories', { data: { name } })).body.data.documentId);
     const chef = (await app.request('POST', '/api/chefs', { data: { name: 'Ann' } })).body.data.documentId;

@@ -28,7 +28,7 @@ describe('DocumentCache', () => {
 describe('GraphQL: large distinct queries are not kept in memory [sqlite]', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp('sqlite', { ...kitchen, config: { plugins: { ...kitchen.config!.plugins, graphql: { config: { maxTokens: 20_000 } } } } });
+    app = await startTestApp('sqlite', { ...kitchen, config: { plugins: { ...kitchen.config!.plugins, graphql: { config: { shape: 'v4', maxTokens: 20_000 } } } } });
   });
   afterAll(async () => app?.close());
 

@@ -213,17 +213,41 @@ describe('GraphQL configuration', () => {
     }
   });
 
-  it('with v4CompatibilityMode unset the endpoint serves the seed shape (v4), with true too', async () => {
-    for (const v4CompatibilityMode of [undefined, true]) {
-      const app = await startTestApp('sqlite', { ...kitchen, config: { ...kitchen.config, plugins: { ...kitchen.config!.plugins, graphql: { config: { v4CompatibilityMode } } } } });
+  it("the config means what it means in Strapi 5: v4CompatibilityMode unset or false, Strapi 5's schema; true, its compatibility mode; Cairn's shape: 'v4', the seed's", async () => {
+    const v5 = '{ chefs { name } chefs_connection { nodes { name } } }';
+    const compat = '{ chefs_connection { data { documentId attributes { name } } meta { pagination { total } } } chefs { data { name } } }';
+    const seed = '{ chefs { data { id attributes { name } } meta { pagination { total } } } }';
+    // Strapi 5's compatibility mode keeps every operation of its schema: it answers both.
+    const cases: Array<[Record<string, unknown>, string[]]> = [
+      [{}, [v5]],
+      [{ v4CompatibilityMode: false }, [v5]],
+      [{ v4CompatibilityMode: true }, [v5, compat]],
+      [{ shape: 'v4' }, [seed]],
+      [{ shape: 'v4', v4CompatibilityMode: true }, [seed]],
+    ];
+    for (const [config, served] of cases) {
+      const app = await startTestApp('sqlite', { ...kitchen, config: { ...kitchen.config, plugins: { ...kitchen.config!.plugins, graphql: { config } } } });
       try {
-        await app.request('POST', '/api/chefs', { data: { name: 'Ann' } });
-        const res = await app.request('POST', '/graphql', { query: '{ chefs { data { attributes { name } } } }' });
-        expect(res.body).toEqual({ data: { chefs: { data: [{ attributes: { name: 'Ann' } }] } } });
-        expect((await app.request('POST', '/graphql', { query: '{ chefs { name } }' })).status).toBe(400);
+        const ann = (await app.request('POST', '/api/chefs', { data: { name: 'Ann' } })).body.data.documentId;
+        const answers: Record<string, unknown> = {
+          [v5]: { chefs: [{ name: 'Ann' }], chefs_connection: { nodes: [{ name: 'Ann' }] } },
+          [compat]: { chefs_connection: { data: [{ documentId: ann, attributes: { name: 'Ann' } }], meta: { pagination: { total: 1 } } }, chefs: [{ data: { name: 'Ann' } }] },
+          [seed]: { chefs: { data: [{ id: ann, attributes: { name: 'Ann' } }], meta: { pagination: { total: 1 } } } },
+        };
+        for (const query of [v5, compat, seed]) {
+          const res = await app.request('POST', '/graphql', { query });
+          if (served.includes(query)) expect(res.body, JSON.stringify(config)).toEqual({ data: answers[query] });
+          else expect(res.status, `${JSON.stringify(config)}: ${query}`).toBe(400);
+        }
       } finally {
         await app.close();
       }
     }
+  });
+
+  it("shape must be 'v4' or absent: anything else stops the start", async () => {
+    await expect(startTestApp('sqlite', { ...kitchen, config: { ...kitchen.config, plugins: { ...kitchen.config!.plugins, graphql: { config: { shape: 'v5' } } } } })).rejects.toThrow(
+      `config/plugins.json: plugins.graphql.config.shape must be "v4" (the seed's Strapi v4 schema) or absent (v4CompatibilityMode decides), not "v5"`,
+    );
   });
 });

@@ -7,10 +7,11 @@ import { kitchen } from '../fixtures/kitchen.js';
 
 type Entry = Record<string, any>;
 
+/** The queries are in the seed's shape (`shape: 'v4'`). */
 const withGraphql = (graphql: Record<string, unknown> | undefined): TestSchemas => ({
   ...kitchen,
   config: {
-    plugins: { ...kitchen.config!.plugins, ...(graphql ? { graphql: { config: graphql } } : {}) },
+    plugins: { ...kitchen.config!.plugins, graphql: { config: { shape: 'v4', ...graphql } } },
     permissions: { roles: { public: { permissions: ['api::restaurant.restaurant.find', 'api::category.category.find'] } } },
   },
 });

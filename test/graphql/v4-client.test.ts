@@ -8,7 +8,7 @@ type Entry = Record<string, any>;
 
 const model = {
   ...kitchen,
-  config: { plugins: { ...kitchen.config!.plugins, graphql: { config: { amountLimit: 11 } }, 'users-permissions': { config: { jwtSecret: 'client-secret' } } } },
+  config: { plugins: { ...kitchen.config!.plugins, graphql: { config: { shape: 'v4', amountLimit: 11 } }, 'users-permissions': { config: { jwtSecret: 'client-secret' } } } },
 };
 
 /**

@@ -34,7 +34,7 @@ module.exports = {
 
 const v4Model = {
   ...extensionModel,
-  config: { ...extensionModel.config, plugins: { ...extensionModel.config!.plugins, graphql: { config: {} } } },
+  config: { ...extensionModel.config, plugins: { ...extensionModel.config!.plugins, graphql: { config: { shape: 'v4' } } } },
 };
 
 describeEachDialect('GraphQL extensions on the seed shape', (dialect) => {

@@ -5,13 +5,13 @@ import { kitchen } from '../fixtures/kitchen.js';
 
 type Entry = Record<string, any>;
 
-// The seed's shape is the default: no v4CompatibilityMode here.
+// The seed's shape: Cairn's `shape: 'v4'`.
 const model = {
   ...kitchen,
   config: {
     plugins: {
       ...kitchen.config!.plugins,
-      graphql: { config: { depthLimit: 7, amountLimit: 4 } },
+      graphql: { config: { shape: 'v4', depthLimit: 7, amountLimit: 4 } },
       'users-permissions': { config: { jwtSecret: 'gql4-secret' } },
     },
     permissions: { roles: { public: { permissions: ['api::restaurant.restaurant.find', 'api::chef.chef.find'] } } },

@@ -23,6 +23,8 @@ const model: TestSchemas = {
   components: {
     'parts.part': { collectionName: 'components_parts_parts', info: { displayName: 'Part' }, attributes: { value: { type: 'json' } } },
   },
+  // The GraphQL queries are in the seed's shape.
+  config: { plugins: { graphql: { config: { shape: 'v4' } } } },
 };
 
 /** Every kind of JSON value, strings among them (one that looks like JSON, one that reads "null"). */

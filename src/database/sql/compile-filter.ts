@@ -1,5 +1,5 @@
 import type { Component, ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
-import type { ColumnType, Filter, FieldRef, FilterValue } from '../../query/types.js';
+import type { ColumnType, Filter, FieldRef, FilterValue, PublicationFilterMode } from '../../query/types.js';
 import type { CompileContext } from './context.js';
 import { stringLiteral } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
@@ -36,6 +36,43 @@ export function compileFilter(ctx: CompileContext, filter: Filter, schema: Conte
       const c = ctx.alias('c');
       const inner = compileFilter(ctx, filter.filter, component, c);
       return sql`EXISTS (SELECT 1 FROM ${ctx.table(schema.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(attribute.component)} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${inner})`;
+    }
+    case 'publication':
+      return frag(schema.modelType === 'contentType' && schema.draftAndPublish ? publicationCondition(ctx, schema, alias, filter.mode) : '1 = 1');
+  }
+}
+
+/**
+ * Strapi 5's publication cohorts, on the versions of the row's document: in the row's locale (pair modes), or in
+ * any locale (`-document` modes). `modified`: the draft was saved after the published version (`updatedAt`).
+ */
+function publicationCondition(ctx: CompileContext, ct: ContentType, alias: string, mode: PublicationFilterMode): string {
+  const sameLocale = (v: string) => (ct.localized && !mode.endsWith('-document') ? ` AND ${ctx.col(v, 'locale')} = ${ctx.col(alias, 'locale')}` : '');
+  const version = (published: boolean) => {
+    const v = ctx.alias('v');
+    return `EXISTS (SELECT 1 FROM ${ctx.table(ct.table)} ${v} WHERE ${ctx.col(v, 'document_id')} = ${ctx.col(alias, 'document_id')}${sameLocale(v)} AND ${ctx.col(v, 'published_at')} IS ${published ? 'NOT ' : ''}NULL)`;
+  };
+  switch (mode) {
+    case 'never-published':
+    case 'never-published-document':
+      return `NOT ${version(true)}`;
+    case 'has-published-version-document':
+      return version(true);
+    case 'has-published-version':
+    case 'published-with-draft':
+      return `(${version(true)} AND ${version(false)})`;
+    case 'published-without-draft':
+      return `(${version(true)} AND NOT ${version(false)})`;
+    case 'modified':
+    case 'unmodified': {
+      const d = ctx.alias('d');
+      const p = ctx.alias('p');
+      const pairLocale = ct.localized ? ` AND ${ctx.col(p, 'locale')} = ${ctx.col(d, 'locale')}` : '';
+      return (
+        `EXISTS (SELECT 1 FROM ${ctx.table(ct.table)} ${d} JOIN ${ctx.table(ct.table)} ${p} ON ${ctx.col(p, 'document_id')} = ${ctx.col(d, 'document_id')}${pairLocale}` +
+        ` AND ${ctx.col(p, 'published_at')} IS NOT NULL WHERE ${ctx.col(d, 'document_id')} = ${ctx.col(alias, 'document_id')}${sameLocale(d)}` +
+        ` AND ${ctx.col(d, 'published_at')} IS NULL AND ${ctx.col(d, 'updated_at')} ${mode === 'modified' ? '>' : '<='} ${ctx.col(p, 'updated_at')})`
+      );
     }
   }
 }

@@ -39,6 +39,8 @@ function shapeFilter(filter: Filter, slot: MakeSlot): Filter {
     case 'relation':
     case 'component':
       return { ...filter, filter: shapeFilter(filter.filter, slot) };
+    case 'publication':
+      return filter;
     case 'compare': {
       const { operator, value } = filter;
       // These print `IS [NOT] NULL` (or a constant for an empty list): the value is structure, not a parameter.

@@ -4,19 +4,18 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
-  GraphQLScalarType,
   GraphQLString,
-  GraphQLUnionType,
+  type GraphQLUnionType,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLFieldResolver,
   type GraphQLInputFieldConfigMap,
-  type GraphQLInputType,
+  type GraphQLOutputType,
 } from 'graphql';
 import type { Attribute, Component, ContentType } from '../../model/types.js';
 import { TypeRegistry, populated, populatedList } from '../schema-types.js';
-import { componentTypeName, typeName } from '../names.js';
-import { DateTimeScalar, JSONScalar } from '../scalars.js';
+import { typeName } from '../names.js';
+import { DateTimeScalar } from '../scalars.js';
 
 type Entry = Record<string, unknown>;
 type Resolver = GraphQLFieldResolver<Entry, unknown, Record<string, unknown>>;
@@ -32,7 +31,6 @@ type Resolver = GraphQLFieldResolver<Entry, unknown, Record<string, unknown>>;
 export class V4TypeRegistry extends TypeRegistry {
   readonly publicationState = new GraphQLEnumType({ name: 'PublicationState', values: { LIVE: { value: 'LIVE' }, PREVIEW: { value: 'PREVIEW' } } });
   readonly meta = new GraphQLObjectType({ name: 'ResponseCollectionMeta', fields: () => ({ pagination: { type: new GraphQLNonNull(this.pagination) } }) });
-  readonly error = new GraphQLObjectType({ name: 'Error', fields: { code: { type: new GraphQLNonNull(GraphQLString) }, message: { type: GraphQLString } } });
 
   protected override objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
@@ -110,42 +108,18 @@ export class V4TypeRegistry extends TypeRegistry {
     );
   }
 
-  /** v4's dynamic-zone unions also hold `Error` (an item whose component is unknown). */
-  protected override dynamicZone(owner: ContentType | Component, attribute: string, components: readonly string[]): GraphQLUnionType {
-    const name = `${ownerName(owner)}${capitalize(attribute)}DynamicZone`;
-    let union = this.unions.get(name);
-    if (!union) {
-      const types = [...components.map((uid) => this.object(this.model.components.get(uid)!)), this.error];
-      union = new GraphQLUnionType({
-        name,
-        types,
-        resolveType: (value: { __component?: string }) => {
-          const component = this.model.components.get(value.__component ?? '');
-          return component ? componentTypeName(component) : 'Error';
-        },
-      });
-      this.unions.set(name, union);
-    }
-    return union;
-  }
-
   /** v4 filters content-types by `id` (the documentId here); components have no identifier member. */
   protected override filterIdField(schema: ContentType | Component): string | undefined {
     return schema.modelType === 'component' ? undefined : 'id';
   }
 
-  /** `[<Owner><Attribute>DynamicZoneInput!]`: a scalar taking `{ __component, ...fields }`. */
-  protected override dynamicZoneInput(owner: ContentType | Component, attribute: string): GraphQLInputType {
-    const name = `${ownerName(owner)}${capitalize(attribute)}DynamicZoneInput`;
-    let scalar = this.dynamicZoneInputs.get(name);
-    if (!scalar) {
-      scalar = new GraphQLScalarType({ name, serialize: JSONScalar.serialize, parseValue: JSONScalar.parseValue, parseLiteral: JSONScalar.parseLiteral });
-      this.dynamicZoneInputs.set(name, scalar);
-    }
-    return new GraphQLList(new GraphQLNonNull(scalar));
-  }
+  /** Every stored version is checked whole (drafts too, as v4 checked every write): required values are there. */
+  protected override readonly requiredOutputs = true;
 
-  private readonly dynamicZoneInputs = new Map<string, GraphQLScalarType>();
+  /** v4's list items may be null (`[ComponentSectionsHero]`). */
+  protected override listItem<T extends GraphQLObjectType | GraphQLUnionType>(item: T): GraphQLOutputType {
+    return item;
+  }
 
   /** Draft & Publish types take `publishedAt` (given: publish; null or absent on create: a draft). */
   protected override inputExtras(schema: ContentType | Component, fields: GraphQLInputFieldConfigMap): void {
@@ -153,6 +127,3 @@ export class V4TypeRegistry extends TypeRegistry {
   }
 }
 
-
-const ownerName = (owner: ContentType | Component) => (owner.modelType === 'component' ? componentTypeName(owner) : typeName(owner));
-const capitalize = (s: string) => s[0].toUpperCase() + s.slice(1);

@@ -92,6 +92,21 @@ function toRestRelation(target, value) {
   return value === null || value === undefined ? value : one(value);
 }
 
+/**
+ * The other side of a relation another type declares with `targetAttribute: key` (the builder writes it on this
+ * type, app.js): fixtures may set it (`labels: [...]` on an article when labels declare `articles`).
+ */
+function inverseRelation(uid, key) {
+  for (const [owner, model] of state.models) {
+    if (model.kind !== 'contentType') continue;
+    for (const attribute of Object.values(model.def.attributes ?? {})) {
+      const target = attribute.target === '__self__' ? owner : attribute.target;
+      if (attribute.type === 'relation' && attribute.targetAttribute === key && target === uid) return { type: 'relation', target: owner };
+    }
+  }
+  return undefined;
+}
+
 /** Fixture aliases (`documentId: 'a'` in a fixture) -> the documentId Cairn gave the entry. */
 const aliases = new Map();
 
@@ -100,7 +115,7 @@ async function createEntry(uid, data) {
   const { locale, documentId, id: _id, publishedAt, ...fields } = data;
   const body = {};
   for (const [key, value] of Object.entries(fields)) {
-    const attribute = def.attributes?.[key];
+    const attribute = def.attributes?.[key] ?? inverseRelation(uid, key);
     // entityService ignores keys that are no attribute (e.g. `document: 'a'`); REST would refuse them.
     if (!attribute) continue;
     body[key] = attribute.type === 'relation' ? toRestRelation(attribute.target, value) : value;
