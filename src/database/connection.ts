@@ -394,7 +394,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       // JSON_ARRAYAGG and GROUP_CONCAT stop at group_concat_max_len (1 MiB by default on MariaDB): a populated list
       // longer than that would come back cut short. Raised to its maximum on every connection the pool opens.
       // A row or table lock is waited for as long as a document's lock, then a 503 (InnoDB's default is 50 s, a
-      // table's metadata lock a year).
+      // table's metadata lock a day on MariaDB, a year on MySQL).
       const wait = DOCUMENT_LOCK_WAIT_S;
       connection.query(`SET SESSION group_concat_max_len = 4294967295, innodb_lock_wait_timeout = ${wait}, lock_wait_timeout = ${wait}`, (error) => {
         if (error) process.emitWarning(`MySQL: could not set the session's group_concat_max_len and lock waits: ${error.message}`);
