@@ -20,11 +20,11 @@ export interface LockSet {
 /** An update's or a create's locks; `plan` holds its relation writes, nested components' included. */
 export async function writeLockSet(db: Database, model: Model, contentType: ContentType, documentId: string, plan: RowPlan): Promise<LockSet> {
   const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)], rereadAfterLocking: false };
-  await addRelationTargets(db, model, contentType, documentId, plan, set);
+  await addRelationTargets(db, model, documentId, plan, set);
   return set;
 }
 
-async function addRelationTargets(db: Database, model: Model, source: ContentType | undefined, documentId: string, plan: RowPlan, set: LockSet) {
+async function addRelationTargets(db: Database, model: Model, documentId: string, plan: RowPlan, set: LockSet) {
   for (const { attribute, ops } of plan.relations) {
     if (attribute.kind !== 'relation') continue;
     const target = model.contentTypes.get(attribute.target);
@@ -33,15 +33,16 @@ async function addRelationTargets(db: Database, model: Model, source: ContentTyp
     const documentIds = items.filter((t) => typeof t.ref === 'string').map((t) => t.ref as string);
     const rowIds = items.filter((t) => typeof t.ref === 'number').map((t) => t.ref as number);
     documentIds.push(...(await documentIdsOfRows(db, target.table, rowIds)));
-    // An inverse-side `set` replaces the list: the documents linking here now lose their link.
-    if (!attribute.owner && ops.kind === 'set' && source) {
+    // An inverse-side `set` (content types only: components own their relations) replaces the list: the documents
+    // linking here now lose their link.
+    if (!attribute.owner && ops.kind === 'set') {
       documentIds.push(...(await documentsLinkingTo(db, target.table, attribute.linkTable, documentId)));
       set.rereadAfterLocking = true;
     }
     set.keys.push(...documentIds.map((id) => documentLockKey(target.uid, id)));
   }
   for (const component of plan.components) {
-    for (const item of component.items) await addRelationTargets(db, model, undefined, documentId, item.row, set);
+    for (const item of component.items) await addRelationTargets(db, model, documentId, item.row, set);
   }
 }
 
