@@ -1,9 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DeepPartial } from './config.js';
+import type { DeepPartial } from '../project/config.js';
 import { graphqlEndpoint } from '../graphql/index.js';
-import type { AppConfig } from './types.js';
+import type { AppConfig } from '../project/types.js';
 import { withServerFlags } from './v8-flags.js';
 
 export interface StartOptions {
@@ -49,7 +49,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const dir = resolve(options.dir);
   // Loading the config twice (here and in createCairn) costs a few ms; it keeps the primary free of the model/DB.
   // Its warnings are printed by the load that starts the app.
-  const config = async () => (await import('./config.js')).loadConfig(dir, serverOverrides(options), { warn: () => undefined });
+  const config = async () => (await import('../project/config.js')).loadConfig(dir, serverOverrides(options), { warn: () => undefined });
   let workers = options.workers;
   let loaded: AppConfig | undefined;
   if (workers === undefined) workers = (loaded = await config()).server.workers;

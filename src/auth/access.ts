@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AccessControl, Caller } from '../app/access.js';
+import type { AccessControl, Caller } from './access-control.js';
 import type { Database } from '../database/types.js';
 import { UnauthorizedError } from '../errors/index.js';
 import type { JwtService } from './jwt.js';

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname, relative } from 'node:path';
 import type { Cairn } from '../app/cairn.js';
-import { configLayers } from '../app/config.js';
+import { configLayers } from '../project/config.js';
 import { ValidationError } from '../errors/index.js';
 import { permissionActions } from './actions.js';
 import { Permissions } from './roles.js';

@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import { authorize, findAction, type Caller } from '../app/access.js';
+import { authorize, findAction, type Caller } from './access-control.js';
 import { ApplicationError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
 import { parseQueryString, parseReadParams, strictQuery } from '../query/index.js';
 import type { JwtService } from './jwt.js';

@@ -1,4 +1,4 @@
-import { describeMissingPackage } from '../app/config-module.js';
+import { describeMissingPackage } from '../project/config-module.js';
 
 /**
  * Failures a user can fix (a bad config, model or argument, a port in use, a database that refuses) print one line;

@@ -17,8 +17,8 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { FastifyRequest } from 'fastify';
-import type { AccessControl } from '../app/access.js';
-import { authorize } from '../app/access.js';
+import type { AccessControl } from '../auth/access-control.js';
+import { authorize } from '../auth/access-control.js';
 import { CairnError } from '../errors/index.js';
 import { declaredAuth } from './field-auth.js';
 import { fieldGroups, mergedSelection } from './selection.js';

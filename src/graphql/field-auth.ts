@@ -1,4 +1,4 @@
-import type { Caller } from '../app/access.js';
+import type { Caller } from '../auth/access-control.js';
 
 /**
  * What a root field needs from its caller, declared by the schema builders in the field's config as

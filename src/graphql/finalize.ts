@@ -1,6 +1,6 @@
 import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { Cairn } from '../app/cairn.js';
-import { loadAppFunctions } from '../app/app-functions.js';
+import { loadAppFunctions } from '../project/app-functions.js';
 import { ConfigError } from '../errors/index.js';
 import type { GraphqlExtension, GraphqlExtensionService, ResolverConfig } from './extension.js';
 import { declaredAuth } from './field-auth.js';

@@ -1,7 +1,7 @@
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLResolveInfo } from 'graphql';
 import type { FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import type { Caller } from '../app/access.js';
+import type { Caller } from '../auth/access-control.js';
 import { ConfigError, ForbiddenError, PolicyError } from '../errors/index.js';
 import type { PolicyContext, PolicyFunction, ResolverConfig, ResolverMiddleware } from './extension.js';
 import { allows, type FieldAuth } from './field-auth.js';

@@ -5,7 +5,7 @@ import type { ContentType } from '../model/types.js';
 import { parseDocumentParams, type Filter, type OutputShape, type ReadSpec } from '../query/index.js';
 import { readSelection, type ReadStyle } from './read-selection.js';
 import type { GraphqlOptions } from './schema.js';
-import { findAction } from '../app/access.js';
+import { findAction } from '../auth/access-control.js';
 import { cachedSpec } from './spec-cache.js';
 
 /** What a root field reads: its entries' type and selection, in a shape's style. */

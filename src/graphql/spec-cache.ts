@@ -1,5 +1,5 @@
 import type { FieldNode, GraphQLResolveInfo } from 'graphql';
-import type { Caller } from '../app/access.js';
+import type { Caller } from '../auth/access-control.js';
 import type { ReadSpec } from '../query/index.js';
 
 const MAX_PER_FIELD = 64;

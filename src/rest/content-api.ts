@@ -3,7 +3,7 @@ import type { ContentType } from '../model/types.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { Documents } from '../documents/index.js';
 import type { RestContext } from './context.js';
-import { authorize } from '../app/access.js';
+import { authorize } from '../auth/access-control.js';
 import { strictQuery } from '../query/index.js';
 import { cachedReadSpec, rawQuery, readSpec } from './query.js';
 import { entryBody, JSON_TYPE, listBody } from './responses.js';

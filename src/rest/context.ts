@@ -1,6 +1,6 @@
 import type { Model } from '../model/types.js';
 import type { Documents } from '../documents/index.js';
-import type { AccessControl } from '../app/access.js';
+import type { AccessControl } from '../auth/access-control.js';
 
 /** What the REST adapter needs from the app. */
 export interface RestContext {

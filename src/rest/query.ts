@@ -3,7 +3,7 @@ import type { ContentType } from '../model/types.js';
 import type { ReadSpec } from '../query/types.js';
 import { parseQueryString, parseReadParams } from '../query/index.js';
 import type { RestContext } from './context.js';
-import { findAction, type Caller } from '../app/access.js';
+import { findAction, type Caller } from '../auth/access-control.js';
 import { SpecCache } from './spec-cache.js';
 
 /** The query string of a request, unparsed ('' when none). */

@@ -1,5 +1,5 @@
 import type { Cairn } from '../app/cairn.js';
-import type { Caller } from '../app/access.js';
+import type { Caller } from '../auth/access-control.js';
 import { ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
 import { allowsMime, notAllowedMessage } from '../model/media-types.js';
 import type { ContentType, MediaAttribute } from '../model/types.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
-import { authorize, findAction } from '../app/access.js';
+import { authorize, findAction } from '../auth/access-control.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import { parseQueryString, parseReadParams, strictQuery } from '../query/index.js';
 import { attachTarget, attachToEntry } from './attach.js';

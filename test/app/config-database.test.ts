@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.js';
+import { loadConfig } from '../../src/project/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { folder } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.js';
+import { loadConfig } from '../../src/project/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { folder, removeFolders, withEnv } from './fixtures.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEnv, loadDotEnv } from '../../src/app/env.js';
+import { createEnv, loadDotEnv } from '../../src/project/env.js';
 import { ConfigError } from '../../src/errors/index.js';
 
 describe('env helpers', () => {

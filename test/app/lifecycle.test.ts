@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadAppHooks } from '../../src/app/lifecycle.js';
+import { loadAppHooks } from '../../src/project/lifecycle.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { folder, removeFolders } from './fixtures.js';
 
