@@ -162,7 +162,7 @@ export async function prepareApp(options: { dir: string; config?: DeepPartial<Ap
  */
 export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   const cairn = await loadCairn(options);
-  const { config, db, fastify, log } = cairn;
+  const { db, fastify, log } = cairn;
   try {
     installErrorHandling(fastify, log);
     registerHealth(fastify, db);
