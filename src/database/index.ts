@@ -1,4 +1,5 @@
-export { createDatabase, dialectOf } from './connection.js';
+export { createDatabase } from './connection.js';
+export { dialectOf, isDatabaseClient, defaultDatabaseConnection } from './clients.js';
 export { toPostgresPlaceholders } from './placeholders.js';
 export { syncSchema, type SyncLogger, type SyncReport } from './schema-sync.js';
 export { readSchema, type SchemaSnapshot } from './schema-read.js';
