@@ -4,12 +4,12 @@ import { createAccessControl } from './access.js';
 import { createJwtService } from './jwt.js';
 import { Permissions } from './roles.js';
 import { registerAuthRoutes } from './routes.js';
-import { ensureAuthTables } from './tables.js';
+import { ensureAuthTables } from '../database/auth-tables.js';
 import { ApiTokens } from './tokens.js';
 
 export { ApiTokens, type TokenType } from './tokens.js';
 export { Permissions } from './roles.js';
-export { ensureAuthTables } from './tables.js';
+export { ensureAuthTables } from '../database/auth-tables.js';
 
 interface UsersPermissionsConfig {
   jwtSecret?: string;
