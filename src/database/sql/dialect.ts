@@ -49,6 +49,10 @@ export interface SqlDialect {
   readonly trueLiteral: string;
   /** Convert a filter/write value of `type` to what the driver binds. */
   bindValue(value: unknown, type: ColumnType): unknown;
+  /** What follows `CREATE TABLE name (...)`: MySQL's engine and character set; nothing elsewhere. */
+  readonly tableOptions: string;
+  /** `INSERT INTO table (columns) VALUES values` that does nothing when a row with the same `key` (unique) exists. */
+  insertIfAbsent(table: string, columns: string, values: string, key: string): string;
 }
 
 /** A model-derived constant (component uid, attribute name) printed as a string literal. */
@@ -162,6 +166,8 @@ const sqlite: SqlDialect = {
   orderTerm: (expr, direction) => `${expr} ${direction.toUpperCase()}`,
   trueLiteral: '1',
   bindValue: (value, type) => bindCommon(value, type, true),
+  tableOptions: '',
+  insertIfAbsent: (table, columns, values) => `INSERT OR IGNORE INTO ${table} (${columns}) VALUES ${values}`,
 };
 
 const postgres: SqlDialect = {
@@ -205,6 +211,8 @@ const postgres: SqlDialect = {
     }
     return bindCommon(value, type, false);
   },
+  tableOptions: '',
+  insertIfAbsent: (table, columns, values, key) => `INSERT INTO ${table} (${columns}) VALUES ${values} ON CONFLICT (${key}) DO NOTHING`,
 };
 
 const mysql: SqlDialect = {
@@ -255,6 +263,8 @@ const mysql: SqlDialect = {
     }
     return bindCommon(value, type, true);
   },
+  tableOptions: ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci',
+  insertIfAbsent: (table, columns, values) => `INSERT IGNORE INTO ${table} (${columns}) VALUES ${values}`,
 };
 
 const DIALECTS: Record<DialectName, SqlDialect> = { sqlite, postgres, mysql };
