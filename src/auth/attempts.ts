@@ -1,3 +1,5 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+
 /** One counted attempt: what a client is told about its limit. */
 export interface Attempt {
   limit: number;
@@ -11,29 +13,31 @@ export interface Attempt {
 
 /**
  * The attempts at one action (login, register...) per client address, counted in fixed windows of `windowMs`: at
- * most `max` per window. REST routes and GraphQL mutations of the action count in the same limit, so switching
- * transports gains no attempts. As @fastify/rate-limit's in-memory store: the `capacity` most recently seen
- * addresses are remembered (an address forgotten starts a new window).
+ * most `max` per window (rate-limiter-flexible's in-memory limiter, per process as Strapi's). REST routes and
+ * GraphQL mutations of the action count in the same limit, so switching transports gains no attempts.
  */
 export class AttemptLimit {
-  private readonly windows = new Map<string, { count: number; startedAt: number }>();
+  private readonly limiter: RateLimiterMemory;
 
   constructor(
     readonly max: number,
-    readonly windowMs: number,
-    private readonly capacity = 5000,
-  ) {}
+    windowMs: number,
+  ) {
+    this.limiter = new RateLimiterMemory({ points: max, duration: windowMs / 1000 });
+  }
 
   /** Counts an attempt from `address`. */
-  count(address: string, now = Date.now()): Attempt {
-    let window = this.windows.get(address);
-    if (window === undefined || window.startedAt + this.windowMs <= now) window = { count: 0, startedAt: now };
-    window.count++;
-    // Re-inserted: the Map's order is the order of last use, oldest first.
-    this.windows.delete(address);
-    this.windows.set(address, window);
-    if (this.windows.size > this.capacity) this.windows.delete(this.windows.keys().next().value!);
-    const ttl = this.windowMs - (now - window.startedAt);
-    return { limit: this.max, remaining: Math.max(0, this.max - window.count), resetSeconds: Math.ceil(ttl / 1000), exceeded: window.count > this.max };
+  async count(address: string): Promise<Attempt> {
+    try {
+      return this.attempt(await this.limiter.consume(address), false);
+    } catch (refusal) {
+      // The limiter rejects with its own result when no attempt is left; anything else is a real error.
+      if (refusal instanceof RateLimiterRes) return this.attempt(refusal, true);
+      throw refusal;
+    }
+  }
+
+  private attempt(result: RateLimiterRes, exceeded: boolean): Attempt {
+    return { limit: this.max, remaining: result.remainingPoints, resetSeconds: Math.ceil(result.msBeforeNext / 1000), exceeded };
   }
 }

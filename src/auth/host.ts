@@ -3,8 +3,8 @@ import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
 import type { Model } from '../model/types.js';
 import type { AppConfig } from '../project/types.js';
-import type { LocaleInfo } from '../project/locales.js';
 import type { AccessControl } from './access-control.js';
+import type { ReadSettings } from '../query/index.js';
 
 /**
  * What users & permissions needs of the app it joins: the composition root (`Cairn`) satisfies it as it is. Auth
@@ -14,8 +14,8 @@ export interface AuthHost {
   readonly config: Pick<AppConfig, 'dir' | 'environment' | 'api' | 'plugins' | 'admin' | 'permissions'>;
   readonly db: Database;
   readonly model: Model;
-  readonly locales: readonly LocaleInfo[];
-  readonly defaultLocale: string;
+  /** The app's read settings (`api.rest` limits, locales), for the users' list query. */
+  readonly readSettings: ReadSettings;
   readonly fastify: FastifyInstance;
   /** Who is calling: auth puts its own in place of the open default. */
   access: AccessControl;

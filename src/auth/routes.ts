@@ -76,7 +76,7 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
  */
 function limited(attempts: AttemptLimit) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    const attempt = attempts.count(req.ip);
+    const attempt = await attempts.count(req.ip);
     reply.header('x-ratelimit-limit', attempt.limit);
     reply.header('x-ratelimit-remaining', attempt.remaining);
     reply.header('x-ratelimit-reset', attempt.resetSeconds);
@@ -88,9 +88,7 @@ function limited(attempts: AttemptLimit) {
 
 function readOptions(host: AuthHost, caller: Caller) {
   return {
-    ...host.config.api.rest,
-    locales: host.locales.map((l) => l.code),
-    defaultLocale: host.defaultLocale,
+    ...host.readSettings,
     canFind: (uid: string) => caller.can(findAction(uid)),
   };
 }

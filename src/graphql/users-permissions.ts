@@ -50,8 +50,8 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     fields: { identifier: { type: new GraphQLNonNull(GraphQLString) }, password: { type: new GraphQLNonNull(GraphQLString) }, provider: { type: new GraphQLNonNull(GraphQLString), defaultValue: 'local' } },
   });
   /** Counts the caller's attempt at an action; past the limit, a RateLimitError. */
-  const attempt = (limit: AttemptLimit, request: FastifyRequest) => {
-    if (limit.count(request.ip).exceeded) throw new RateLimitError();
+  const attempt = async (limit: AttemptLimit, request: FastifyRequest) => {
+    if ((await limit.count(request.ip)).exceeded) throw new RateLimitError();
   };
   mutation.register = {
     type: new GraphQLNonNull(payload),
@@ -59,7 +59,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     extensions: needs({ public: true }),
     resolve: async (_r, args, context) => {
       const auth = authService(host);
-      attempt(auth.attempts.register, context.request);
+      await attempt(auth.attempts.register, context.request);
       return auth.register({ ...args.input });
     },
   };
@@ -70,7 +70,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     resolve: async (_r, args, context) => {
       if (args.input.provider !== 'local') throw new ValidationError('Only the local provider is supported');
       const auth = authService(host);
-      attempt(auth.attempts.login, context.request);
+      await attempt(auth.attempts.login, context.request);
       return auth.login({ identifier: args.input.identifier, password: args.input.password });
     },
   };
