@@ -49,6 +49,8 @@ export interface SqlDialect {
   readonly trueLiteral: string;
   /** Convert a filter/write value of `type` to what the driver binds. */
   bindValue(value: unknown, type: ColumnType): unknown;
+  /** What follows `INSERT INTO table` for a row of defaults only (MySQL has no `DEFAULT VALUES`). */
+  readonly defaultValues: string;
 }
 
 /** A model-derived constant (component uid, attribute name) printed as a string literal. */
@@ -162,6 +164,7 @@ const sqlite: SqlDialect = {
   orderTerm: (expr, direction) => `${expr} ${direction.toUpperCase()}`,
   trueLiteral: '1',
   bindValue: (value, type) => bindCommon(value, type, true),
+  defaultValues: 'DEFAULT VALUES',
 };
 
 const postgres: SqlDialect = {
@@ -205,6 +208,7 @@ const postgres: SqlDialect = {
     }
     return bindCommon(value, type, false);
   },
+  defaultValues: 'DEFAULT VALUES',
 };
 
 const mysql: SqlDialect = {
@@ -255,6 +259,7 @@ const mysql: SqlDialect = {
     }
     return bindCommon(value, type, true);
   },
+  defaultValues: '() VALUES ()',
 };
 
 const DIALECTS: Record<DialectName, SqlDialect> = { sqlite, postgres, mysql };
