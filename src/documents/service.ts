@@ -89,10 +89,22 @@ export class Documents implements DocumentService {
   }
 
   create(params: WriteParams): Promise<Entry> {
-    return this.transaction(async (documents) => documents.readAfterWrite(params, await documents.createDocument(params)));
+    return this.transaction(async (documents) => {
+      const documentId = await documents.createDocument(params);
+      return documents.writtenEntry(params, documentId);
+    });
   }
 
-  /** Creates the document and returns its documentId (REST reads the answer in its own shape). */
+  /**
+   * Creates a document and answers with the version written (`writtenSpec`) as JSON text, shaped by `answer` (its
+   * fields, populate...), read in the write's transaction: if it can't be read, nothing was written.
+   */
+  createAndRead(params: WriteParams, answer: ReadSpec): Promise<string> {
+    const spec = this.writtenSpec(params, answer);
+    return this.transaction(async (documents) => (await documents.findOneJson(spec, await documents.createDocument(params)))!);
+  }
+
+  /** Creates the document and returns its documentId (no answer read: see createAndRead). */
   async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
     const locale = this.writeLocale(params);
     const plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
@@ -120,7 +132,16 @@ export class Documents implements DocumentService {
   }
 
   update(params: WriteParams & { documentId: string }): Promise<Entry | null> {
-    return this.transaction(async (documents) => ((await documents.updateDocument(params)) ? documents.readAfterWrite(params, params.documentId) : null));
+    return this.transaction(async (documents) => {
+      if (!(await documents.updateDocument(params))) return null;
+      return documents.writtenEntry(params, params.documentId);
+    });
+  }
+
+  /** `createAndRead` for an update; null when there is no such document. */
+  updateAndRead(params: WriteParams & { documentId: string }, answer: ReadSpec): Promise<string | null> {
+    const spec = this.writtenSpec(params, answer);
+    return this.transaction(async (documents) => ((await documents.updateDocument(params)) ? documents.findOneJson(spec, params.documentId) : null));
   }
 
   /** Updates a document's version in a locale (creating the locale version if the document exists in another). */
@@ -206,17 +227,19 @@ export class Documents implements DocumentService {
     });
   }
 
-  /** The entry a write answers with: the version it wrote, shaped by the request's fields/populate. */
-  private async readAfterWrite(params: WriteParams, documentId: string): Promise<Entry> {
+  /**
+   * What a write answers with: the version it wrote (its draft for `status: 'draft'`, else the published one) in
+   * the locale it wrote, shaped by `answer` (fields, populate...).
+   */
+  private writtenSpec(params: WriteParams, answer: ReadSpec): ReadSpec {
     const status: Status = this.contentType.draftAndPublish && params.status === 'draft' ? 'draft' : 'published';
-    const entry = await this.findOne({
-      documentId,
-      status,
-      locale: this.writeLocale(params),
-      fields: params.fields,
-      populate: params.populate,
-    });
-    return entry!;
+    return { ...answer, status, locale: this.writeLocale(params) };
+  }
+
+  /** The answer of a write from code (`create`, `update`): the version written, shaped by the write's fields and populate. */
+  private async writtenEntry(params: WriteParams, documentId: string): Promise<Entry> {
+    const spec = this.writtenSpec(params, this.spec({ fields: params.fields, populate: params.populate }));
+    return JSON.parse((await this.findOneJson(spec, documentId))!) as Entry;
   }
 
   /** Every write to a Draft & Publish document writes its draft: the body is checked as one (publishing checks the rest). */
