@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/index.js';
-import type { WindowMember } from '../database/store/link-list.js';
+import type { WindowMember } from '../database/store/index.js';
 
 /**
  * Where connected items land in an ordered relation list, exactly as Strapi 5 decides it (its database layer's

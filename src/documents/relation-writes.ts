@@ -7,7 +7,7 @@ import {
   documentIdsByRowId,
   documentRowIds,
   existingVersions,
-  fileTypes,
+  fileMimeTypes,
   linkFiles,
   type LinkKey,
   type StoredStatus,
@@ -116,8 +116,9 @@ export async function writeRelations(
  */
 async function writeMedia(db: Database, model: Model, rowId: number, attribute: MediaAttribute, plan: RelationPlan): Promise<void> {
   if (plan.ops.kind !== 'set') throw new Error(`media attribute ${attribute.name}: set only`);
-  const files = model.contentTypes.get(attribute.target)!;
-  const resolved = await resolveTargets(db, files, plan.ops.targets, () => '', () => '');
+  // Files have neither locales nor versions.
+  const fileContentType = model.contentTypes.get(attribute.target)!;
+  const resolved = await resolveTargets(db, fileContentType, plan.ops.targets, () => '', () => '');
   const documentIds = [...new Set(resolved.map((r) => r.documentId))];
   await checkAllowedTypes(db, attribute, documentIds);
   await linkFiles(db, attribute.linkTable, rowId, documentIds, 'replace');
@@ -132,7 +133,7 @@ function narrowed(position: Position, anchor: (a: Anchor) => Anchor): Position {
 /** A media attribute's `allowedTypes` (images, videos, audios, files = anything else), checked on each file's mime. */
 async function checkAllowedTypes(db: Database, attribute: MediaAttribute, documentIds: string[]): Promise<void> {
   if (!attribute.allowedTypes.length || !documentIds.length) return;
-  for (const file of await fileTypes(db, documentIds)) {
+  for (const file of await fileMimeTypes(db, documentIds)) {
     if (!allowsMime(attribute, file.mime)) throw new ValidationError(notAllowedMessage(attribute, file));
   }
 }

@@ -16,7 +16,7 @@ export async function fileDocumentIds(db: Database, fileIds: readonly number[]):
 }
 
 /** The name and mime type of files given by their documentIds. */
-export async function fileTypes(db: Database, documentIds: readonly string[]): Promise<Array<{ name: string; mime: string }>> {
+export async function fileMimeTypes(db: Database, documentIds: readonly string[]): Promise<Array<{ name: string; mime: string }>> {
   return db.query<{ mime: string; name: string }>(
     `SELECT mime, name FROM ${db.quote('files')} WHERE document_id IN (${documentIds.map(() => '?').join(', ')})`,
     documentIds,
