@@ -3,6 +3,7 @@ import type { AppConfig } from '../project/types.js';
 import type { Model } from '../model/types.js';
 import type { ModelInput } from '../model/index.js';
 import type { Database } from '../database/types.js';
+import type { ReadSettings } from '../query/index.js';
 import { buildModel, CustomFields, readModelFiles } from '../model/index.js';
 import { createDatabase, syncSchema } from '../database/index.js';
 import { Documents } from '../documents/index.js';
@@ -64,6 +65,8 @@ export class Cairn {
   /** `strapi.customFields`: the app declares its custom fields here in `register()`, before the model is built. */
   readonly customFields = new CustomFields();
   private builtModel: Model | undefined;
+  /** The app's read settings (`api.rest` limits, locale codes and the default one), built once for every reader. */
+  readonly readSettings: ReadSettings;
 
   constructor(
     readonly config: AppConfig,
@@ -72,7 +75,10 @@ export class Cairn {
     readonly fastify: FastifyInstance,
     /** Errors (every 5xx, with its cause) and start-up notes. */
     readonly log: Logger,
-  ) {}
+  ) {
+    const { defaultLimit, maxLimit, withCount } = config.api.rest;
+    this.readSettings = { defaultLimit, maxLimit, withCount, locales: locales.map((l) => l.code), defaultLocale: this.defaultLocale };
+  }
 
   /** The content-types and components. Built after the app's `register()`, which may declare custom fields. */
   get model(): Model {
@@ -98,7 +104,7 @@ export class Cairn {
           db: this.db,
           model: this.model,
           rest: this.config.api.rest,
-          locales: { codes: this.locales.map((l) => l.code), defaultLocale: this.defaultLocale },
+          locales: { codes: this.readSettings.locales, defaultLocale: this.defaultLocale },
         },
         contentType,
       );
@@ -156,7 +162,7 @@ export async function prepareApp(options: { dir: string; config?: DeepPartial<Ap
  */
 export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   const cairn = await loadCairn(options);
-  const { config, db, fastify, log } = cairn;
+  const { db, fastify, log } = cairn;
   try {
     installErrorHandling(fastify, log);
     registerHealth(fastify, db);
@@ -164,11 +170,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     const rest: RestContext = {
       model: cairn.model,
       documents: (uid) => cairn.documents(uid),
-      queryOptions: {
-        ...config.api.rest,
-        locales: cairn.locales.map((l) => l.code),
-        defaultLocale: cairn.defaultLocale,
-      },
+      readSettings: cairn.readSettings,
       locales: cairn.locales,
       access: () => cairn.access,
     };

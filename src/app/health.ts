@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../database/types.js';
+import { ping } from '../database/ping.js';
 import { ServiceUnavailableError } from '../errors/index.js';
 
-/** A database that takes longer than this to answer `SELECT 1` counts as down. */
+/** A database that takes longer than this to answer a ping counts as down. */
 const HEALTH_TIMEOUT_MS = 2000;
 
 /**
@@ -17,7 +18,7 @@ export function registerHealth(app: FastifyInstance, db: Database): void {
       timer = setTimeout(() => reject(new ServiceUnavailableError(`The database did not answer within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS);
     });
     try {
-      await Promise.race([db.query('SELECT 1'), timeout]);
+      await Promise.race([ping(db), timeout]);
     } finally {
       clearTimeout(timer);
     }

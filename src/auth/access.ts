@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccessControl, Caller } from './access-control.js';
 import type { Database } from '../database/types.js';
+import { findUserWithRole } from '../database/users.js';
 import { UnauthorizedError } from '../errors/index.js';
 import type { JwtService } from './jwt.js';
 import type { Permissions, RoleActions } from './roles.js';
@@ -30,13 +31,11 @@ export function createAccessControl(deps: { db: Database; jwt: JwtService; token
     if (credential.split('.').length === 3) {
       const userId = await deps.jwt.verify(credential);
       if (userId === null) throw new UnauthorizedError();
-      const rows = await deps.db.query<{ blocked: unknown; type: string | null }>(
-        `SELECT u.blocked, r.type FROM up_users u LEFT JOIN up_users_role_lnk l ON l.entity_id = u.id LEFT JOIN up_roles r ON r.document_id = l.target_document_id WHERE u.id = ?`,
-        [userId],
-      );
-      if (!rows.length || rows[0].blocked === true || rows[0].blocked === 1) throw new UnauthorizedError();
-      const actions = await deps.permissions.list(rows[0].type ?? 'authenticated');
-      return { kind: 'user', userId, key: `role:${rows[0].type ?? 'authenticated'}@${actions.version}`, can: (action) => actions.has(action) };
+      const user = await findUserWithRole(deps.db, userId);
+      if (!user || user.blocked) throw new UnauthorizedError();
+      const roleType = user.role?.type ?? 'authenticated';
+      const actions = await deps.permissions.list(roleType);
+      return { kind: 'user', userId, key: `role:${roleType}@${actions.version}`, can: (action) => actions.has(action) };
     }
     const token = await deps.tokens.verify(credential);
     if (!token) throw new UnauthorizedError();

@@ -1,15 +1,17 @@
-import type { Cairn } from '../app/cairn.js';
-import { RateLimitError } from '../errors/index.js';
+import { ensureAuthTables } from '../database/auth-tables.js';
 import { createAccessControl } from './access.js';
+import { AuthService } from './auth-service.js';
+import type { AuthHost } from './host.js';
 import { createJwtService } from './jwt.js';
 import { Permissions } from './roles.js';
 import { registerAuthRoutes } from './routes.js';
-import { ensureAuthTables } from './tables.js';
 import { ApiTokens } from './tokens.js';
 
 export { ApiTokens, type TokenType } from './tokens.js';
 export { Permissions } from './roles.js';
-export { ensureAuthTables } from './tables.js';
+export { AuthService, type AuthAnswer } from './auth-service.js';
+export type { AuthHost } from './host.js';
+export { ensureAuthTables } from '../database/auth-tables.js';
 
 interface UsersPermissionsConfig {
   jwtSecret?: string;
@@ -20,10 +22,10 @@ interface UsersPermissionsConfig {
 }
 
 /** The salt API keys are hashed with (`config/admin` → `apiToken.salt`); required in production. */
-export function apiTokenSalt(cairn: { config: { admin: Record<string, unknown>; environment: string } }): string {
-  const salt = (cairn.config.admin.apiToken as { salt?: string } | undefined)?.salt;
+export function apiTokenSalt(host: { config: { admin: Record<string, unknown>; environment: string } }): string {
+  const salt = (host.config.admin.apiToken as { salt?: string } | undefined)?.salt;
   if (salt) return salt;
-  if (cairn.config.environment === 'production') throw new Error('config/admin: apiToken.salt is required in production (set API_TOKEN_SALT)');
+  if (host.config.environment === 'production') throw new Error('config/admin: apiToken.salt is required in production (set API_TOKEN_SALT)');
   return 'cairn-development-api-token-salt';
 }
 
@@ -31,30 +33,25 @@ export function apiTokenSalt(cairn: { config: { admin: Record<string, unknown>; 
  * Users & permissions and API tokens: replaces the open access of a bare app, so nothing is reachable unless a
  * role (or the token) allows it. Roles from `config/permissions` are synced at start-up (the app's setup).
  */
-export async function registerAuth(cairn: Cairn): Promise<void> {
-  const config = (cairn.config.plugins['users-permissions']?.config ?? {}) as UsersPermissionsConfig;
-  const permissions = new Permissions(cairn.db, cairn.documents('plugin::users-permissions.role'));
-  cairn.setup.push(async () => {
-    await ensureAuthTables(cairn.db);
-    await permissions.sync(cairn.config.permissions?.roles);
+export async function registerAuth(host: AuthHost): Promise<void> {
+  const config = (host.config.plugins['users-permissions']?.config ?? {}) as UsersPermissionsConfig;
+  const permissions = new Permissions(host.db, host.documents('plugin::users-permissions.role'));
+  host.setup.push(async () => {
+    await ensureAuthTables(host.db);
+    await permissions.sync(host.config.permissions?.roles);
   });
-  const jwt = createJwtService({ secret: config.jwtSecret, expiresIn: config.jwt?.expiresIn, environment: cairn.config.environment, dir: cairn.config.dir });
-  const tokens = new ApiTokens(cairn.db, apiTokenSalt(cairn));
-  cairn.access = createAccessControl({ db: cairn.db, jwt, tokens, permissions });
-  cairn.services.set('users-permissions', { permissions, jwt, tokens });
-  const rateLimit = await import('@fastify/rate-limit');
-  await cairn.fastify.register(rateLimit.default, {
-    global: false,
-    // The client address only: a key built from body fields could be rotated to escape the limit.
-    keyGenerator: (req) => req.ip,
-    errorResponseBuilder: () => new RateLimitError(),
-  });
-  registerAuthRoutes(cairn.fastify, cairn, {
+  const jwt = createJwtService({ secret: config.jwtSecret, expiresIn: config.jwt?.expiresIn, environment: host.config.environment, dir: host.config.dir });
+  const tokens = new ApiTokens(host.db, apiTokenSalt(host));
+  host.access = createAccessControl({ db: host.db, jwt, tokens, permissions });
+  const auth = new AuthService(host, {
     jwt,
     permissions,
     registerEnabled: config.register?.enabled ?? true,
     allowedFields: config.register?.allowedFields ?? [],
     minPasswordLength: config.minPasswordLength ?? 6,
+    // Counted by the client address only: a key built from body fields could be rotated to escape the limit.
     rateLimit: { max: config.ratelimit?.max ?? 10, timeWindow: config.ratelimit?.interval ?? config.ratelimit?.window ?? 60_000 },
   });
+  host.services.set('users-permissions', { permissions, jwt, tokens, auth });
+  registerAuthRoutes(host.fastify, host, auth);
 }

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname, relative } from 'node:path';
-import type { Cairn } from '../app/cairn.js';
 import { configLayers } from '../project/config.js';
 import { ValidationError } from '../errors/index.js';
 import { permissionActions } from './actions.js';
+import type { RoleHost } from './host.js';
 import { Permissions } from './roles.js';
 
 export interface RoleChange {
@@ -26,13 +26,13 @@ export interface RoleChangeResult {
  * only. Unknown roles and actions are refused with the valid ones. Running servers see the database change within
  * PERMISSIONS_RECHECK_MS.
  */
-export async function changeRole(cairn: Cairn, change: RoleChange): Promise<RoleChangeResult> {
-  const permissions = rolePermissions(cairn);
-  const layers = await configLayers(cairn.config.dir, 'permissions');
+export async function changeRole(host: RoleHost, change: RoleChange): Promise<RoleChangeResult> {
+  const permissions = rolePermissions(host);
+  const layers = await configLayers(host.config.dir, 'permissions');
   // First the state a start would make: the file's roles exist and hold what the file says.
-  await permissions.sync(cairn.config.permissions?.roles);
+  await permissions.sync(host.config.permissions?.roles);
   await checkRole(permissions, change.role);
-  const valid = permissionActions(cairn.model);
+  const valid = permissionActions(host.model);
   const given = [...(change.grant ?? []), ...(change.revoke ?? [])];
   const unknown = given.filter((action) => !valid.includes(action));
   if (unknown.length) {
@@ -50,7 +50,7 @@ export async function changeRole(cairn: Cairn, change: RoleChange): Promise<Role
     await permissions.set(change.role, actions);
     return { actions };
   }
-  const shown = relative(cairn.config.dir, layer.file);
+  const shown = relative(host.config.dir, layer.file);
   if (extname(layer.file) !== '.json') {
     throw new ValidationError(
       `${shown} names role "${change.role}" and is synced at every start, but Cairn rewrites only JSON: change the role's permissions in ${shown}`,
@@ -66,15 +66,15 @@ export async function changeRole(cairn: Cairn, change: RoleChange): Promise<Role
 }
 
 /** A role's actions as the database holds them (after the start-up sync of config/permissions). */
-export async function roleActions(cairn: Cairn, role: string): Promise<string[]> {
-  const permissions = rolePermissions(cairn);
-  await permissions.sync(cairn.config.permissions?.roles);
+export async function roleActions(host: RoleHost, role: string): Promise<string[]> {
+  const permissions = rolePermissions(host);
+  await permissions.sync(host.config.permissions?.roles);
   await checkRole(permissions, role);
   return [...(await permissions.list(role))].sort();
 }
 
-function rolePermissions(cairn: Cairn): Permissions {
-  return new Permissions(cairn.db, cairn.documents('plugin::users-permissions.role'));
+function rolePermissions(host: RoleHost): Permissions {
+  return new Permissions(host.db, host.documents('plugin::users-permissions.role'));
 }
 
 async function checkRole(permissions: Permissions, role: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Database } from '../database/types.js';
+import { listRoleActions, listRoleTypes, readPermissionsVersion, replaceRoleActions } from '../database/permissions.js';
 import type { Documents } from '../documents/index.js';
 
 export interface RoleConfig {
@@ -68,28 +69,22 @@ export class Permissions {
   }
 
   /** The role types that exist. */
-  async roleTypes(): Promise<string[]> {
-    const rows = await this.db.query<{ type: string | null }>('SELECT type FROM up_roles ORDER BY type');
-    return rows.map((r) => r.type).filter((t): t is string => typeof t === 'string');
+  roleTypes(): Promise<string[]> {
+    return listRoleTypes(this.db);
   }
 
   async list(type: string): Promise<RoleActions> {
     if (Date.now() - this.checkedAt >= this.recheckMs) await this.recheck();
     let set = this.cache.get(type);
     if (!set) {
-      const rows = await this.db.query<{ action: string }>('SELECT action FROM cairn_permissions WHERE role_type = ?', [type]);
-      set = new RoleActions(rows.map((r) => r.action));
+      set = new RoleActions(await listRoleActions(this.db, type));
       this.cache.set(type, set);
     }
     return set;
   }
 
   async set(type: string, actions: string[]): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      await trx.execute('DELETE FROM cairn_permissions WHERE role_type = ?', [type]);
-      for (const action of new Set(actions)) await trx.execute('INSERT INTO cairn_permissions (role_type, action) VALUES (?, ?)', [type, action]);
-      await trx.execute('UPDATE cairn_permissions_version SET version = version + 1 WHERE id = 1');
-    });
+    await replaceRoleActions(this.db, type, actions);
     this.cache.delete(type);
   }
 
@@ -97,8 +92,7 @@ export class Permissions {
   private recheck(): Promise<void> {
     this.checking ??= (async () => {
       try {
-        const [row] = await this.db.query<{ version: number | string }>('SELECT version FROM cairn_permissions_version WHERE id = 1');
-        const version = Number(row?.version ?? 0);
+        const version = await readPermissionsVersion(this.db);
         if (version !== this.version) {
           this.cache.clear();
           this.version = version;

@@ -10,7 +10,7 @@ export async function openApp(dirInput: string): Promise<{ cairn: Cairn; close()
   const [{ loadCairn }, { syncSchema }, { ensureAuthTables }] = await Promise.all([
     import('../app/cairn.js'),
     import('../database/index.js'),
-    import('../auth/tables.js'),
+    import('../database/auth-tables.js'),
   ]);
   const cairn = await loadCairn({ dir: resolve(dirInput) });
   try {

@@ -12,19 +12,11 @@ import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './typ
 import { mysqlLock, postgresLock, sqliteLock, type LockOptions, type ProcessLock } from './process-lock.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
 import { DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatement, lockTimedOut, RELEASE_SESSION_LOCKS } from './document-locks.js';
+import { dialectOf } from './clients.js';
 import { isTransientConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './transient.js';
 
 /** A read: what may run as a prepared statement outside transactions. */
 const READ = /^\s*(?:SELECT|WITH)\b/i;
-
-/** `sqlite` | `postgres` | `mysql`, from Strapi's client names. */
-export function dialectOf(config: DatabaseConfig): DialectName {
-  const client = config.connection.client;
-  if (client === 'sqlite' || client === 'better-sqlite3') return 'sqlite';
-  if (client === 'postgres' || client === 'pg') return 'postgres';
-  if (client === 'mysql' || client === 'mysql2') return 'mysql';
-  throw new Error(`config/database: unknown client "${String(client)}" (use sqlite, postgres or mysql)`);
-}
 
 type Listener = (sql: string, params: readonly unknown[]) => void;
 type KyselyModule = typeof import('kysely');

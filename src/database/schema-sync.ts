@@ -2,6 +2,7 @@ import type { Model } from '../model/types.js';
 import type { Database } from './types.js';
 import { planTables, type TablePlan } from './table-plan.js';
 import { readSchema, type SchemaSnapshot } from './schema-read.js';
+import { sqlDialect } from './sql/dialect.js';
 
 export interface SyncReport {
   createdTables: string[];
@@ -110,8 +111,7 @@ function createTable(db: Database, plan: TablePlan): string {
   for (const fk of plan.foreignKeys) {
     parts.push(`FOREIGN KEY (${db.quote(fk.column)}) REFERENCES ${db.quote(fk.references)} (${db.quote('id')}) ON DELETE CASCADE`);
   }
-  const options = db.dialect === 'mysql' ? ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci' : '';
-  return `CREATE TABLE ${db.quote(plan.name)} (${parts.join(', ')})${options}`;
+  return `CREATE TABLE ${db.quote(plan.name)} (${parts.join(', ')})${sqlDialect(db.dialect).tableOptions}`;
 }
 
 /** MySQL has no `IF [NOT] EXISTS` for indexes: the names it has, to check first. */

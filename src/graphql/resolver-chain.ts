@@ -5,6 +5,7 @@ import type { Caller } from '../auth/access-control.js';
 import { ConfigError, ForbiddenError, PolicyError } from '../errors/index.js';
 import type { PolicyContext, PolicyFunction, ResolverConfig, ResolverMiddleware } from './extension.js';
 import { allows, type FieldAuth } from './field-auth.js';
+import { authService } from './users-permissions.js';
 
 type Resolver = GraphQLFieldResolver<unknown, ResolverContext>;
 type Named = Map<string, (...args: never[]) => unknown>;
@@ -116,13 +117,7 @@ function requestState(cairn: Cairn, request: FastifyRequest): Promise<PolicyCont
       const caller: Caller = await cairn.access.caller(request);
       const auth = { kind: caller.kind };
       if (caller.kind !== 'user') return { user: null, auth };
-      const [user] = await cairn.db.query<Record<string, unknown>>(
-        `SELECT u.id, u.document_id AS "documentId", u.username, u.email, u.provider, u.confirmed, u.blocked, r.id AS role_id, r.name AS role_name, r.type AS role_type FROM up_users u LEFT JOIN up_users_role_lnk l ON l.entity_id = u.id LEFT JOIN up_roles r ON r.document_id = l.target_document_id WHERE u.id = ?`,
-        [caller.userId],
-      );
-      if (!user) return { user: null, auth };
-      const { role_id: roleId, role_name: roleName, role_type: roleType, ...rest } = user;
-      return { user: { ...rest, role: roleId ? { id: roleId, name: roleName, type: roleType } : null }, auth };
+      return { user: await authService(cairn).me(caller.userId!), auth };
     })();
     states.set(request, state);
   }

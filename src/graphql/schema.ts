@@ -1,7 +1,6 @@
 import {
   GraphQLBoolean,
   GraphQLID,
-  GraphQLInputObjectType,
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
@@ -18,7 +17,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Cairn } from '../app/cairn.js';
 import type { ContentType } from '../model/types.js';
 import type { Filter, PublicationFilterMode } from '../query/index.js';
-import { ApplicationError, CairnError, ForbiddenError, NotFoundError, ValidationError } from '../errors/index.js';
+import { NotFoundError } from '../errors/index.js';
 import type { GraphqlExtensionService } from './extension.js';
 import { needs } from './field-auth.js';
 import { TypeRegistry } from './schema-types.js';
@@ -29,6 +28,7 @@ import { collectFields, fieldGroups, mergedSelection, restFilters } from './sele
 import { flatShape, type FlatShape } from './v5-style.js';
 import { rootSpec } from './root-spec.js';
 import { compiledField, projectJson, wrapperJson } from './compiled-path.js';
+import { addUsersPermissions } from './users-permissions.js';
 
 export interface GraphqlContext {
   request: FastifyRequest;
@@ -276,83 +276,6 @@ function addContentType(
       if (documentId === undefined) throw new NotFoundError('Document not found');
       await documents.delete({ documentId, locale: args.locale });
       return { documentId };
-    },
-  };
-}
-
-/** register, login and me, answered by the same code as the REST auth routes. */
-export function addUsersPermissions(cairn: Cairn, query: GraphQLFieldConfigMap<unknown, GraphqlContext>, mutation: GraphQLFieldConfigMap<unknown, GraphqlContext>): void {
-  const role = new GraphQLObjectType({
-    name: 'UsersPermissionsMeRole',
-    fields: { id: { type: new GraphQLNonNull(GraphQLID) }, name: { type: new GraphQLNonNull(GraphQLString) }, description: { type: GraphQLString }, type: { type: GraphQLString } },
-  });
-  const me = new GraphQLObjectType({
-    name: 'UsersPermissionsMe',
-    fields: {
-      id: { type: new GraphQLNonNull(GraphQLID) },
-      documentId: { type: new GraphQLNonNull(GraphQLID) },
-      username: { type: new GraphQLNonNull(GraphQLString) },
-      email: { type: GraphQLString },
-      confirmed: { type: GraphQLBoolean },
-      blocked: { type: GraphQLBoolean },
-      role: { type: role },
-    },
-  });
-  const payload = new GraphQLObjectType({ name: 'UsersPermissionsLoginPayload', fields: { jwt: { type: GraphQLString }, user: { type: new GraphQLNonNull(me) } } });
-  const registerInput = new GraphQLInputObjectType({
-    name: 'UsersPermissionsRegisterInput',
-    fields: { username: { type: new GraphQLNonNull(GraphQLString) }, email: { type: new GraphQLNonNull(GraphQLString) }, password: { type: new GraphQLNonNull(GraphQLString) } },
-  });
-  const loginInput = new GraphQLInputObjectType({
-    name: 'UsersPermissionsLoginInput',
-    fields: { identifier: { type: new GraphQLNonNull(GraphQLString) }, password: { type: new GraphQLNonNull(GraphQLString) }, provider: { type: new GraphQLNonNull(GraphQLString), defaultValue: 'local' } },
-  });
-  /** Calls the REST auth route in-process (same validation, rate limit by the caller's address). */
-  const viaRest = async (context: GraphqlContext, method: 'GET' | 'POST', url: string, body?: object) => {
-    const response = await cairn.fastify.inject({
-      method,
-      url,
-      payload: body,
-      remoteAddress: context.request.ip,
-      headers: context.request.headers.authorization ? { authorization: context.request.headers.authorization } : {},
-    });
-    const parsed = JSON.parse(response.body || 'null');
-    if (response.statusCode >= 400) {
-      const error = parsed?.error ?? {};
-      throw new CairnError(error.name ?? 'ApplicationError', response.statusCode, error.message ?? 'Error', error.details ?? {});
-    }
-    return parsed;
-  };
-  mutation.register = { type: new GraphQLNonNull(payload), args: { input: { type: new GraphQLNonNull(registerInput) } }, extensions: needs({ public: true }), resolve: (_r, args, context) => viaRest(context, 'POST', '/api/auth/local/register', { ...args.input }) };
-  mutation.login = {
-    type: new GraphQLNonNull(payload),
-    args: { input: { type: new GraphQLNonNull(loginInput) } },
-    extensions: needs({ public: true }),
-    resolve: (_r, args, context) => {
-      if (args.input.provider !== 'local') throw new ValidationError('Only the local provider is supported');
-      return viaRest(context, 'POST', '/api/auth/local', { identifier: args.input.identifier, password: args.input.password });
-    },
-  };
-  query.me = {
-    type: me,
-    extensions: needs({ authenticated: true }),
-    resolve: async (_r, _a, context) => {
-      const caller = await cairn.access.caller(context.request);
-      // No credentials: forbidden, as the reference answers; an API token is a credential without a user.
-      if (caller.kind === 'public') throw new ForbiddenError();
-      if (caller.kind !== 'user') throw new ApplicationError('Authentication requested');
-      const [user] = await cairn.db.query<Entry>(
-        `SELECT u.id, u.document_id AS "documentId", u.username, u.email, u.confirmed, u.blocked, r.id AS role_id, r.name AS role_name, r.description AS role_description, r.type AS role_type FROM up_users u LEFT JOIN up_users_role_lnk l ON l.entity_id = u.id LEFT JOIN up_roles r ON r.document_id = l.target_document_id WHERE u.id = ?`,
-        [caller.userId],
-      );
-      if (!user) return null;
-      const bool = (v: unknown) => v === true || v === 1 || v === '1';
-      return {
-        ...user,
-        confirmed: bool(user.confirmed),
-        blocked: bool(user.blocked),
-        role: user.role_id ? { id: user.role_id, name: user.role_name, description: user.role_description, type: user.role_type } : null,
-      };
     },
   };
 }

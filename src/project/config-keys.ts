@@ -1,3 +1,5 @@
+import { isDatabaseClient } from '../database/clients.js';
+
 /**
  * The keys of each config file: those Cairn reads, with the values it accepts, and those Strapi defines that Cairn
  * does not use (accepted silently, or with a note when ignoring them changes what the app does). A key in neither
@@ -72,7 +74,7 @@ const database = object({
     {
       // Strapi's names, and the driver names knex also takes for them.
       client: {
-        check: (v) => (['sqlite', 'better-sqlite3', 'postgres', 'pg', 'mysql', 'mysql2'].includes(v as string) ? undefined : `must be sqlite, postgres or mysql, not ${show(v)}`),
+        check: (v) => (isDatabaseClient(v) ? undefined : `must be sqlite, postgres or mysql, not ${show(v)}`),
       },
       // The driver's own options (host, ssl, socketPath...): passed on as they are.
       connection: { open: true, check: (v) => (isPlain(v) ? undefined : `must be an object of connection settings, not ${show(v)}`) },

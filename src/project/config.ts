@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { AppConfig } from './types.js';
+import { defaultDatabaseConnection } from '../database/clients.js';
 import { createEnv, loadDotEnv } from './env.js';
 import { describeLoadError, loadAppModule } from './config-module.js';
 import { validateConfig, type ConfigSources } from './config-validate.js';
@@ -30,8 +31,7 @@ export function deepMerge(base: Plain, over: Plain): Plain {
 function defaults(): Record<ConfigName, Plain | undefined> {
   return {
     server: { host: '127.0.0.1', port: 1337 },
-    // Relative to the app folder (the database layer resolves it against `dir`), as in Strapi's template.
-    database: { connection: { client: 'sqlite', connection: { filename: '.tmp/data.db' } } },
+    database: { connection: defaultDatabaseConnection() },
     api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
     plugins: {},
     admin: {},

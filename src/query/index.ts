@@ -1,5 +1,5 @@
 export * from './types.js';
-export { parseReadParams, parseDocumentParams, READ_PARAMS, type ReadOptions } from './parse-query.js';
+export { parseReadParams, parseDocumentParams, READ_PARAMS, type ReadOptions, type ReadSettings } from './parse-query.js';
 export { parseQueryString, QS_LIMITS } from './parse-query-string.js';
 export { parseFilters } from './parse-filters.js';
 export { parseFields } from './parse-fields.js';

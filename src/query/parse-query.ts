@@ -28,6 +28,9 @@ export interface ReadOptions {
   allowedParams?: readonly string[];
 }
 
+/** The app's own read settings (config's `api.rest` and its locales), built once by the app; each caller adds the rest. */
+export type ReadSettings = Pick<ReadOptions, 'defaultLimit' | 'maxLimit' | 'withCount' | 'locales' | 'defaultLocale'>;
+
 /** The read parameters of Strapi v5's Content API. REST adds nothing else. */
 export const READ_PARAMS: readonly string[] = ['filters', 'fields', 'sort', 'populate', 'pagination', 'status', 'locale', '_q'];
 const READ_PARAM_SET = new Set(READ_PARAMS);

@@ -38,5 +38,5 @@ export function cachedReadSpec(ctx: RestContext, contentType: ContentType, reque
 /** Validated read spec from the request's query string. */
 export function readSpec(ctx: RestContext, contentType: ContentType, query: Record<string, unknown>, caller: Caller): ReadSpec {
   // Populate omits content-types the caller may not find (no error, as the reference does).
-  return parseReadParams(ctx.model, contentType, query, { ...ctx.queryOptions, canFind: (uid) => caller.can(findAction(uid)) });
+  return parseReadParams(ctx.model, contentType, query, { ...ctx.readSettings, canFind: (uid) => caller.can(findAction(uid)) });
 }

@@ -247,4 +247,106 @@ describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
       await limited.close();
     }
   });
+
+  it('GraphQL register, login and me: the auth service answers them with the REST routes\' errors and { jwt, user }', async () => {
+    const gql = async (query: string, headers: Record<string, string> = none) => (await app.request('POST', '/graphql', { query }, headers)).body;
+    const invalid = await gql('mutation { register(input: { username: "u", email: "bad", password: "x" }) { jwt } }');
+    expect(invalid.errors[0].extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      error: {
+        name: 'ValidationError',
+        message: '3 errors occurred',
+        details: {
+          errors: [
+            { path: ['username'], message: 'username must be at least 3 characters', name: 'ValidationError', value: 'u' },
+            { path: ['email'], message: 'email must be a valid email', name: 'ValidationError', value: 'bad' },
+            { path: ['password'], message: 'password must be at least 6 characters', name: 'ValidationError', value: 'x' },
+          ],
+        },
+      },
+    });
+    const registered = await gql('mutation { register(input: { username: "carol", email: "Carol@Example.com", password: "secret12" }) { jwt user { id documentId username email confirmed blocked role { name } } } }');
+    expect(registered.data.register.user).toEqual({ id: expect.any(String), documentId: expect.any(String), username: 'carol', email: 'carol@example.com', confirmed: true, blocked: false, role: null });
+    const taken = await gql('mutation { register(input: { username: "carol", email: "other@example.com", password: "secret12" }) { jwt } }');
+    expect(taken.errors[0].extensions.error).toEqual({ name: 'ApplicationError', message: 'Email or Username are already taken', details: {} });
+    const github = await gql('mutation { login(input: { identifier: "carol", password: "secret12", provider: "github" }) { jwt } }');
+    expect(github.errors[0].extensions.error).toMatchObject({ name: 'ValidationError', message: 'Only the local provider is supported' });
+    const wrong = await gql('mutation { login(input: { identifier: "carol", password: "wrong!" }) { jwt } }');
+    expect(wrong.errors[0].extensions.error).toMatchObject({ name: 'ValidationError', message: 'Invalid identifier or password' });
+    const login = await gql('mutation { login(input: { identifier: "CAROL@example.com", password: "secret12" }) { jwt user { username } } }');
+    expect(login.data.login.user).toEqual({ username: 'carol' });
+    const rest = await app.request('GET', '/api/users/me', undefined, bearer(login.data.login.jwt));
+    expect(rest.body.username).toBe('carol');
+    const me = await gql('{ me { id username email confirmed blocked role { name description type } } }', bearer(login.data.login.jwt));
+    expect(me.data.me).toEqual({
+      id: String(rest.body.id),
+      username: 'carol',
+      email: 'carol@example.com',
+      confirmed: true,
+      blocked: false,
+      role: { name: 'Authenticated', description: 'Default role given to authenticated user.', type: 'authenticated' },
+    });
+    const token = await gql('{ me { id } }', {});
+    expect(token.errors[0].extensions.error).toMatchObject({ name: 'ApplicationError', message: 'Authentication requested' });
+    expect((await gql('{ me { id } }')).errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('GraphQL policies and custom resolvers see state.user: the user with its role, without secrets, alike on every database', async () => {
+    const withState = await startTestApp(dialect, {
+      ...model,
+      index: `module.exports = { register({ strapi }) { strapi.plugin('graphql').service('extension').use({ typeDefs: 'extend type Query { state: String }', resolvers: { Query: { state: (_p, _a, context) => JSON.stringify(context.state.user) } }, resolversConfig: { 'Query.state': { auth: false } } }); } };`,
+    });
+    try {
+      const registered = await withState.request('POST', '/api/auth/local/register', { username: 'dave', email: 'dave@example.com', password: 'secret12' }, none);
+      const res = await withState.request('POST', '/graphql', { query: '{ state }' }, bearer(registered.body.jwt));
+      expect(JSON.parse(res.body.data.state)).toEqual({
+        id: registered.body.user.id,
+        documentId: registered.body.user.documentId,
+        username: 'dave',
+        email: 'dave@example.com',
+        provider: 'local',
+        confirmed: true,
+        blocked: false,
+        role: { id: expect.any(Number), name: 'Authenticated', description: 'Default role given to authenticated user.', type: 'authenticated' },
+      });
+      expect(JSON.parse((await withState.request('POST', '/graphql', { query: '{ state }' }, none)).body.data.state)).toBeNull();
+    } finally {
+      await withState.close();
+    }
+  });
+
+  it('GraphQL login and register count in the same limits as REST, per client address; REST tells the limit in headers', async () => {
+    const limited = await startTestApp(dialect, {
+      ...model,
+      config: { ...model.config, plugins: { 'users-permissions': { config: { jwtSecret: 'x', ratelimit: { max: 3 } } } } },
+    });
+    const from = async (remoteAddress: string, url: string, body: object) => {
+      const response = await limited.cairn.fastify.inject({ method: 'POST', url, payload: body, remoteAddress });
+      return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) };
+    };
+    const gqlLogin = (address: string) => from(address, '/graphql', { query: 'mutation { login(input: { identifier: "nobody@example.com", password: "x" }) { jwt } }' });
+    const code = (res: { body: { errors?: Array<{ extensions: { code: string } }> } }) => res.body.errors?.[0].extensions.code;
+    try {
+      const rest = await from('10.0.0.1', '/api/auth/local', { identifier: 'nobody@example.com', password: 'x' });
+      expect(rest.status).toBe(400);
+      expect([rest.headers['x-ratelimit-limit'], rest.headers['x-ratelimit-remaining'], rest.headers['x-ratelimit-reset']]).toEqual(['3', '2', '60']);
+      expect(code(await gqlLogin('10.0.0.1'))).toBe('BAD_USER_INPUT');
+      expect(code(await gqlLogin('10.0.0.1'))).toBe('BAD_USER_INPUT');
+      const refused = await gqlLogin('10.0.0.1');
+      expect(refused.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', error: { name: 'RateLimitError' } });
+      const restRefused = await from('10.0.0.1', '/api/auth/local', { identifier: 'nobody@example.com', password: 'x' });
+      expect(restRefused.status).toBe(429);
+      expect(restRefused.headers['x-ratelimit-remaining']).toBe('0');
+      expect(Number(restRefused.headers['retry-after'])).toBeGreaterThan(0);
+      // Another address has its own attempts.
+      expect(code(await gqlLogin('10.0.0.2'))).toBe('BAD_USER_INPUT');
+
+      const register = (i: number) => from('10.0.0.3', '/graphql', { query: `mutation { register(input: { username: "u${i}", email: "bad", password: "x" }) { jwt } }` });
+      for (let i = 0; i < 3; i++) expect(code(await register(i))).toBe('BAD_USER_INPUT');
+      expect(code(await register(3))).toBe('RATE_LIMITED');
+      expect((await from('10.0.0.3', '/api/auth/local/register', { username: 'u4', email: 'bad', password: 'x' })).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -1,0 +1,172 @@
+import bcrypt from 'bcryptjs';
+import { findUserByEmailOrUsername, findUserId, findUserPassword, findUserWithRole, setUserPassword, type UserWithRole } from '../database/users.js';
+import { ApplicationError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
+import { AttemptLimit } from './attempts.js';
+import { checkCredentials, EMAIL, inputObject, stringField } from './credentials.js';
+import type { AuthHost } from './host.js';
+import type { JwtService } from './jwt.js';
+import type { Permissions } from './roles.js';
+
+export const USER_UID = 'plugin::users-permissions.user';
+
+export interface AuthOptions {
+  jwt: JwtService;
+  permissions: Permissions;
+  registerEnabled: boolean;
+  /** Extra user attributes `register` accepts besides username, email, password. */
+  allowedFields: string[];
+  minPasswordLength: number;
+  /** Attempts at login, register and change-password: per client address, at most `max` per `timeWindow` ms each. */
+  rateLimit: { max: number; timeWindow: number };
+}
+
+/** What register, login and change-password answer: a JWT and the user (without private fields). */
+export interface AuthAnswer {
+  jwt: string;
+  user: Record<string, unknown>;
+}
+
+/** A hash bcrypt compares against when the user is unknown, so timing doesn't tell which identifiers exist. */
+const NO_PASSWORD = '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva';
+const USER_KEYS = ['username', 'email', 'password', 'confirmed', 'blocked', 'role'];
+
+/**
+ * Users & permissions' local provider: register, login, change password, the logged-in user, and the users
+ * administration. REST routes and GraphQL resolvers call it directly; the inputs are what clients sent (checked
+ * here), the answers what they get. The transports check the caller and count attempts (`attempts`) first.
+ */
+export class AuthService {
+  /** The attempts of each rate-limited action, counted per client address (REST and GraphQL together). */
+  readonly attempts: { register: AttemptLimit; login: AttemptLimit; changePassword: AttemptLimit };
+
+  constructor(
+    private readonly host: Pick<AuthHost, 'db' | 'documents'>,
+    private readonly options: AuthOptions,
+  ) {
+    const limit = () => new AttemptLimit(options.rateLimit.max, options.rateLimit.timeWindow);
+    this.attempts = { register: limit(), login: limit(), changePassword: limit() };
+  }
+
+  private get users() {
+    return this.host.documents(USER_UID);
+  }
+
+  /** A new user of the local provider, with the authenticated role (403 when registering is disabled). */
+  async register(input: unknown): Promise<AuthAnswer> {
+    if (!this.options.registerEnabled) throw new ForbiddenError('Register action is currently disabled');
+    const body = inputObject(input);
+    const extra = Object.keys(body).filter((k) => !['username', 'email', 'password', ...this.options.allowedFields].includes(k));
+    if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`);
+    const { username, email, password } = await this.newCredentials(body);
+    const roleId = await this.options.permissions.ensureRole('authenticated', 'Authenticated');
+    const extras = Object.fromEntries(this.options.allowedFields.filter((k) => k in body).map((k) => [k, body[k]]));
+    const documentId = await this.users.createDocument({
+      data: { ...extras, username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: true, blocked: false, role: roleId },
+    });
+    return this.answer(await this.userId(documentId));
+  }
+
+  /** `identifier` (email, any case, or username) and password. */
+  async login(input: unknown): Promise<AuthAnswer> {
+    const body = inputObject(input);
+    const errors: FieldError[] = [];
+    const identifier = stringField(body, 'identifier', errors);
+    const password = stringField(body, 'password', errors);
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    const user = await findUserByEmailOrUsername(this.host.db, identifier.toLowerCase(), identifier);
+    // Compare even when the user is unknown, so timing doesn't tell which identifiers exist.
+    const ok = await bcrypt.compare(password, user?.password ?? NO_PASSWORD);
+    if (!user || !ok) throw new ValidationError('Invalid identifier or password');
+    if (user.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
+    return this.answer(user.id);
+  }
+
+  /** The logged-in user `userId` changes its password, giving the current one. */
+  async changePassword(userId: number, input: unknown): Promise<AuthAnswer> {
+    const body = inputObject(input);
+    const errors: FieldError[] = [];
+    const current = stringField(body, 'currentPassword', errors);
+    const password = stringField(body, 'password', errors);
+    const confirmation = stringField(body, 'passwordConfirmation', errors);
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    if (password !== confirmation) throw new ValidationError('Passwords do not match');
+    if (password.length < this.options.minPasswordLength) throw new ValidationError(`password must be at least ${this.options.minPasswordLength} characters`);
+    const hash = await findUserPassword(this.host.db, userId);
+    if (hash === undefined || !(await bcrypt.compare(current, hash ?? ''))) throw new ValidationError('The provided current password is invalid');
+    if (await bcrypt.compare(password, hash ?? '')) throw new ValidationError('Your new password must be different than your current password');
+    await setUserPassword(this.host.db, userId, await bcrypt.hash(password, 10));
+    return this.answer(userId);
+  }
+
+  /** The user with its role (null: no such user): GraphQL's `me`, and the `state.user` of policies. */
+  me(userId: number): Promise<UserWithRole | null> {
+    return findUserWithRole(this.host.db, userId);
+  }
+
+  /** One user as the users routes answer it, without private fields (404: none). */
+  async user(id: number): Promise<Record<string, unknown>> {
+    const result = await this.users.findMany({ filters: { id: { $eq: id } }, pagination: { page: 1, pageSize: 1 } });
+    if (!result.results.length) throw new NotFoundError();
+    return result.results[0];
+  }
+
+  /** A user made by an administrator: `role` (a role's documentId), `confirmed` and `blocked` may be given. */
+  async createUser(input: unknown): Promise<Record<string, unknown>> {
+    const body = inputObject(input);
+    const { username, email, password } = await this.newCredentials(body);
+    const { role, confirmed, blocked } = body;
+    const roleId = typeof role === 'string' ? role : await this.options.permissions.ensureRole('authenticated', 'Authenticated');
+    const documentId = await this.users.createDocument({
+      data: { username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: confirmed ?? true, blocked: blocked ?? false, role: roleId },
+    });
+    return this.user(await this.userId(documentId));
+  }
+
+  async updateUser(id: number, input: unknown): Promise<Record<string, unknown>> {
+    const user = await this.user(id);
+    const body = inputObject(input);
+    const data: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (!USER_KEYS.includes(key)) throw new ValidationError(`Invalid key ${key}`);
+      if (key === 'password') {
+        if (typeof value !== 'string' || value.length < this.options.minPasswordLength) throw new ValidationError(`password must be at least ${this.options.minPasswordLength} characters`);
+        data.password = await bcrypt.hash(value, 10);
+      } else if (key === 'email') {
+        if (typeof value !== 'string' || !EMAIL.test(value)) throw new ValidationError('email must be a valid email');
+        data.email = value.toLowerCase();
+      } else data[key] = value;
+    }
+    await this.users.updateDocument({ documentId: user.documentId as string, data });
+    return this.user(user.id as number);
+  }
+
+  /** Deletes the user; answers it as it was. */
+  async deleteUser(id: number): Promise<Record<string, unknown>> {
+    const user = await this.user(id);
+    await this.users.delete({ documentId: user.documentId as string });
+    return user;
+  }
+
+  private async answer(userId: number): Promise<AuthAnswer> {
+    const user = await this.user(userId);
+    return { jwt: await this.options.jwt.issue(userId), user };
+  }
+
+  private async userId(documentId: string): Promise<number> {
+    const id = await findUserId(this.host.db, documentId);
+    if (id === null) throw new NotFoundError();
+    return id;
+  }
+
+  /** username, email (lower-cased) and password of a new user: checked, and not taken by another user. */
+  private async newCredentials(body: Record<string, unknown>) {
+    const errors: FieldError[] = [];
+    const username = stringField(body, 'username', errors);
+    const email = stringField(body, 'email', errors).toLowerCase();
+    const password = stringField(body, 'password', errors);
+    if (!errors.length) checkCredentials(username, email, password, this.options.minPasswordLength, errors);
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    if (await findUserByEmailOrUsername(this.host.db, email, username)) throw new ApplicationError('Email or Username are already taken');
+    return { username, email, password };
+  }
+}

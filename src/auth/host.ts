@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../database/types.js';
+import type { Documents } from '../documents/index.js';
+import type { Model } from '../model/types.js';
+import type { AppConfig } from '../project/types.js';
+import type { LocaleInfo } from '../project/locales.js';
+import type { AccessControl } from './access-control.js';
+
+/**
+ * What users & permissions needs of the app it joins: the composition root (`Cairn`) satisfies it as it is. Auth
+ * replaces `access` and adds its services, routes and start-up work; it reads nothing else.
+ */
+export interface AuthHost {
+  readonly config: Pick<AppConfig, 'dir' | 'environment' | 'api' | 'plugins' | 'admin' | 'permissions'>;
+  readonly db: Database;
+  readonly model: Model;
+  readonly locales: readonly LocaleInfo[];
+  readonly defaultLocale: string;
+  readonly fastify: FastifyInstance;
+  /** Who is calling: auth puts its own in place of the open default. */
+  access: AccessControl;
+  /** Services of features, by plugin name: auth adds `users-permissions`. */
+  readonly services: Map<string, Record<string, unknown>>;
+  /** One-time database work of a start (auth's tables and roles). */
+  readonly setup: Array<() => Promise<void>>;
+  documents(uid: string): Documents;
+}
+
+/** What the admin commands on roles need (an app loaded without its server). */
+export type RoleHost = Pick<AuthHost, 'config' | 'db' | 'model' | 'documents'>;

@@ -1,0 +1,76 @@
+import type { Database } from './types.js';
+
+/**
+ * The users of users & permissions (`up_users`, its role through `up_users_role_lnk` to `up_roles`), as auth reads
+ * and writes them beside the document service: credentials and the user with its role, in one statement each.
+ */
+
+/** A user with its role: what a logged-in caller's checks and `me` need (no secrets). */
+export type UserWithRole = {
+  id: number;
+  documentId: string;
+  username: string;
+  email: string | null;
+  provider: string | null;
+  confirmed: boolean;
+  blocked: boolean;
+  role: { id: number; name: string; description: string | null; type: string | null } | null;
+};
+
+/** A user's login credentials. */
+export interface UserCredentials {
+  id: number;
+  /** The bcrypt hash; null for a user of another provider. */
+  password: string | null;
+  blocked: boolean;
+}
+
+/** A stored boolean as each driver returns it (true, 1, '1'). */
+const isTrue = (value: unknown) => value === true || value === 1 || value === '1';
+
+/** The user `id` with its role (null: no such user). */
+export async function findUserWithRole(db: Database, id: number): Promise<UserWithRole | null> {
+  const [row] = await db.query<Record<string, unknown>>(
+    `SELECT u.id, u.document_id AS "documentId", u.username, u.email, u.provider, u.confirmed, u.blocked, r.id AS role_id, r.name AS role_name, r.description AS role_description, r.type AS role_type FROM up_users u LEFT JOIN up_users_role_lnk l ON l.entity_id = u.id LEFT JOIN up_roles r ON r.document_id = l.target_document_id WHERE u.id = ?`,
+    [id],
+  );
+  if (!row) return null;
+  return {
+    id: Number(row.id),
+    documentId: row.documentId as string,
+    username: row.username as string,
+    email: (row.email as string | null) ?? null,
+    provider: (row.provider as string | null) ?? null,
+    confirmed: isTrue(row.confirmed),
+    blocked: isTrue(row.blocked),
+    role:
+      row.role_id === null || row.role_id === undefined
+        ? null
+        : { id: Number(row.role_id), name: row.role_name as string, description: (row.role_description as string | null) ?? null, type: (row.role_type as string | null) ?? null },
+  };
+}
+
+/** The first user (by id) whose email or username is the one given: who logs in, or who holds them already. */
+export async function findUserByEmailOrUsername(db: Database, email: string, username: string): Promise<UserCredentials | null> {
+  const [row] = await db.query<{ id: number; password: string | null; blocked: unknown }>(
+    'SELECT id, password, blocked FROM up_users WHERE email = ? OR username = ? ORDER BY id LIMIT 1',
+    [email, username],
+  );
+  return row ? { id: Number(row.id), password: row.password ?? null, blocked: isTrue(row.blocked) } : null;
+}
+
+/** The id of the user with this documentId (users have one entry: no locales, no drafts). */
+export async function findUserId(db: Database, documentId: string): Promise<number | null> {
+  const [row] = await db.query<{ id: number }>('SELECT id FROM up_users WHERE document_id = ?', [documentId]);
+  return row ? Number(row.id) : null;
+}
+
+/** The user's password hash (undefined: no such user). */
+export async function findUserPassword(db: Database, id: number): Promise<string | null | undefined> {
+  const [row] = await db.query<{ password: string | null }>('SELECT password FROM up_users WHERE id = ?', [id]);
+  return row ? (row.password ?? null) : undefined;
+}
+
+export async function setUserPassword(db: Database, id: number, hash: string): Promise<void> {
+  await db.execute('UPDATE up_users SET password = ? WHERE id = ?', [hash, id]);
+}

@@ -1,0 +1,88 @@
+import { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
+import type { FastifyRequest } from 'fastify';
+import type { AccessControl } from '../auth/access-control.js';
+import type { AuthService } from '../auth/auth-service.js';
+import type { AttemptLimit } from '../auth/attempts.js';
+import { ApplicationError, ForbiddenError, RateLimitError, ValidationError } from '../errors/index.js';
+import { needs } from './field-auth.js';
+
+type RootFields = GraphQLFieldConfigMap<unknown, { request: FastifyRequest }>;
+
+/** What register, login and me need of the app: who calls, and users & permissions' auth service. */
+export interface UsersPermissionsHost {
+  readonly access: AccessControl;
+  plugin(name: string): { service<T = unknown>(service: string): T };
+}
+
+/** The users & permissions plugin's auth service, which the REST routes call too. */
+export function authService(host: Pick<UsersPermissionsHost, 'plugin'>): AuthService {
+  return host.plugin('users-permissions').service<AuthService>('auth');
+}
+
+/**
+ * register, login and me, answered by the auth service the REST auth routes call: the same validation, errors
+ * and answers, and the same rate limit by the caller's address (an attempt here counts as one on REST).
+ */
+export function addUsersPermissions(host: UsersPermissionsHost, query: RootFields, mutation: RootFields): void {
+  const role = new GraphQLObjectType({
+    name: 'UsersPermissionsMeRole',
+    fields: { id: { type: new GraphQLNonNull(GraphQLID) }, name: { type: new GraphQLNonNull(GraphQLString) }, description: { type: GraphQLString }, type: { type: GraphQLString } },
+  });
+  const me = new GraphQLObjectType({
+    name: 'UsersPermissionsMe',
+    fields: {
+      id: { type: new GraphQLNonNull(GraphQLID) },
+      documentId: { type: new GraphQLNonNull(GraphQLID) },
+      username: { type: new GraphQLNonNull(GraphQLString) },
+      email: { type: GraphQLString },
+      confirmed: { type: GraphQLBoolean },
+      blocked: { type: GraphQLBoolean },
+      role: { type: role },
+    },
+  });
+  const payload = new GraphQLObjectType({ name: 'UsersPermissionsLoginPayload', fields: { jwt: { type: GraphQLString }, user: { type: new GraphQLNonNull(me) } } });
+  const registerInput = new GraphQLInputObjectType({
+    name: 'UsersPermissionsRegisterInput',
+    fields: { username: { type: new GraphQLNonNull(GraphQLString) }, email: { type: new GraphQLNonNull(GraphQLString) }, password: { type: new GraphQLNonNull(GraphQLString) } },
+  });
+  const loginInput = new GraphQLInputObjectType({
+    name: 'UsersPermissionsLoginInput',
+    fields: { identifier: { type: new GraphQLNonNull(GraphQLString) }, password: { type: new GraphQLNonNull(GraphQLString) }, provider: { type: new GraphQLNonNull(GraphQLString), defaultValue: 'local' } },
+  });
+  /** Counts the caller's attempt at an action; past the limit, a RateLimitError. */
+  const attempt = (limit: AttemptLimit, request: FastifyRequest) => {
+    if (limit.count(request.ip).exceeded) throw new RateLimitError();
+  };
+  mutation.register = {
+    type: new GraphQLNonNull(payload),
+    args: { input: { type: new GraphQLNonNull(registerInput) } },
+    extensions: needs({ public: true }),
+    resolve: async (_r, args, context) => {
+      const auth = authService(host);
+      attempt(auth.attempts.register, context.request);
+      return auth.register({ ...args.input });
+    },
+  };
+  mutation.login = {
+    type: new GraphQLNonNull(payload),
+    args: { input: { type: new GraphQLNonNull(loginInput) } },
+    extensions: needs({ public: true }),
+    resolve: async (_r, args, context) => {
+      if (args.input.provider !== 'local') throw new ValidationError('Only the local provider is supported');
+      const auth = authService(host);
+      attempt(auth.attempts.login, context.request);
+      return auth.login({ identifier: args.input.identifier, password: args.input.password });
+    },
+  };
+  query.me = {
+    type: me,
+    extensions: needs({ authenticated: true }),
+    resolve: async (_r, _a, context) => {
+      const caller = await host.access.caller(context.request);
+      // No credentials: forbidden, as the reference answers; an API token is a credential without a user.
+      if (caller.kind === 'public') throw new ForbiddenError();
+      if (caller.kind !== 'user') throw new ApplicationError('Authentication requested');
+      return authService(host).me(caller.userId!);
+    },
+  };
+}
