@@ -1,6 +1,6 @@
 import type { Anchor, Position } from './relation-ops.js';
 import { orderConnected, type KeyedPosition, type OrderedItem } from './relation-order.js';
-import type { LinkList } from './link-list.js';
+import type { LinkList } from '../database/store/index.js';
 
 /** A connect item of an ordered list: its key (`link:<id>` if the list has it, else `new:...`) and its row if new. */
 export interface ConnectMember {

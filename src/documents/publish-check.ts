@@ -1,6 +1,5 @@
 import type { Component, ComponentAttribute, ContentType, DynamicZoneAttribute, Model } from '../model/types.js';
-import type { Database } from '../database/types.js';
-import { sqlDialect } from '../database/sql/index.js';
+import { hasLinks, publishedClash, type ComponentLink, type RowStore } from '../database/store/index.js';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import { errorPath, missingValue, pathLabel, typeError, type BodyPath, type YupType } from './field-messages.js';
 
@@ -12,10 +11,10 @@ import { errorPath, missingValue, pathLabel, typeError, type BodyPath, type YupT
  * write outside a draft) a required media attribute. Unique values are checked among the other documents'
  * published versions, as Strapi does on publish. Errors are worded and ordered as Strapi's.
  */
-export async function checkPublishable(db: Database, model: Model, contentType: ContentType, draftRowId: number, locale?: string): Promise<void> {
+export async function checkPublishable(store: RowStore, contentType: ContentType, draftRowId: number, locale?: string): Promise<void> {
   const errors: FieldError[] = [];
-  await checkRow(db, model, contentType, draftRowId, [], errors);
-  if (!errors.length) await checkPublishedUnique(db, contentType, draftRowId, locale, errors);
+  await checkRow(store, contentType, draftRowId, [], errors);
+  if (!errors.length) await checkPublishedUnique(store, contentType, draftRowId, locale, errors);
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
 }
 
@@ -72,19 +71,17 @@ function attributeHasRules(model: Model, a: ComponentAttribute | DynamicZoneAttr
   });
 }
 
-async function checkRow(db: Database, model: Model, schema: ContentType | Component, rowId: number, path: BodyPath, errors: FieldError[]) {
+async function checkRow(store: RowStore, schema: ContentType | Component, rowId: number, path: BodyPath, errors: FieldError[]) {
+  const model = store.model;
   if (!hasPublishRules(model, schema)) return;
-  const q = sqlDialect(db.dialect).quote;
   const columns = columnsToCheck(schema);
-  const row = columns.length
-    ? (await db.query<Record<string, unknown>>(`SELECT ${columns.map(q).join(', ')} FROM ${q(schema.table)} WHERE id = ?`, [rowId]))[0]
-    : {};
+  const row = columns.length ? await store.columnValues(schema, rowId, columns) : {};
   if (!row) return;
   const fail = (at: BodyPath, message: string, ...value: unknown[]) =>
     errors.push({ path: errorPath(at), message, name: 'ValidationError', ...(value.length ? { value: value[0] } : {}) });
-  let links: Array<{ cmp_id: number | string; component_type: string; field: string }> | undefined;
+  let links: ComponentLink[] | undefined;
   const componentsOf = async (field: string) => {
-    links ??= await db.query(`SELECT cmp_id, component_type, field FROM ${q(schema.componentsTable)} WHERE entity_id = ? ORDER BY ord, id`, [rowId]);
+    links ??= await store.componentLinks(schema, rowId);
     return links.filter((link) => link.field === field);
   };
   for (const attribute of schema.attributes.values()) {
@@ -107,8 +104,7 @@ async function checkRow(db: Database, model: Model, schema: ContentType | Compon
       }
       case 'media': {
         if (!attribute.required) break;
-        const [hit] = await db.query(`SELECT 1 AS hit FROM ${q(attribute.linkTable)} WHERE entity_id = ? LIMIT 1`, [rowId]);
-        if (!hit) fail(at, missingValue(at, 'mixed', null, 'create'), null);
+        if (!(await hasLinks(store.db, attribute.linkTable, rowId))) fail(at, missingValue(at, 'mixed', null, 'create'), null);
         break;
       }
       case 'component':
@@ -121,7 +117,7 @@ async function checkRow(db: Database, model: Model, schema: ContentType | Compon
             if (attribute.required) fail(at, typeError(at, 'object', null), null);
             break;
           }
-          await checkItem(db, model, items[0], at, errors);
+          await checkItem(store, items[0], at, errors);
           break;
         }
         const label = pathLabel(at);
@@ -131,7 +127,7 @@ async function checkRow(db: Database, model: Model, schema: ContentType | Compon
         if (attribute.max !== undefined && items.length > attribute.max) {
           fail(at, `${label} field must have less than or equal to ${attribute.max} items`);
         }
-        for (const [i, item] of items.entries()) await checkItem(db, model, item, [...at, i], errors);
+        for (const [i, item] of items.entries()) await checkItem(store, item, [...at, i], errors);
         break;
       }
       case 'relation':
@@ -140,25 +136,16 @@ async function checkRow(db: Database, model: Model, schema: ContentType | Compon
   }
 }
 
-async function checkItem(db: Database, model: Model, link: { cmp_id: number | string; component_type: string }, path: BodyPath, errors: FieldError[]) {
-  const component = model.components.get(link.component_type);
-  if (component) await checkRow(db, model, component, Number(link.cmp_id), path, errors);
+async function checkItem(store: RowStore, link: ComponentLink, path: BodyPath, errors: FieldError[]) {
+  const component = store.model.components.get(link.component_type);
+  if (component) await checkRow(store, component, Number(link.cmp_id), path, errors);
 }
 
 /** Strapi checks a unique value on publish against the published versions (same locale) of other documents. */
-async function checkPublishedUnique(db: Database, ct: ContentType, draftRowId: number, locale: string | undefined, errors: FieldError[]) {
-  const unique = [...ct.attributes.values()].filter((a) => a.kind === 'scalar' && a.unique);
-  if (!unique.length) return;
-  const q = sqlDialect(db.dialect).quote;
-  for (const attribute of unique) {
-    if (attribute.kind !== 'scalar') continue;
-    const column = q(attribute.column);
-    const localeCondition = ct.localized ? ' AND o.locale = ?' : '';
-    const rows = await db.query<{ value: unknown }>(
-      `SELECT d.${column} AS value FROM ${q(ct.table)} d JOIN ${q(ct.table)} o ON o.${column} = d.${column} AND o.document_id <> d.document_id ` +
-        `AND o.published_at IS NOT NULL${localeCondition} WHERE d.id = ? LIMIT 1`,
-      ct.localized ? [locale, draftRowId] : [draftRowId],
-    );
-    if (rows.length) errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: rows[0].value });
+async function checkPublishedUnique(store: RowStore, ct: ContentType, draftRowId: number, locale: string | undefined, errors: FieldError[]) {
+  for (const attribute of ct.attributes.values()) {
+    if (attribute.kind !== 'scalar' || !attribute.unique) continue;
+    const clash = await publishedClash(store.db, ct, attribute, draftRowId, locale);
+    if (clash) errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: clash.value });
   }
 }

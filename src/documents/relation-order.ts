@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/index.js';
+import type { WindowMember } from '../database/store/index.js';
 
 /**
  * Where connected items land in an ordered relation list, exactly as Strapi 5 decides it (its database layer's
@@ -15,16 +16,8 @@ import { ValidationError } from '../errors/index.js';
  * last entry. Cairn's keys are arbitrary doubles, so the window is given with each member's neighbours' keys: the
  * window is mapped onto Strapi's integer ranks (adjacent members one apart, others three, the two ranks between
  * standing for their neighbours), Strapi's algorithm runs there, and each new rank is mapped back between the two
- * real keys that bound its gap. No query here: ordered-connect.ts loads the window (link-list.ts) and writes the result.
+ * real keys that bound its gap. No query here: ordered-connect.ts loads the window (database/store/link-list.ts) and writes the result.
  */
-
-/** A list entry Strapi would load (an anchor, the first or the last), with the keys of its neighbours in the list. */
-export interface WindowMember {
-  key: string;
-  order: number;
-  prev: number | null;
-  next: number | null;
-}
 
 /** A position whose anchor is already resolved to a member or item key. */
 export type KeyedPosition = { before: string } | { after: string } | { start: true } | { end: true };

@@ -1,15 +1,15 @@
 import type { ContentType } from '../model/types.js';
 import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams } from '../query/index.js';
-import { sqlDialect } from '../database/sql/index.js';
 import type { Database } from '../database/types.js';
+import { deleteLinksTo, otherLocaleRows, RowStore, uniqueValueTaken, versionRows, type VersionRow } from '../database/store/index.js';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from './document-id.js';
 import { readOne, readPage, type JsonPage } from './read.js';
-import { RowStore } from './row-store.js';
+import { writeChildren } from './row-writer.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
-import { discardDraftVersion, publishVersion, unpublishVersion, versionRows } from './versions.js';
+import { discardDraftVersion, publishVersion, unpublishVersion } from './versions.js';
 import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
 import { deleteLockSet, lockForWrite, writeLockSet } from './write-locks.js';
@@ -89,10 +89,22 @@ export class Documents implements DocumentService {
   }
 
   create(params: WriteParams): Promise<Entry> {
-    return this.transaction(async (documents) => documents.readAfterWrite(params, await documents.createDocument(params)));
+    return this.transaction(async (documents) => {
+      const documentId = await documents.createDocument(params);
+      return documents.writtenEntry(params, documentId);
+    });
   }
 
-  /** Creates the document and returns its documentId (REST reads the answer in its own shape). */
+  /**
+   * Creates a document and answers with the version written (`writtenSpec`) as JSON text, shaped by `answer` (its
+   * fields, populate...), read in the write's transaction: if it can't be read, nothing was written.
+   */
+  createAndRead(params: WriteParams, answer: ReadSpec): Promise<string> {
+    const spec = this.writtenSpec(params, answer);
+    return this.transaction(async (documents) => (await documents.findOneJson(spec, await documents.createDocument(params)))!);
+  }
+
+  /** Creates the document and returns its documentId (no answer read: see createAndRead). */
   async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
     const locale = this.writeLocale(params);
     const plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
@@ -112,15 +124,24 @@ export class Documents implements DocumentService {
     if (ct.localized) columns.locale = locale;
     columns.published_at = ct.draftAndPublish ? null : now;
     const rowId = await store.insert(ct, columns);
-    await store.writeChildren(ct, rowId, plan, this.relationScope(locale));
+    await writeChildren(store, ct, rowId, plan, this.relationScope(locale));
     await this.shareColumns(trx, plan, documentId, locale);
     if (ct.draftAndPublish && status !== 'draft') {
-      await this.publishChecked(trx, store, await versionRows(trx, ct, documentId, locale), now, locale);
+      await this.publishChecked(store, await versionRows(trx, ct, documentId, locale), now, locale);
     }
   }
 
   update(params: WriteParams & { documentId: string }): Promise<Entry | null> {
-    return this.transaction(async (documents) => ((await documents.updateDocument(params)) ? documents.readAfterWrite(params, params.documentId) : null));
+    return this.transaction(async (documents) => {
+      if (!(await documents.updateDocument(params))) return null;
+      return documents.writtenEntry(params, params.documentId);
+    });
+  }
+
+  /** `createAndRead` for an update; null when there is no such document. */
+  updateAndRead(params: WriteParams & { documentId: string }, answer: ReadSpec): Promise<string | null> {
+    const spec = this.writtenSpec(params, answer);
+    return this.transaction(async (documents) => ((await documents.updateDocument(params)) ? documents.findOneJson(spec, params.documentId) : null));
   }
 
   /** Updates a document's version in a locale (creating the locale version if the document exists in another). */
@@ -145,10 +166,10 @@ export class Documents implements DocumentService {
       const now = new Date().toISOString();
       const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
       await store.update(ct, [target.id], { ...plan.columns, updated_at: now });
-      await store.writeChildren(ct, target.id, plan, this.relationScope(locale));
+      await writeChildren(store, ct, target.id, plan, this.relationScope(locale));
       await this.shareColumns(trx, plan, params.documentId, locale);
       if (ct.draftAndPublish && params.status !== 'draft') {
-        await this.publishChecked(trx, store, await versionRows(trx, ct, params.documentId, locale), now, locale);
+        await this.publishChecked(store, await versionRows(trx, ct, params.documentId, locale), now, locale);
       }
       return true;
     });
@@ -169,7 +190,7 @@ export class Documents implements DocumentService {
 
   async publish(params: { documentId: string; locale?: string }): Promise<boolean> {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
-    return this.changeVersions(params, (store, rows) => this.publishChecked(store.db, store, rows, new Date().toISOString(), locale));
+    return this.changeVersions(params, (store, rows) => this.publishChecked(store, rows, new Date().toISOString(), locale));
   }
 
   /**
@@ -177,9 +198,9 @@ export class Documents implements DocumentService {
    * `minLength`, a list's `min`/`max`...): the stored draft is checked whole, so a draft written incomplete
    * earlier is refused here with Strapi's messages, and the transaction leaves everything as it was.
    */
-  private async publishChecked(trx: Database, store: RowStore, rows: Awaited<ReturnType<typeof versionRows>>, now: string, locale: string | undefined) {
+  private async publishChecked(store: RowStore, rows: VersionRow[], now: string, locale: string | undefined) {
     const draft = rows.find((r) => !r.published);
-    if (draft) await checkPublishable(trx, this.ctx.model, this.contentType, draft.id, locale);
+    if (draft) await checkPublishable(store, this.contentType, draft.id, locale);
     await publishVersion(store, this.contentType, rows, now);
   }
 
@@ -193,7 +214,7 @@ export class Documents implements DocumentService {
 
   private async changeVersions(
     params: { documentId: string; locale?: string },
-    change: (store: RowStore, rows: Awaited<ReturnType<typeof versionRows>>) => Promise<void>,
+    change: (store: RowStore, rows: VersionRow[]) => Promise<void>,
   ): Promise<boolean> {
     if (!this.contentType.draftAndPublish) throw new ValidationError(`${this.contentType.uid} does not use Draft & Publish`);
     const locale = this.writeLocale(params);
@@ -206,17 +227,19 @@ export class Documents implements DocumentService {
     });
   }
 
-  /** The entry a write answers with: the version it wrote, shaped by the request's fields/populate. */
-  private async readAfterWrite(params: WriteParams, documentId: string): Promise<Entry> {
+  /**
+   * What a write answers with: the version it wrote (its draft for `status: 'draft'`, else the published one) in
+   * the locale it wrote, shaped by `answer` (fields, populate...).
+   */
+  private writtenSpec(params: WriteParams, answer: ReadSpec): ReadSpec {
     const status: Status = this.contentType.draftAndPublish && params.status === 'draft' ? 'draft' : 'published';
-    const entry = await this.findOne({
-      documentId,
-      status,
-      locale: this.writeLocale(params),
-      fields: params.fields,
-      populate: params.populate,
-    });
-    return entry!;
+    return { ...answer, status, locale: this.writeLocale(params) };
+  }
+
+  /** The answer of a write from code (`create`, `update`): the version written, shaped by the write's fields and populate. */
+  private async writtenEntry(params: WriteParams, documentId: string): Promise<Entry> {
+    const spec = this.writtenSpec(params, this.spec({ fields: params.fields, populate: params.populate }));
+    return JSON.parse((await this.findOneJson(spec, documentId))!) as Entry;
   }
 
   /** Every write to a Draft & Publish document writes its draft: the body is checked as one (publishing checks the rest). */
@@ -231,21 +254,14 @@ export class Documents implements DocumentService {
   /** Unique attributes are unique among other documents' versions of the same kind (drafts, or the rows). */
   private async checkUnique(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined) {
     const ct = this.contentType;
-    const q = sqlDialect(trx.dialect).quote;
     const errors: FieldError[] = [];
     for (const attribute of ct.attributes.values()) {
       if (attribute.kind !== 'scalar' || !attribute.unique) continue;
       const value = plan.columns[attribute.column];
       if (value === null || value === undefined) continue;
-      const conditions = [`${q(attribute.column)} = ?`, 'document_id <> ?'];
-      const params: unknown[] = [sqlDialect(trx.dialect).bindValue(value, attribute.type === 'password' ? 'string' : attribute.type), documentId];
-      if (ct.localized) {
-        conditions.push('locale = ?');
-        params.push(locale);
+      if (await uniqueValueTaken(trx, ct, attribute, value, documentId, locale)) {
+        errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value });
       }
-      if (ct.draftAndPublish) conditions.push('published_at IS NULL');
-      const rows = await trx.query(`SELECT 1 AS hit FROM ${q(ct.table)} WHERE ${conditions.join(' AND ')} LIMIT 1`, params);
-      if (rows.length) errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value });
     }
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
   }
@@ -254,17 +270,12 @@ export class Documents implements DocumentService {
   private async shareColumns(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined) {
     if (!plan.sharedColumns.size || !locale) return;
     const shared = Object.fromEntries([...plan.sharedColumns].map((c) => [c, plan.columns[c]]));
-    const q = sqlDialect(trx.dialect).quote;
-    const others = await trx.query<{ id: number }>(
-      `SELECT id FROM ${q(this.contentType.table)} WHERE document_id = ? AND locale <> ?`,
-      [documentId, locale],
-    );
-    await new RowStore(trx, this.ctx.model).update(this.contentType, others.map((r) => Number(r.id)), shared);
+    const others = await otherLocaleRows(trx, this.contentType, documentId, locale);
+    await new RowStore(trx, this.ctx.model).update(this.contentType, others, shared);
   }
 
   /** Links from other entries to a deleted document (or locale version) go with it. */
   private async removeInboundLinks(trx: Database, documentId: string, locale: string | undefined) {
-    const q = sqlDialect(trx.dialect).quote;
     const schemas = [...this.ctx.model.contentTypes.values(), ...this.ctx.model.components.values()];
     const remaining = await versionRows(trx, this.contentType, documentId, '*');
     for (const schema of schemas) {
@@ -272,9 +283,9 @@ export class Documents implements DocumentService {
         const owning = (attribute.kind === 'relation' && attribute.owner) || attribute.kind === 'media';
         if (!owning || attribute.target !== this.contentType.uid) continue;
         if (!remaining.length) {
-          await trx.execute(`DELETE FROM ${q(attribute.linkTable)} WHERE target_document_id = ?`, [documentId]);
+          await deleteLinksTo(trx, attribute.linkTable, documentId);
         } else if (this.contentType.localized && locale && locale !== '*') {
-          await trx.execute(`DELETE FROM ${q(attribute.linkTable)} WHERE target_document_id = ? AND target_locale = ?`, [documentId, locale]);
+          await deleteLinksTo(trx, attribute.linkTable, documentId, locale);
         }
       }
     }

@@ -1,29 +1,5 @@
 import type { ContentType } from '../model/types.js';
-import type { Database } from '../database/types.js';
-import { sqlDialect } from '../database/sql/index.js';
-import type { RowStore } from './row-store.js';
-
-/** The rows of one document in one locale (or every locale): its draft and/or published version. */
-export interface VersionRow {
-  id: number;
-  locale: string | null;
-  published: boolean;
-}
-
-export async function versionRows(
-  db: Database,
-  contentType: ContentType,
-  documentId: string,
-  locale: string | undefined,
-): Promise<VersionRow[]> {
-  const q = sqlDialect(db.dialect).quote;
-  const byLocale = contentType.localized && locale !== undefined && locale !== '*';
-  const rows = await db.query<{ id: number; locale?: string; published_at: unknown }>(
-    `SELECT id, published_at${contentType.localized ? ', locale' : ''} FROM ${q(contentType.table)} WHERE document_id = ?${byLocale ? ' AND locale = ?' : ''} ORDER BY id`,
-    byLocale ? [documentId, locale] : [documentId],
-  );
-  return rows.map((r) => ({ id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null }));
-}
+import type { RowStore, VersionRow } from '../database/store/index.js';
 
 /**
  * Publishing replaces the published version with a copy of the draft (its columns, components and relations),

@@ -91,18 +91,14 @@ async function writeQuery(ctx: RestContext, ct: ContentType, req: FastifyRequest
   const spec = readSpec(ctx, ct, query, caller);
   const status = query.status as 'draft' | 'published' | undefined;
   const locale = typeof query.locale === 'string' ? query.locale : undefined;
-  // The answer shows the version written: the draft for status=draft, the published one otherwise.
-  const answer = { ...spec, status: ct.draftAndPublish && status === 'draft' ? ('draft' as const) : ('published' as const) };
-  return { status, locale, answer };
+  // The answer shows the version written, in the query's shape (documents' createAndRead/updateAndRead).
+  return { status, locale, answer: spec };
 }
 
 async function create(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
   const { status, locale, answer } = await writeQuery(ctx, ct, req, 'create');
-  const data = bodyData(req.body);
-  const written = documents.writeLocale({ locale, data });
-  // The answer is read in the write's transaction: if it can't be, nothing was written.
-  const row = await documents.transaction(async (trx) => trx.findOneJson({ ...answer, locale: written }, await trx.createDocument({ data, status, locale })));
-  return reply.status(201).type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row!)));
+  const row = await documents.createAndRead({ data: bodyData(req.body), status, locale }, answer);
+  return reply.status(201).type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row)));
 }
 
 async function update(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
@@ -113,17 +109,12 @@ async function update(ctx: RestContext, ct: ContentType, documents: Documents, r
     // A single type has one document: PUT creates it the first time.
     const existing = await documents.findFirst({ status: ct.draftAndPublish ? 'draft' : undefined, locale, fields: [] });
     if (!existing) {
-      const written = documents.writeLocale({ locale, data });
-      const row = await documents.transaction(async (trx) => trx.findOneJson({ ...answer, locale: written }, await trx.createDocument({ data, status, locale })));
-      return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row!)));
+      const row = await documents.createAndRead({ data, status, locale }, answer);
+      return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row)));
     }
     documentId = existing.documentId as string;
   }
-  const written = documents.writeLocale({ locale, data });
-  const row = await documents.transaction(async (trx) => {
-    if (!(await trx.updateDocument({ documentId: documentId!, data, status, locale }))) return null;
-    return trx.findOneJson({ ...answer, locale: written }, documentId);
-  });
+  const row = await documents.updateAndRead({ documentId: documentId!, data, status, locale }, answer);
   if (row === null) throw new NotFoundError();
   return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row)));
 }

@@ -1,8 +1,10 @@
-import type { Cairn } from '../app/cairn.js';
 import type { Caller } from '../auth/access-control.js';
+import type { Database } from '../database/types.js';
+import { fileDocumentIds, linkFiles, rowExists } from '../database/store/index.js';
 import { ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
 import { allowsMime, notAllowedMessage } from '../model/media-types.js';
 import type { ContentType, MediaAttribute } from '../model/types.js';
+import type { UploadHost } from './host.js';
 import type { IncomingFile } from './upload-service.js';
 
 /** Where an upload's files go: an entry's row (by id) and one of its media attributes. */
@@ -17,19 +19,19 @@ export interface AttachTarget {
  * content-type and its media attribute exist (400), the caller may update the entry (403), the entry exists
  * (404), and every file is of a type the attribute allows (400). Undefined when the upload attaches to nothing.
  */
-export async function attachTarget(cairn: Cairn, caller: Caller, fields: Record<string, string>, files: IncomingFile[]): Promise<AttachTarget | undefined> {
+export async function attachTarget(host: Pick<UploadHost, 'db' | 'model'>, caller: Caller, fields: Record<string, string>, files: IncomingFile[]): Promise<AttachTarget | undefined> {
   const { ref, refId, field } = fields;
   if (ref === undefined && refId === undefined && field === undefined) return undefined;
   const missing = (['ref', 'refId', 'field'] as const).filter((key) => !fields[key]);
   if (missing.length) throw new ValidationError(`To attach files, give ref, refId and field together (missing: ${missing.join(', ')})`, { missing });
-  const contentType = cairn.model.contentTypes.get(ref);
+  const contentType = host.model.contentTypes.get(ref);
   if (!contentType) throw new ValidationError(`ref: unknown content-type ${ref}`, { key: 'ref', value: ref });
   const attribute = contentType.attributes.get(field);
   if (!attribute || attribute.kind !== 'media') throw new ValidationError(`field: ${field} is not a media attribute of ${ref}`, { key: 'field', value: field });
   if (!caller.can(`${contentType.uid}.update`)) throw new ForbiddenError();
   if (!/^\d+$/.test(refId)) throw new ValidationError(`refId: ${refId} is not an entry id`, { key: 'refId', value: refId });
   const rowId = Number(refId);
-  if (!(await entryExists(cairn, contentType, rowId))) throw new NotFoundError(`No ${ref} entry with id ${refId}`);
+  if (!(await rowExists(host.db, contentType.table, rowId))) throw new NotFoundError(`No ${ref} entry with id ${refId}`);
   const errors: FieldError[] = files
     .filter((file) => !allowsMime(attribute, file.mime))
     .map((file) => ({ path: [field], message: notAllowedMessage(attribute, { name: file.filename, mime: file.mime }), name: 'ValidationError', value: file.filename }));
@@ -37,32 +39,15 @@ export async function attachTarget(cairn: Cairn, caller: Caller, fields: Record<
   return { contentType, attribute, rowId };
 }
 
-async function entryExists(cairn: Cairn, contentType: ContentType, rowId: number, db = cairn.db): Promise<boolean> {
-  const rows = await db.query(`SELECT id FROM ${db.quote(contentType.table)} WHERE id = ?`, [rowId]);
-  return rows.length > 0;
-}
-
 /**
  * Links the stored files to the target (appended to a multiple attribute, replacing a single one), in one
  * transaction. The entry may have gone since the check: then nothing is linked and the answer is a 404.
  */
-export async function attachToEntry(cairn: Cairn, target: AttachTarget, fileIds: number[]): Promise<void> {
+export async function attachToEntry(db: Database, target: AttachTarget, fileIds: number[]): Promise<void> {
   const { attribute, rowId } = target;
-  const q = (s: string) => cairn.db.quote(s);
-  const files = await cairn.db.query<{ document_id: string }>(
-    `SELECT document_id FROM ${q('files')} WHERE id IN (${fileIds.map(() => '?').join(', ')}) ORDER BY id`,
-    fileIds,
-  );
-  await cairn.db.transaction(async (trx) => {
-    if (!(await entryExists(cairn, target.contentType, rowId, trx))) throw new NotFoundError(`No ${target.contentType.uid} entry with id ${rowId}`);
-    if (!attribute.multiple) await trx.execute(`DELETE FROM ${q(attribute.linkTable)} WHERE entity_id = ?`, [rowId]);
-    const [max] = await trx.query<{ m: number | null }>(`SELECT MAX(ord) AS m FROM ${q(attribute.linkTable)} WHERE entity_id = ?`, [rowId]);
-    let ord = Number(max?.m ?? 0);
-    for (const file of attribute.multiple ? files : files.slice(-1)) {
-      await trx.execute(
-        `INSERT INTO ${q(attribute.linkTable)} (entity_id, target_document_id, target_locale, ord, inv_ord) VALUES (?, ?, '', ?, ?)`,
-        [rowId, file.document_id, ++ord, 1],
-      );
-    }
+  const files = await fileDocumentIds(db, fileIds);
+  await db.transaction(async (trx) => {
+    if (!(await rowExists(trx, target.contentType.table, rowId))) throw new NotFoundError(`No ${target.contentType.uid} entry with id ${rowId}`);
+    await linkFiles(trx, attribute.linkTable, rowId, attribute.multiple ? files : files.slice(-1), attribute.multiple ? 'append' : 'replace');
   });
 }

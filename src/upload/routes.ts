@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Cairn } from '../app/cairn.js';
 import { authorize, findAction } from '../auth/access-control.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import { parseQueryString, parseReadParams, strictQuery } from '../query/index.js';
 import { attachTarget, attachToEntry } from './attach.js';
+import type { UploadHost } from './host.js';
 import { readMultipart, type MultipartLimits } from './multipart.js';
 import { FILE_UID, type IncomingFile, type UploadService } from './upload-service.js';
 
@@ -16,19 +16,19 @@ const withSigning = (entry: Record<string, unknown>): Record<string, unknown> =>
 /** Fastify leaves a multipart body unread for the upload route (see registerUploadRoutes). */
 const isMultipart = (req: FastifyRequest) => (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
 
-export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service: UploadService, limits: MultipartLimits): void {
+export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, service: UploadService, limits: MultipartLimits): void {
   // Multipart bodies are read by the upload route itself (readMultipart), as a stream: Fastify must not buffer or
   // refuse them (415) first. Only this scope accepts them.
   app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
-  const files = () => cairn.documents(FILE_UID);
+  const files = () => host.documents(FILE_UID);
   const query = (req: FastifyRequest) => {
     const url = req.raw.url ?? '';
     return url.includes('?') ? parseQueryString(url.slice(url.indexOf('?') + 1)) : {};
   };
   const options = () => ({
-    ...cairn.config.api.rest,
-    locales: cairn.locales.map((l) => l.code),
-    defaultLocale: cairn.defaultLocale,
+    ...host.config.api.rest,
+    locales: host.locales.map((l) => l.code),
+    defaultLocale: host.defaultLocale,
   });
 
   /**
@@ -36,7 +36,7 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
    * its entry), as Strapi's one route does both (`@strapi/client`'s `files.update` uses the second).
    */
   app.post('/api/upload', async (req, reply) => {
-    const caller = await authorize(cairn.access, req, `${ACTION}.upload`);
+    const caller = await authorize(host.access, req, `${ACTION}.upload`);
     const { id } = strictQuery(req.url, ['id']);
     if (id !== undefined && typeof id !== 'string') throw new ValidationError('File id is required and must be a single value');
     if (!isMultipart(req)) throw new ValidationError('Send files as multipart/form-data in the "files" field');
@@ -47,24 +47,24 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
     if (id !== undefined) {
       // Strapi replaces the file's bytes when one comes with an id; Cairn doesn't (yet): refused, not ignored.
       if (incoming.length) throw new ValidationError('Replacing a file is not supported: upload a new one, or send only fileInfo to update it');
-      const entry = await fileById(cairn, id);
+      const entry = await fileById(host, id);
       const info = fields.fileInfo === undefined ? {} : parseFileInfo(fields.fileInfo)[0];
       await files().updateDocument({ documentId: entry.documentId as string, data: changedInfo(info) });
-      return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(await fileById(cairn, id))));
+      return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(await fileById(host, id))));
     }
     if (!incoming.length) throw new ValidationError('Files are empty');
     applyFileInfo(incoming, fields.fileInfo);
     // Refused attachments are refused before anything is stored.
-    const target = await attachTarget(cairn, caller, fields, incoming);
+    const target = await attachTarget(host, caller, fields, incoming);
     const ids = await service.upload(incoming);
     const entries = [];
     for (const documentId of ids) entries.push(withSigning((await files().findOne({ documentId }))!));
     if (target) {
       try {
-        await attachToEntry(cairn, target, entries.map((e) => e.id as number));
+        await attachToEntry(host.db, target, entries.map((e) => e.id as number));
       } catch (error) {
         // All or nothing: files that could not be attached are not kept.
-        for (const entry of entries) await service.remove(entry as never).catch((cleanup: unknown) => cairn.log.error({ err: cleanup, file: entry.hash }, 'could not remove an upload whose attachment failed'));
+        for (const entry of entries) await service.remove(entry as never).catch((cleanup: unknown) => host.log.error({ err: cleanup, file: entry.hash }, 'could not remove an upload whose attachment failed'));
         throw error;
       }
     }
@@ -72,10 +72,10 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
   });
 
   app.get('/api/upload/files', async (req, reply) => {
-    const caller = await authorize(cairn.access, req, `${ACTION}.find`);
+    const caller = await authorize(host.access, req, `${ACTION}.find`);
     const params = query(req);
     if (params.pagination === undefined) params.pagination = { start: 0, limit: -1 };
-    const spec = parseReadParams(cairn.model, cairn.model.contentTypes.get(FILE_UID)!, params, { ...options(), canFind: (uid) => caller.can(findAction(uid)) });
+    const spec = parseReadParams(host.model, host.model.contentTypes.get(FILE_UID)!, params, { ...options(), canFind: (uid) => caller.can(findAction(uid)) });
     const page = await files().findPage(spec);
     const entries = page.rows.map((row) => withSigning(JSON.parse(row)));
     return reply.type(JSON_TYPE).send(JSON.stringify(entries));
@@ -84,32 +84,32 @@ export function registerUploadRoutes(app: FastifyInstance, cairn: Cairn, service
   // Strapi's paginated listing: the query of content-type lists (page/pageSize or start/limit, withCount), the
   // files with `meta.pagination`; its own action, as Strapi names the route's handler.
   app.get('/api/upload/files/page', async (req, reply) => {
-    const caller = await authorize(cairn.access, req, `${ACTION}.findPage`);
-    const spec = parseReadParams(cairn.model, cairn.model.contentTypes.get(FILE_UID)!, query(req), { ...options(), canFind: (uid) => caller.can(findAction(uid)) });
+    const caller = await authorize(host.access, req, `${ACTION}.findPage`);
+    const spec = parseReadParams(host.model, host.model.contentTypes.get(FILE_UID)!, query(req), { ...options(), canFind: (uid) => caller.can(findAction(uid)) });
     const page = await files().findPage(spec);
     const entries = page.rows.map((row) => withSigning(JSON.parse(row)));
     return reply.type(JSON_TYPE).send(JSON.stringify({ data: entries, meta: { pagination: page.pagination } }));
   });
 
   app.get('/api/upload/files/:id', async (req, reply) => {
-    await authorize(cairn.access, req, `${ACTION}.findOne`);
+    await authorize(host.access, req, `${ACTION}.findOne`);
     strictQuery(req.url);
-    const entry = await fileById(cairn, (req.params as { id: string }).id);
+    const entry = await fileById(host, (req.params as { id: string }).id);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));
   });
 
   app.delete('/api/upload/files/:id', async (req, reply) => {
-    await authorize(cairn.access, req, `${ACTION}.destroy`);
+    await authorize(host.access, req, `${ACTION}.destroy`);
     strictQuery(req.url);
-    const entry = await fileById(cairn, (req.params as { id: string }).id);
+    const entry = await fileById(host, (req.params as { id: string }).id);
     await service.remove(entry as never);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));
   });
 }
 
-async function fileById(cairn: Cairn, id: string): Promise<Record<string, unknown>> {
+async function fileById(host: Pick<UploadHost, 'documents'>, id: string): Promise<Record<string, unknown>> {
   if (!/^\d+$/.test(id)) throw new NotFoundError();
-  const result = await cairn.documents(FILE_UID).findMany({ filters: { id: { $eq: id } } });
+  const result = await host.documents(FILE_UID).findMany({ filters: { id: { $eq: id } } });
   if (!result.results.length) throw new NotFoundError();
   return result.results[0];
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
-import type { Cairn } from '../app/cairn.js';
 import { ValidationError } from '../errors/index.js';
+import type { UploadHost } from './host.js';
 import type { Breakpoints } from './images.js';
 import { imageInfo } from './image-process.js';
 import { extensionOfMime } from './mime-extension.js';
@@ -37,7 +37,7 @@ function baseName(filename: string): string {
  */
 export class UploadService {
   constructor(
-    private readonly cairn: Cairn,
+    private readonly host: Pick<UploadHost, 'documents' | 'log'>,
     private readonly provider: UploadProvider,
     private readonly breakpoints: Breakpoints,
   ) {}
@@ -54,7 +54,7 @@ export class UploadService {
           stored.push(f);
         }
       }
-      const documents = this.cairn.documents(FILE_UID);
+      const documents = this.host.documents(FILE_UID);
       for (const p of prepared) {
         const formats = p.formats.length
           ? Object.fromEntries(
@@ -88,8 +88,8 @@ export class UploadService {
     } catch (error) {
       // All or nothing: entries already written and stored bytes are removed again. A cleanup that fails too is
       // logged (what it left behind), and the upload's own failure is the answer.
-      const leftBehind = (what: string) => (cleanup: unknown) => this.cairn.log.error({ err: cleanup }, `upload: could not remove ${what} after a failed upload`);
-      for (const documentId of created) await this.cairn.documents(FILE_UID).delete({ documentId }).catch(leftBehind(`file entry ${documentId}`));
+      const leftBehind = (what: string) => (cleanup: unknown) => this.host.log.error({ err: cleanup }, `upload: could not remove ${what} after a failed upload`);
+      for (const documentId of created) await this.host.documents(FILE_UID).delete({ documentId }).catch(leftBehind(`file entry ${documentId}`));
       for (const f of stored) await this.provider.delete(f).catch(leftBehind(`stored file ${f.hash}${f.ext}`));
       throw error;
     }
@@ -113,7 +113,7 @@ export class UploadService {
 
   /** Removes a file's entry, its links from entries, and its stored bytes (formats included). */
   async remove(entry: { documentId: string; hash: string; ext: string; url?: string; formats?: Record<string, { hash: string; ext: string }> | null }) {
-    await this.cairn.documents(FILE_UID).delete({ documentId: entry.documentId });
+    await this.host.documents(FILE_UID).delete({ documentId: entry.documentId });
     await this.provider.delete(entry);
     for (const format of Object.values(entry.formats ?? {})) await this.provider.delete(format);
   }

@@ -49,6 +49,8 @@ export interface SqlDialect {
   readonly trueLiteral: string;
   /** Convert a filter/write value of `type` to what the driver binds. */
   bindValue(value: unknown, type: ColumnType): unknown;
+  /** What follows `INSERT INTO table` for a row of defaults only (MySQL has no `DEFAULT VALUES`). */
+  readonly defaultValues: string;
   /** What follows `CREATE TABLE name (...)`: MySQL's engine and character set; nothing elsewhere. */
   readonly tableOptions: string;
   /** `INSERT INTO table (columns) VALUES values` that does nothing when a row with the same `key` (unique) exists. */
@@ -166,6 +168,7 @@ const sqlite: SqlDialect = {
   orderTerm: (expr, direction) => `${expr} ${direction.toUpperCase()}`,
   trueLiteral: '1',
   bindValue: (value, type) => bindCommon(value, type, true),
+  defaultValues: 'DEFAULT VALUES',
   tableOptions: '',
   insertIfAbsent: (table, columns, values) => `INSERT OR IGNORE INTO ${table} (${columns}) VALUES ${values}`,
 };
@@ -211,6 +214,7 @@ const postgres: SqlDialect = {
     }
     return bindCommon(value, type, false);
   },
+  defaultValues: 'DEFAULT VALUES',
   tableOptions: '',
   insertIfAbsent: (table, columns, values, key) => `INSERT INTO ${table} (${columns}) VALUES ${values} ON CONFLICT (${key}) DO NOTHING`,
 };
@@ -263,6 +267,7 @@ const mysql: SqlDialect = {
     }
     return bindCommon(value, type, true);
   },
+  defaultValues: '() VALUES ()',
   tableOptions: ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci',
   insertIfAbsent: (table, columns, values) => `INSERT IGNORE INTO ${table} (${columns}) VALUES ${values}`,
 };

@@ -1,5 +1,5 @@
-import type { Component, ContentType } from '../model/types.js';
-import type { ColumnType } from '../query/types.js';
+import type { Component, ContentType } from '../../model/types.js';
+import type { ColumnType } from '../../query/types.js';
 
 const cache = new WeakMap<object, Map<string, ColumnType>>();
 

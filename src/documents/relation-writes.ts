@@ -1,10 +1,19 @@
 import type { Component, ContentType, MediaAttribute, Model, RelationAttribute } from '../model/types.js';
 import { allowsMime, notAllowedMessage } from '../model/media-types.js';
 import type { Database } from '../database/types.js';
-import { sqlDialect } from '../database/sql/index.js';
+import {
+  LinkList,
+  documentIdOfRow,
+  documentIdsByRowId,
+  documentRowIds,
+  existingVersions,
+  fileMimeTypes,
+  linkFiles,
+  type LinkKey,
+  type StoredStatus,
+} from '../database/store/index.js';
 import { ValidationError } from '../errors/index.js';
-import type { Anchor, LinkStatus, Position, RelationTarget } from './relation-ops.js';
-import { LinkList, type LinkKey, type StoredStatus } from './link-list.js';
+import type { Anchor, Position, RelationTarget } from './relation-ops.js';
 import { connectOrdered, type ConnectMember } from './ordered-connect.js';
 import type { RelationPlan } from './write-plan.js';
 
@@ -20,8 +29,10 @@ export interface RelationScope {
 }
 
 /**
- * Ordered relation links. Order keys are doubles: inserting between two neighbours takes the midpoint, so
- * placing one item anywhere in a list of N touches one row (the list is renumbered only when a gap is exhausted).
+ * Writes a row's relations and media from its plan. Relation lists are ordered links (database/store/link-list.ts):
+ * order keys are doubles, inserting between two neighbours takes the midpoint, so placing one item anywhere in a
+ * list of N touches one row (the list is renumbered only when a gap is exhausted). Media attributes take `set` only:
+ * their files replace the row's (database/store/media-links.ts).
  */
 export async function writeRelations(
   db: Database,
@@ -33,18 +44,21 @@ export async function writeRelations(
 ): Promise<void> {
   for (const plan of plans) {
     const attribute = plan.attribute;
-    if (attribute.kind === 'relation' && !attribute.owner) {
+    if (attribute.kind === 'media') {
+      await writeMedia(db, model, rowId, attribute, plan);
+      continue;
+    }
+    if (!attribute.owner) {
       await writeInverse(db, model, source as ContentType, rowId, attribute, plan, scope);
       continue;
     }
     const list = new LinkList(db, attribute.linkTable, 'entity_id', rowId, 'ord');
     const target = model.contentTypes.get(attribute.target)!;
-    const toMany = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
     const sourceLocalized = source.modelType === 'contentType' && source.localized;
     const targetLocale = (t: RelationTarget) =>
       target.localized ? (t.locale ?? (sourceLocalized ? scope.locale : undefined) ?? scope.defaultLocale) : '';
     // An item's status only means something where the source has no versions of its own and the target has.
-    const carriesStatus = attribute.kind === 'relation' && !scope.versioned && target.draftAndPublish;
+    const carriesStatus = !scope.versioned && target.draftAndPublish;
     const targetStatus = (t: RelationTarget): StoredStatus => (carriesStatus ? (t.status ?? '') : '');
     // A position's anchor is narrowed by what this list's links can differ in, and nothing else.
     const anchor = (a: Anchor): Anchor => ({
@@ -57,7 +71,6 @@ export async function writeRelations(
     const ops = plan.ops;
     if (ops.kind === 'set') {
       const resolved = await resolve(ops.targets);
-      if (attribute.kind === 'media') await checkAllowedTypes(db, attribute, resolved.map((r) => r.documentId));
       await list.clear();
       for (const r of resolved) await list.append(r);
       continue;
@@ -67,7 +80,7 @@ export async function writeRelations(
     const connect = (await resolve(ops.connect)).filter((r, i, all) => all.findIndex((other) => sameLink(other, r)) === i);
     // As Strapi: an item both disconnected and connected is only (re)connected.
     const disconnect = (await resolve(ops.disconnect, false)).filter((d) => !connect.some((c) => sameLink(c, d)));
-    if (!toMany && connect.length) {
+    if (!attribute.toMany && connect.length) {
       await list.clear();
     }
     // Each item's link, if the list has one (a whole-document link merged from version links first).
@@ -96,6 +109,21 @@ export async function writeRelations(
     });
   }
 }
+
+/**
+ * A media attribute's value replaces its files (relation-ops.ts gives it `set` only), each file once, checked
+ * against the attribute's `allowedTypes`.
+ */
+async function writeMedia(db: Database, model: Model, rowId: number, attribute: MediaAttribute, plan: RelationPlan): Promise<void> {
+  if (plan.ops.kind !== 'set') throw new Error(`media attribute ${attribute.name}: set only`);
+  // Files have neither locales nor versions.
+  const fileContentType = model.contentTypes.get(attribute.target)!;
+  const resolved = await resolveTargets(db, fileContentType, plan.ops.targets, () => '', () => '');
+  const documentIds = [...new Set(resolved.map((r) => r.documentId))];
+  await checkAllowedTypes(db, attribute, documentIds);
+  await linkFiles(db, attribute.linkTable, rowId, documentIds, 'replace');
+}
+
 function narrowed(position: Position, anchor: (a: Anchor) => Anchor): Position {
   if ('before' in position) return { before: anchor(position.before) };
   if ('after' in position) return { after: anchor(position.after) };
@@ -105,11 +133,7 @@ function narrowed(position: Position, anchor: (a: Anchor) => Anchor): Position {
 /** A media attribute's `allowedTypes` (images, videos, audios, files = anything else), checked on each file's mime. */
 async function checkAllowedTypes(db: Database, attribute: MediaAttribute, documentIds: string[]): Promise<void> {
   if (!attribute.allowedTypes.length || !documentIds.length) return;
-  const files = await db.query<{ mime: string; name: string }>(
-    `SELECT mime, name FROM ${sqlDialect(db.dialect).quote('files')} WHERE document_id IN (${documentIds.map(() => '?').join(', ')})`,
-    documentIds,
-  );
-  for (const file of files) {
+  for (const file of await fileMimeTypes(db, documentIds)) {
     if (!allowsMime(attribute, file.mime)) throw new ValidationError(notAllowedMessage(attribute, file));
   }
 }
@@ -131,15 +155,10 @@ async function resolveTargets(
   mustExist = true,
 ): Promise<ResolvedTarget[]> {
   if (!items.length) return [];
-  const q = sqlDialect(db.dialect).quote;
   const numeric = items.filter((t) => typeof t.ref === 'number').map((t) => t.ref as number);
-  const byId = new Map<number, string>();
+  let byId = new Map<number, string>();
   if (numeric.length) {
-    const rows = await db.query<{ id: number; document_id: string }>(
-      `SELECT id, document_id FROM ${q(target.table)} WHERE id IN (${numeric.map(() => '?').join(', ')})`,
-      numeric,
-    );
-    for (const row of rows) byId.set(Number(row.id), row.document_id);
+    byId = await documentIdsByRowId(db, target, numeric);
     // Ids (not documentIds) that name no entry: counted per target type, in Strapi's words.
     const missing = new Set(numeric.filter((id) => !byId.has(id)));
     if (mustExist && missing.size) {
@@ -154,17 +173,11 @@ async function resolveTargets(
     position: t.position,
   }));
   if (!mustExist) return resolved;
-  const ids = [...new Set(resolved.map((r) => r.documentId))];
-  const version = target.draftAndPublish ? `, CASE WHEN published_at IS NULL THEN 'draft' ELSE 'published' END AS version` : '';
-  const rows = await db.query<{ document_id: string; locale?: string; version?: LinkStatus }>(
-    `SELECT DISTINCT document_id${target.localized ? ', locale' : ''}${version} FROM ${q(target.table)} WHERE document_id IN (${ids.map(() => '?').join(', ')})`,
-    ids,
-  );
   const found = new Set<string>();
-  for (const row of rows) {
-    const key = `${row.document_id}|${target.localized ? row.locale : ''}`;
+  for (const existing of await existingVersions(db, target, [...new Set(resolved.map((r) => r.documentId))])) {
+    const key = `${existing.documentId}|${target.localized ? existing.locale : ''}`;
     found.add(`${key}|`);
-    if (row.version) found.add(`${key}|${row.version}`);
+    if (existing.version) found.add(`${key}|${existing.version}`);
   }
   for (const r of resolved) {
     if (!found.has(`${r.documentId}|${r.locale}|${r.status}`)) {
@@ -189,25 +202,18 @@ async function writeInverse(
   plan: RelationPlan,
   scope: RelationScope,
 ): Promise<void> {
-  const q = sqlDialect(db.dialect).quote;
   const owner = model.contentTypes.get(attribute.target)!;
   const ownerAttribute = owner.attributes.get(attribute.mappedBy!) as RelationAttribute;
-  const [me] = await db.query<{ document_id: string }>(`SELECT document_id FROM ${q(source.table)} WHERE id = ?`, [rowId]);
+  const myDocumentId = await documentIdOfRow(db, source, rowId);
   const myLocale = source.localized ? (scope.locale ?? scope.defaultLocale) : '';
-  const list = new LinkList(db, attribute.linkTable, 'target_document_id', me.document_id, 'inv_ord', {
+  const list = new LinkList(db, attribute.linkTable, 'target_document_id', myDocumentId, 'inv_ord', {
     locale: myLocale,
     ownerTable: owner.table,
   });
   const localeOf = (t: RelationTarget) => (owner.localized ? (t.locale ?? scope.locale ?? scope.defaultLocale) : '');
   // The owner document's rows, its draft first: Strapi links a document without Draft & Publish to both versions of
   // one with it, in that order, and a position names the first (relation-order.ts places each row).
-  const rowsOf = async (documentId: string, locale: string) =>
-    (
-      await db.query<{ id: number }>(
-        `SELECT id FROM ${q(owner.table)} WHERE document_id = ?${owner.localized ? ' AND locale = ?' : ''} ORDER BY ${owner.draftAndPublish ? 'CASE WHEN published_at IS NULL THEN 0 ELSE 1 END, ' : ''}id`,
-        owner.localized ? [documentId, locale] : [documentId],
-      )
-    ).map((row) => Number(row.id));
+  const rowsOf = (documentId: string, locale: string) => documentRowIds(db, owner, documentId, locale);
   /** A to-one owner (manyToOne) links one document: linking its row here unlinks it from any other. */
   const unlinkElsewhere = async (ownerRow: number) => {
     if (!ownerAttribute.toMany) await list.unlinkOwnerElsewhere(ownerRow);
@@ -242,7 +248,7 @@ async function writeInverse(
         key: id === null ? `new:${ownerRow}` : `link:${id}`,
         ref: r.documentId,
         position: r.position,
-        insert: { entity_id: ownerRow, target_document_id: me.document_id, target_locale: myLocale },
+        insert: { entity_id: ownerRow, target_document_id: myDocumentId, target_locale: myLocale },
       });
       memberRows.push(ownerRow);
     }
@@ -259,16 +265,4 @@ async function writeInverse(
     if (disconnectedRows.length) await list.unlinkRows(disconnectedRows);
   });
   for (const ownerRow of memberRows) await unlinkElsewhere(ownerRow);
-}
-
-/** Copies a row's outgoing links to another row (publishing a draft). */
-export async function copyLinks(db: Database, schema: ContentType | Component, fromId: number, toId: number): Promise<void> {
-  const q = sqlDialect(db.dialect).quote;
-  for (const attribute of schema.attributes.values()) {
-    if (!((attribute.kind === 'relation' && attribute.owner) || attribute.kind === 'media')) continue;
-    await db.execute(
-      `INSERT INTO ${q(attribute.linkTable)} (entity_id, target_document_id, target_locale, target_status, ord, inv_ord) SELECT ?, target_document_id, target_locale, target_status, ord, inv_ord FROM ${q(attribute.linkTable)} WHERE entity_id = ?`,
-      [toId, fromId],
-    );
-  }
 }

@@ -1,14 +1,21 @@
-import type { Component, ContentType, Model } from '../model/types.js';
-import type { Database } from '../database/types.js';
-import { sqlDialect, StoredJson } from '../database/sql/index.js';
-import { ApplicationError } from '../errors/index.js';
-import { columnTypes } from './columns.js';
-import type { ComponentPlan, RowPlan } from './write-plan.js';
-import { writeRelations, copyLinks, type RelationScope } from './link-store.js';
+import type { Component, ContentType, Model } from '../../model/types.js';
+import type { Database } from '../types.js';
+import { sqlDialect, StoredJson } from '../sql/index.js';
+import { columnTypes } from './bind-types.js';
+import { copyLinks } from './links.js';
+
+/** A row's component in one of its fields, at its place in that field's list. */
+export interface ComponentLink {
+  cmp_id: number | string;
+  component_type: string;
+  field: string;
+  ord: number;
+}
 
 /**
- * Rows and their components. Components are owned by one row: writing a component attribute replaces its
- * rows (and their nested components) whole, as the reference does ("fields not given become null").
+ * Rows and the components they own (`<table>_cmps`: a row's component rows, by field and order). Writing a
+ * component attribute replaces its rows whole (documents/row-writer.ts decides what to write); deleting or copying
+ * a row takes its components, nested ones included, and its own link rows with it.
  */
 export class RowStore {
   constructor(
@@ -31,11 +38,8 @@ export class RowStore {
     const values = names.map((n) => this.d.bindValue(columns[n], types.get(n) ?? 'string'));
     const text = names.length
       ? `INSERT INTO ${this.q(schema.table)} (${names.map((n) => this.q(n)).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`
-      : `INSERT INTO ${this.q(schema.table)} DEFAULT VALUES RETURNING id`;
-    const rows = await this.db.query<{ id: number | string }>(
-      this.db.dialect === 'mysql' && !names.length ? `INSERT INTO ${this.q(schema.table)} () VALUES () RETURNING id` : text,
-      values,
-    );
+      : `INSERT INTO ${this.q(schema.table)} ${this.d.defaultValues} RETURNING id`;
+    const rows = await this.db.query<{ id: number | string }>(text, values);
     return Number(rows[0].id);
   }
 
@@ -49,51 +53,44 @@ export class RowStore {
     );
   }
 
-  /** Writes a new row's components and relations (the row itself is inserted by the caller). */
-  async writeChildren(schema: ContentType | Component, rowId: number, plan: RowPlan, scope: RelationScope): Promise<void> {
-    for (const componentPlan of plan.components) await this.replaceComponents(schema, rowId, componentPlan, scope);
-    if (plan.relations.length) await writeRelations(this.db, this.model, schema, rowId, plan.relations, scope);
+  /** The stored values of some columns of a row (undefined when the row is gone). */
+  async columnValues(schema: ContentType | Component, rowId: number, columns: string[]): Promise<Record<string, unknown> | undefined> {
+    const q = this.d.quote;
+    const [row] = await this.db.query<Record<string, unknown>>(`SELECT ${columns.map(q).join(', ')} FROM ${q(schema.table)} WHERE id = ?`, [rowId]);
+    return row;
   }
 
-  private async replaceComponents(owner: ContentType | Component, rowId: number, plan: ComponentPlan, scope: RelationScope) {
-    await this.checkGivenIds(owner, rowId, plan);
-    await this.deleteComponents(owner, [rowId], plan.attribute);
-    let ord = 1;
-    for (const item of plan.items) {
-      const cmpId = await this.insert(item.component, item.row.columns);
-      await this.db.execute(
-        `INSERT INTO ${this.q(owner.componentsTable)} (entity_id, cmp_id, component_type, field, ord) VALUES (?, ?, ?, ?, ?)`,
-        [rowId, cmpId, item.component.uid, plan.attribute, ord++],
-      );
-      await this.writeChildren(item.component, cmpId, item.row, scope);
-    }
+  /** Attaches component row `cmpId` to row `rowId`, in `field` at place `ord`. */
+  async linkComponent(owner: ContentType | Component, rowId: number, cmpId: number, componentUid: string, field: string, ord: number): Promise<void> {
+    await this.db.execute(
+      `INSERT INTO ${this.q(owner.componentsTable)} (entity_id, cmp_id, component_type, field, ord) VALUES (?, ?, ?, ?, ?)`,
+      [rowId, cmpId, componentUid, field, ord],
+    );
+  }
+
+  /** A row's components in every field, in each field's order. */
+  async componentLinks(schema: ContentType | Component, rowId: number): Promise<ComponentLink[]> {
+    return this.db.query<ComponentLink>(
+      `SELECT cmp_id, component_type, field, ord FROM ${this.q(schema.componentsTable)} WHERE entity_id = ? ORDER BY ord, id`,
+      [rowId],
+    );
   }
 
   /**
-   * An update may send a component back with its `id` (as read): Strapi then requires it to be one of the entry's
-   * components in that field (of that component, in a dynamic zone), and refuses the write otherwise. The entry is
-   * the document's version in this locale: its draft or its published version (a client sends back what a
-   * published read showed; Strapi 5 knows only the draft's and refuses those, Strapi v4 had one row).
+   * The components in `field` of the entry a row belongs to: for a content type, those of every version of the row's
+   * document in its locale (its draft's and its published version's); for a component, the row's own.
    */
-  private async checkGivenIds(owner: ContentType | Component, rowId: number, plan: ComponentPlan): Promise<void> {
-    const given = plan.items.filter((item) => 'id' in item);
-    if (!given.length) return;
+  async entryComponents(owner: ContentType | Component, rowId: number, field: string): Promise<Array<Pick<ComponentLink, 'cmp_id' | 'component_type'>>> {
     const cmps = this.q(owner.componentsTable);
     const table = this.q(owner.table);
     const sameLocale = owner.modelType === 'contentType' && owner.localized ? ' AND v.locale = m.locale' : '';
-    const links = await this.db.query<{ cmp_id: number | string; component_type: string }>(
+    return this.db.query<{ cmp_id: number | string; component_type: string }>(
       owner.modelType === 'contentType'
         ? `SELECT l.cmp_id, l.component_type FROM ${cmps} l JOIN ${table} v ON v.id = l.entity_id ` +
             `JOIN ${table} m ON m.document_id = v.document_id${sameLocale} WHERE m.id = ? AND l.field = ?`
         : `SELECT cmp_id, component_type FROM ${cmps} WHERE entity_id = ? AND field = ?`,
-      [rowId, plan.attribute],
+      [rowId, field],
     );
-    const own = new Set(links.map((link) => `${String(link.cmp_id)}|${link.component_type}`));
-    for (const item of given) {
-      if (!own.has(`${String(item.id)}|${item.component.uid}`)) {
-        throw new ApplicationError(`Some of the provided components in ${plan.attribute} are not related to the entity`);
-      }
-    }
   }
 
   /** Deletes the components attached to rows (all fields, or one), depth first. */
@@ -153,22 +150,21 @@ export class RowStore {
     const newId = await this.insert(schema, { ...columns, ...overrides });
     await copyLinks(this.db, schema, fromId, newId);
     if (hasComponents(schema)) {
-      const links = await this.db.query<{ cmp_id: number; component_type: string; field: string; ord: number }>(
-        `SELECT cmp_id, component_type, field, ord FROM ${this.q(schema.componentsTable)} WHERE entity_id = ? ORDER BY ord, id`,
-        [fromId],
-      );
-      for (const link of links) {
+      for (const link of await this.componentLinks(schema, fromId)) {
         const component = this.model.components.get(link.component_type);
         if (!component) continue;
         const copyId = await this.copyRow(component, Number(link.cmp_id), {});
-        await this.db.execute(
-          `INSERT INTO ${this.q(schema.componentsTable)} (entity_id, cmp_id, component_type, field, ord) VALUES (?, ?, ?, ?, ?)`,
-          [newId, copyId, link.component_type, link.field, link.ord],
-        );
+        await this.linkComponent(schema, newId, copyId, link.component_type, link.field, link.ord);
       }
     }
     return newId;
   }
+}
+
+/** Whether a row of `table` has this id. */
+export async function rowExists(db: Database, table: string, id: number): Promise<boolean> {
+  const rows = await db.query(`SELECT id FROM ${db.quote(table)} WHERE id = ?`, [id]);
+  return rows.length > 0;
 }
 
 function hasComponents(schema: ContentType | Component): boolean {

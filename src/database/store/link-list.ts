@@ -1,19 +1,33 @@
-import type { Database } from '../database/types.js';
-import { sqlDialect } from '../database/sql/index.js';
-import type { Anchor, LinkStatus } from './relation-ops.js';
-import type { WindowMember } from './relation-order.js';
+import type { Status } from '../../query/types.js';
+import type { Database } from '../types.js';
+import { sqlDialect } from '../sql/index.js';
 
 /**
  * A link's target version: '' links the document (the reader's status picks the version), 'draft' or 'published'
  * one version whatever the reader asks. Stored as '' rather than NULL so the link table's unique index dedupes.
  */
-export type StoredStatus = LinkStatus | '';
+export type StoredStatus = Status | '';
 
 /** What one owner-side link names. */
 export interface LinkKey {
   documentId: string;
   locale: string;
   status: StoredStatus;
+}
+
+/** The member a position is relative to: a target document, narrowed to one locale or version when given. */
+export interface LinkAnchor {
+  documentId: string;
+  locale?: string;
+  status?: Status;
+}
+
+/** A list entry Strapi would load to order a connect (an anchor, the first or the last), with its neighbours' keys. */
+export interface WindowMember {
+  key: string;
+  order: number;
+  prev: number | null;
+  next: number | null;
 }
 
 /**
@@ -47,7 +61,7 @@ export class LinkList {
   }
 
   /** Condition selecting the member a position is relative to (any of its links unless the anchor names one). */
-  private memberByAnchor(anchor: Anchor): { sql: string; params: unknown[] } {
+  private memberByAnchor(anchor: LinkAnchor): { sql: string; params: unknown[] } {
     if (this.inverse) {
       return { sql: `entity_id IN (SELECT id FROM ${this.q(this.inverse.ownerTable)} WHERE document_id = ?)`, params: [anchor.documentId] };
     }
@@ -81,7 +95,7 @@ export class LinkList {
       return;
     }
     await this.db.execute(`DELETE FROM ${table} WHERE ${member} AND target_status = ?`, [...params, link.status]);
-    const other: LinkStatus = link.status === 'draft' ? 'published' : 'draft';
+    const other: Status = link.status === 'draft' ? 'published' : 'draft';
     await this.db.execute(`UPDATE ${table} SET target_status = ? WHERE ${member} AND target_status = ''`, [other, ...params]);
   }
 
@@ -137,7 +151,7 @@ export class LinkList {
   }
 
   /** The link a position's anchor names: the first of the member's links (any of them unless the anchor names one). */
-  async anchorLink(anchor: Anchor): Promise<number | null> {
+  async anchorLink(anchor: LinkAnchor): Promise<number | null> {
     const m = this.memberByAnchor(anchor);
     // A document has at most a few links (per locale and version): the first is found without ORDER BY, which could
     // lead the planner to walk the whole list by its order index.
@@ -186,7 +200,7 @@ export class LinkList {
   }
 
   /**
-   * What Strapi loads to order a connect (relation-order.ts): the anchors' links, the first and the last link, each
+   * What Strapi loads to order a connect (documents/relation-order.ts): the anchors' links, the first and the last link, each
    * with the keys of its neighbours in the list.
    */
   async window(anchors: Array<number | null>): Promise<WindowMember[]> {

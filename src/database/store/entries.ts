@@ -1,0 +1,38 @@
+import type { ContentType, Model } from '../../model/types.js';
+import type { ReadSpec } from '../../query/types.js';
+import type { Database } from '../types.js';
+import { readStatements } from '../sql/index.js';
+import { answerTooLargeError } from '../answer-limits.js';
+
+/**
+ * Runs a list read: one statement, whose rows carry the total when one is asked for. A page without rows (past
+ * the end, or nothing matches) has none to carry it: only then does the COUNT run on its own. Entries come back as
+ * their JSON texts, straight from the database.
+ */
+export async function readEntries(db: Database, model: Model, contentType: ContentType, spec: ReadSpec): Promise<{ docs: string[]; total?: number }> {
+  const compiled = readStatements(model, db.dialect).list(contentType, spec);
+  const rows = await db.query<{ doc: unknown; total?: number | string }>(compiled.data.sql, compiled.data.params);
+  let total: number | undefined;
+  if (compiled.count) {
+    total = rows.length ? Number(rows[0].total) : Number((await db.query<{ total: number | string }>(compiled.count.sql, compiled.count.params))[0].total);
+  }
+  const docs = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) docs[i] = docText(rows[i].doc);
+  return { docs, total };
+}
+
+/** Reads one document's entry (in the spec's status and locale) as JSON text, or null. */
+export async function readEntry(db: Database, model: Model, contentType: ContentType, spec: ReadSpec, documentId: string | undefined): Promise<string | null> {
+  const statement = readStatements(model, db.dialect).one(contentType, spec, documentId);
+  const rows = await db.query<{ doc: string }>(statement.sql, statement.params);
+  return rows.length ? docText(rows[0].doc) : null;
+}
+
+/**
+ * Drivers may hand back JSON already parsed (MySQL's JSON type); the API wants text. An entry's JSON is never NULL
+ * unless the database gave up building it (MariaDB, past max_allowed_packet): that is no entry to answer with.
+ */
+function docText(doc: unknown): string {
+  if (doc === null || doc === undefined) throw answerTooLargeError();
+  return typeof doc === 'string' ? doc : JSON.stringify(doc);
+}

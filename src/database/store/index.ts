@@ -1,0 +1,16 @@
+export { RowStore, rowExists, type ComponentLink } from './rows.js';
+export { copyLinks, deleteLinksTo, hasLinks } from './links.js';
+export { LinkList, type LinkAnchor, type LinkKey, type StoredStatus, type WindowMember } from './link-list.js';
+export { fileDocumentIds, fileMimeTypes, linkFiles } from './media-links.js';
+export {
+  documentIdOfRow,
+  documentIdsByRowId,
+  documentRowIds,
+  existingVersions,
+  otherLocaleRows,
+  versionRows,
+  type ExistingVersion,
+  type VersionRow,
+} from './version-rows.js';
+export { publishedClash, uniqueValueTaken } from './unique-values.js';
+export { readEntries, readEntry } from './entries.js';

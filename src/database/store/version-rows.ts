@@ -1,0 +1,82 @@
+import type { ContentType } from '../../model/types.js';
+import type { Status } from '../../query/types.js';
+import type { Database } from '../types.js';
+import { sqlDialect } from '../sql/index.js';
+
+/**
+ * A content type's rows by document: a document has one row per locale, or under Draft & Publish up to two, its
+ * draft (`published_at` NULL) and its published version.
+ */
+
+/** The rows of one document in one locale (or every locale): its draft and/or published version. */
+export interface VersionRow {
+  id: number;
+  locale: string | null;
+  published: boolean;
+}
+
+/** A document's rows in `locale`; every locale's for '*' or undefined (and for types without locales). */
+export async function versionRows(db: Database, contentType: ContentType, documentId: string, locale: string | undefined): Promise<VersionRow[]> {
+  const q = sqlDialect(db.dialect).quote;
+  const byLocale = contentType.localized && locale !== undefined && locale !== '*';
+  const rows = await db.query<{ id: number; locale?: string; published_at: unknown }>(
+    `SELECT id, published_at${contentType.localized ? ', locale' : ''} FROM ${q(contentType.table)} WHERE document_id = ?${byLocale ? ' AND locale = ?' : ''} ORDER BY id`,
+    byLocale ? [documentId, locale] : [documentId],
+  );
+  return rows.map((r) => ({ id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null }));
+}
+
+/** The ids of a document's rows in every locale but one (a localized type). */
+export async function otherLocaleRows(db: Database, contentType: ContentType, documentId: string, locale: string): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(`SELECT id FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE document_id = ? AND locale <> ?`, [
+    documentId,
+    locale,
+  ]);
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * The ids of a document's rows in `locale` (ignored by a type without locales), its draft first: Strapi links a
+ * document without Draft & Publish to both versions of one with it, in that order.
+ */
+export async function documentRowIds(db: Database, contentType: ContentType, documentId: string, locale: string): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    `SELECT id FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE document_id = ?${contentType.localized ? ' AND locale = ?' : ''} ORDER BY ${contentType.draftAndPublish ? 'CASE WHEN published_at IS NULL THEN 0 ELSE 1 END, ' : ''}id`,
+    contentType.localized ? [documentId, locale] : [documentId],
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/** The document a row belongs to. */
+export async function documentIdOfRow(db: Database, contentType: ContentType, rowId: number): Promise<string> {
+  const [row] = await db.query<{ document_id: string }>(`SELECT document_id FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE id = ?`, [rowId]);
+  return row.document_id;
+}
+
+/** Row id -> its documentId, for the rows of these ids that exist. */
+export async function documentIdsByRowId(db: Database, contentType: ContentType, rowIds: readonly number[]): Promise<Map<number, string>> {
+  const rows = await db.query<{ id: number; document_id: string }>(
+    `SELECT id, document_id FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE id IN (${rowIds.map(() => '?').join(', ')})`,
+    rowIds,
+  );
+  const byId = new Map<number, string>();
+  for (const row of rows) byId.set(Number(row.id), row.document_id);
+  return byId;
+}
+
+/** One version of a document that exists: its locale (localized types) and, under Draft & Publish, which version. */
+export interface ExistingVersion {
+  documentId: string;
+  locale?: string;
+  version?: Status;
+}
+
+/** The versions these documents have (each locale and version once). */
+export async function existingVersions(db: Database, contentType: ContentType, documentIds: readonly string[]): Promise<ExistingVersion[]> {
+  const version = contentType.draftAndPublish ? `, CASE WHEN published_at IS NULL THEN 'draft' ELSE 'published' END AS version` : '';
+  const rows = await db.query<{ document_id: string; locale?: string; version?: Status }>(
+    `SELECT DISTINCT document_id${contentType.localized ? ', locale' : ''}${version} FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE document_id IN (${documentIds.map(() => '?').join(', ')})`,
+    documentIds,
+  );
+  return rows.map((row) => ({ documentId: row.document_id, locale: row.locale, version: row.version }));
+}

@@ -1,0 +1,44 @@
+import type { Component, ContentType } from '../model/types.js';
+import type { RowStore } from '../database/store/index.js';
+import { ApplicationError } from '../errors/index.js';
+import type { ComponentPlan, RowPlan } from './write-plan.js';
+import { writeRelations, type RelationScope } from './relation-writes.js';
+
+/**
+ * Writes what hangs off a row written from a plan: its components and relations (the row itself is inserted or
+ * updated by the caller). Components are owned by one row: writing a component attribute replaces its rows (and
+ * their nested components) whole, as the reference does ("fields not given become null").
+ */
+export async function writeChildren(store: RowStore, schema: ContentType | Component, rowId: number, plan: RowPlan, scope: RelationScope): Promise<void> {
+  for (const componentPlan of plan.components) await replaceComponents(store, schema, rowId, componentPlan, scope);
+  if (plan.relations.length) await writeRelations(store.db, store.model, schema, rowId, plan.relations, scope);
+}
+
+async function replaceComponents(store: RowStore, owner: ContentType | Component, rowId: number, plan: ComponentPlan, scope: RelationScope) {
+  await checkGivenIds(store, owner, rowId, plan);
+  await store.deleteComponents(owner, [rowId], plan.attribute);
+  let ord = 1;
+  for (const item of plan.items) {
+    const cmpId = await store.insert(item.component, item.row.columns);
+    await store.linkComponent(owner, rowId, cmpId, item.component.uid, plan.attribute, ord++);
+    await writeChildren(store, item.component, cmpId, item.row, scope);
+  }
+}
+
+/**
+ * An update may send a component back with its `id` (as read): Strapi then requires it to be one of the entry's
+ * components in that field (of that component, in a dynamic zone), and refuses the write otherwise. The entry is
+ * the document's version in this locale: its draft or its published version (a client sends back what a
+ * published read showed; Strapi 5 knows only the draft's and refuses those, Strapi v4 had one row).
+ */
+async function checkGivenIds(store: RowStore, owner: ContentType | Component, rowId: number, plan: ComponentPlan): Promise<void> {
+  const given = plan.items.filter((item) => 'id' in item);
+  if (!given.length) return;
+  const links = await store.entryComponents(owner, rowId, plan.attribute);
+  const own = new Set(links.map((link) => `${String(link.cmp_id)}|${link.component_type}`));
+  for (const item of given) {
+    if (!own.has(`${String(item.id)}|${item.component.uid}`)) {
+      throw new ApplicationError(`Some of the provided components in ${plan.attribute} are not related to the entity`);
+    }
+  }
+}

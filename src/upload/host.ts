@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AccessControl } from '../auth/access-control.js';
+import type { Database } from '../database/types.js';
+import type { Documents } from '../documents/index.js';
+import type { Model } from '../model/types.js';
+import type { AppConfig } from '../project/types.js';
+
+/**
+ * What the media library uses of the app it is part of (the composition root's object satisfies it as it is).
+ * `access` is read on each request: the auth feature replaces it after the routes are registered.
+ */
+export interface UploadHost {
+  readonly config: {
+    readonly dir: AppConfig['dir'];
+    readonly plugins: AppConfig['plugins'];
+    readonly api: { readonly rest: AppConfig['api']['rest'] };
+  };
+  readonly db: Database;
+  readonly model: Model;
+  readonly locales: ReadonlyArray<{ readonly code: string }>;
+  readonly defaultLocale: string;
+  readonly access: AccessControl;
+  readonly fastify: FastifyInstance;
+  readonly log: Pick<Logger, 'error'>;
+  documents(uid: string): Documents;
+}
