@@ -8,10 +8,10 @@ import {
   type GraphQLFieldResolver,
   type GraphQLOutputType,
 } from 'graphql';
-import type { Component, ContentType } from '../model/types.js';
-import type { OutputValue } from '../query/index.js';
-import type { ReadStyle } from './read-selection.js';
-import { fieldGroups, mergedSelection, restFilters } from './selection.js';
+import type { Component, ContentType } from '../../model/types.js';
+import type { OutputValue } from '../../query/index.js';
+import type { ReadStyle } from '../read-selection.js';
+import { fieldGroups, mergedSelection, restFilters } from '../selection.js';
 
 /**
  * What Strapi 5's two schemas differ in, for the one builder of both (schema.ts, schema-types.ts). Without
