@@ -5,7 +5,7 @@ import type { GraphqlExtensionService } from '../extension.js';
 import { I18NLocaleCodeScalar } from '../scalars.js';
 import { fieldGroups, mergedSelection } from '../selection.js';
 import { wrapperJson } from '../compiled-path.js';
-import { collectionJson, type CrudShape, type Entry, type EntryForm, type ListForm, type RootFields, type Version } from '../shadow-crud.js';
+import { collectionJson, type AnswerForm, type CrudShape, type Entry, type EntryForm, type ListForm, type RootFields, type Version } from '../shadow-crud.js';
 import { V4TypeRegistry } from './types.js';
 import { attributesSelection, entityShape, v4Style } from './selection.js';
 
@@ -83,12 +83,19 @@ export function v4CrudShape(model: Model, ext: GraphqlExtensionService): CrudSha
   };
 }
 
-/** `<Type>EntityResponseCollection`: `{ data: [{ id, attributes }], meta { pagination } }`, counted when `meta` is selected. */
-function entityCollection(wrapper: GraphQLObjectType): ListForm {
+/** Entries as entities (`{ id, attributes }`) in `wrapper`'s `data`: the selection under `data { attributes }` is theirs. */
+function entities(wrapper: GraphQLObjectType): AnswerForm {
   return {
     type: wrapper,
     selection: (info) => attributesSelection(wrapper, info.fieldNodes, info),
     entry: (fields, info) => entityShape(wrapper, info.fieldNodes, fields, info),
+  };
+}
+
+/** `<Type>EntityResponseCollection`: `{ data: [{ id, attributes }], meta { pagination } }`, counted when `meta` is selected. */
+function entityCollection(wrapper: GraphQLObjectType): ListForm {
+  return {
+    ...entities(wrapper),
     counts: (info) => fieldGroups(mergedSelection(info.fieldNodes), wrapper.name, info).some(([, nodes]) => nodes[0].name.value === 'meta'),
     json: (entries, page, info) => collectionJson(wrapper, entries, page, info),
     value: (data, pagination) => ({ data, meta: { pagination } }),
@@ -98,9 +105,7 @@ function entityCollection(wrapper: GraphQLObjectType): ListForm {
 /** `<Type>EntityResponse`: `{ data: { id, attributes } }` (`data` null: none). */
 function entityResponse(wrapper: GraphQLObjectType): EntryForm {
   return {
-    type: wrapper,
-    selection: (info) => attributesSelection(wrapper, info.fieldNodes, info),
-    entry: (fields, info) => entityShape(wrapper, info.fieldNodes, fields, info),
+    ...entities(wrapper),
     json: (text, info) => wrapperJson(wrapper, info, { data: text ?? 'null' }),
     value: (data) => ({ data }),
   };

@@ -1,14 +1,6 @@
-import {
-  GraphQLBoolean,
-  GraphQLID,
-  GraphQLList,
-  GraphQLNonNull,
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLObjectType,
-  type GraphQLResolveInfo,
-} from 'graphql';
+import { GraphQLBoolean, GraphQLID, GraphQLList, GraphQLNonNull, type GraphQLFieldConfigArgumentMap, type GraphQLObjectType, type GraphQLResolveInfo } from 'graphql';
 import type { ContentType, Model } from '../../model/types.js';
-import type { Filter, PublicationFilterMode, Status } from '../../query/index.js';
+import type { Filter, OutputShape, PublicationFilterMode, Status } from '../../query/index.js';
 import { NotFoundError } from '../../errors/index.js';
 import type { GraphqlExtensionService } from '../extension.js';
 import type { GraphqlContext } from '../schema-options.js';
@@ -120,27 +112,17 @@ function publicationFilter(args: Args): Filter | undefined {
   return { kind: 'publication', mode: args.hasPublishedVersion ? 'has-published-version-document' : 'never-published-document' };
 }
 
+/** Flat entries: the field's selection is theirs, and each is answered as its fields are. */
+const FLAT = { selection: (info: GraphQLResolveInfo) => mergedSelection(info.fieldNodes), entry: (fields: OutputShape) => fields };
+
 /** An entry, flat (`article`, and what a mutation answers). */
 function entry(type: GraphQLObjectType): EntryForm {
-  return {
-    type,
-    selection: (info) => mergedSelection(info.fieldNodes),
-    entry: (fields) => fields,
-    json: (text) => text ?? 'null',
-    value: (value) => value,
-  };
+  return { type, ...FLAT, json: (text) => text ?? 'null', value: (value) => value };
 }
 
 /** A list of flat entries (`articles`), not counted. */
 function entryList(type: GraphQLObjectType): ListForm {
-  return {
-    type: new GraphQLNonNull(new GraphQLList(type)),
-    selection: (info) => mergedSelection(info.fieldNodes),
-    entry: (fields) => fields,
-    counts: () => false,
-    json: (entries) => entries,
-    value: (entries) => entries,
-  };
+  return { type: new GraphQLNonNull(new GraphQLList(type)), ...FLAT, counts: () => false, json: (entries) => entries, value: (entries) => entries };
 }
 
 /** `<Type>EntityResponseCollection` (`articles_connection`): the entries in `nodes` (and `data`), `pageInfo` (and `meta`). */
