@@ -27,14 +27,14 @@ export type RootFieldConfig = GraphQLFieldConfig<unknown, GraphqlContext, Args>;
  * `exposes` (and the app did not disable), its lists and its one-document read (`find`, `findOne`), then, for a
  * type of the app's own, `create<Type>`, `update<Type>` and `delete<Type>`. Each field declares the action it needs
  * (`extensions.cairn`; finalizeSchema checks it) and is left out when the app disabled that action. Reads compile
- * their whole selection (relations, components, dynamic zones) into one statement (RootFields).
+ * their whole selection (relations, components, dynamic zones) into one statement (CrudFields).
  */
 export function addShadowCrud(host: GraphqlHost, options: GraphqlOptions, ext: GraphqlExtensionService, shape: CrudShape, query: RootFieldMap, mutation: RootFieldMap): void {
   if (!options.shadowCRUD) return;
   for (const ct of host.model.contentTypes.values()) {
     const crud = ext.shadowCRUD(ct.uid);
     if (!shape.exposes(ct) || !crud.isEnabled()) continue;
-    const fields = new RootFields(host, options, shape, ct);
+    const fields = new CrudFields(host, options, shape, ct);
     const add = (to: RootFieldMap, name: string, action: ShadowCrudAction, make: () => RootFieldConfig | undefined) => {
       if (!crud.isActionEnabled(action)) return;
       const field = make();
@@ -75,9 +75,9 @@ export interface CrudShape {
   /** The root field reading one document. */
   one(ct: ContentType, names: { single: string; plural: string }): OneField;
   /** The mutations (undefined: none for this type, e.g. Strapi 5 creates no single type's document with `create`). */
-  create(fields: RootFields): RootFieldConfig | undefined;
-  update(fields: RootFields): RootFieldConfig | undefined;
-  delete(fields: RootFields): RootFieldConfig | undefined;
+  create(fields: CrudFields): RootFieldConfig | undefined;
+  update(fields: CrudFields): RootFieldConfig | undefined;
+  delete(fields: CrudFields): RootFieldConfig | undefined;
 }
 
 /** Which version of the documents a read asks for (REST's `status` and `locale`), and a condition on them. */
@@ -130,7 +130,7 @@ export type PageInfo = Record<'page' | 'pageSize' | 'pageCount' | 'total', numbe
  * What every shape's root fields of one content-type do alike: a list or a one-document read, each both compiled
  * (one statement builds the answer's JSON) and by resolvers, and the answer of a write, read in its transaction.
  */
-export class RootFields {
+export class CrudFields {
   readonly documents: Documents;
   /** The entries' object type. */
   readonly type: GraphQLObjectType;

@@ -5,7 +5,7 @@ import type { GraphqlExtensionService } from '../extension.js';
 import { I18NLocaleCodeScalar } from '../scalars.js';
 import { fieldGroups, mergedSelection } from '../selection.js';
 import { wrapperJson } from '../compiled-path.js';
-import { collectionJson, type AnswerForm, type CrudShape, type Entry, type EntryForm, type ListForm, type RootFields, type Version } from '../shadow-crud.js';
+import { collectionJson, type AnswerForm, type CrudShape, type Entry, type EntryForm, type ListForm, type CrudFields, type Version } from '../shadow-crud.js';
 import { V4TypeRegistry } from './types.js';
 import { attributesSelection, entityShape, v4Style } from './selection.js';
 
@@ -117,7 +117,7 @@ function splitPublishedAt(input: Entry): { data: Entry; publish: boolean | undef
   return { data, publish: publishedAt === undefined ? undefined : publishedAt !== null };
 }
 
-async function isPublished(fields: RootFields, documentId: string, locale: string | undefined): Promise<boolean> {
+async function isPublished(fields: CrudFields, documentId: string, locale: string | undefined): Promise<boolean> {
   const spec = parseDocumentParams(fields.host.model, fields.ct, { fields: [], locale }, fields.readOptions({ can: () => true }));
   return (await fields.documents.findOneJson(spec, documentId)) !== null;
 }

@@ -7,7 +7,7 @@ import type { GraphqlContext } from '../schema-options.js';
 import { TypeRegistry } from '../schema-types.js';
 import { I18NLocaleCodeScalar } from '../scalars.js';
 import { collectFields, fieldGroups, mergedSelection } from '../selection.js';
-import { collectionJson, type Args, type CrudShape, type Entry, type EntryForm, type ListForm, type RootFields, type Version } from '../shadow-crud.js';
+import { collectionJson, type Args, type CrudShape, type Entry, type EntryForm, type ListForm, type CrudFields, type Version } from '../shadow-crud.js';
 import { flatShape } from './style.js';
 
 /**
@@ -33,20 +33,20 @@ export function v5CrudShape(model: Model, ext: GraphqlExtensionService, compat: 
   const readVersion = (args: Args): Version => ({ status: args.status, locale: args.locale, filter: publicationFilter(args) });
 
   /** The version a write answers with: the draft when it wrote only that, else the published one. */
-  const written = (fields: RootFields, args: Args): Version => ({
+  const written = (fields: CrudFields, args: Args): Version => ({
     status: fields.ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published',
     locale: fields.documents.writeLocale({ locale: args.locale as string | undefined, data: args.data as Entry }),
   });
   const writeParams = (args: Args) => ({ data: args.data as Entry, status: args.status as Status | undefined, locale: args.locale as string | undefined });
-  const create = (fields: RootFields, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) =>
+  const create = (fields: CrudFields, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) =>
     fields.written(entry(fields.type), written(fields, args), context, info, (trx) => trx.createDocument(writeParams(args)));
-  const update = (fields: RootFields, documentId: string, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) =>
+  const update = (fields: CrudFields, documentId: string, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) =>
     fields.written(entry(fields.type), written(fields, args), context, info, async (trx) => {
       if (!(await trx.updateDocument({ documentId, ...writeParams(args) }))) throw new NotFoundError();
       return documentId;
     });
   /** A single type's document (it has at most one, in any locale), or undefined. */
-  const theDocument = async (fields: RootFields) =>
+  const theDocument = async (fields: CrudFields) =>
     (await fields.documents.findFirst({ status: fields.ct.draftAndPublish ? 'draft' : undefined, locale: fields.ct.localized ? '*' : undefined, fields: [] }))?.documentId as string | undefined;
 
   return {
