@@ -1,13 +1,12 @@
 import { GraphQLError, getOperationAST, getVariableValues, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Cairn } from '../app/cairn.js';
+import type { GraphqlHost } from './host.js';
 import { internalError, toGraphQLError } from './errors.js';
 import { depthLimitRule, noIntrospectionRule, noSubscriptionsRule } from './limits.js';
 import { operationCostRule } from './operation-cost.js';
 import { DocumentCache } from './document-cache.js';
 import { buildSchema } from './schema.js';
-import { buildV4Schema } from './v4/schema.js';
 import { compileOperation } from './compiled-path.js';
 import type { GraphqlExtensionService } from './extension.js';
 import { finalizeSchema } from './finalize.js';
@@ -38,7 +37,7 @@ export interface GraphqlEndpoint {
  * HTTP 400s, resolver errors HTTP 200s with `errors[].extensions.code`, as the reference.
  */
 export async function createGraphqlEndpoint(
-  cairn: Cairn,
+  cairn: GraphqlHost,
   config: GraphqlConfig,
   shape: GraphqlShape,
   limits: GraphqlLimits,
@@ -47,7 +46,7 @@ export async function createGraphqlEndpoint(
 ): Promise<GraphqlEndpoint> {
   const customized = new Set<string>();
   const options = { amountLimit: limits.amountLimit, defaultPageSize: DEFAULT_PAGE_SIZE, shadowCRUD: config.shadowCRUD !== false, customized };
-  const generated = shape === 'v4' ? buildV4Schema(cairn, options, ext) : buildSchema(cairn, options, ext, shape === 'v5-compat');
+  const generated = buildSchema(cairn, options, ext, shape);
   const schema = await finalizeSchema(generated, ext, cairn, customized);
   const introspection = config.introspection ?? cairn.config.environment !== 'production';
   // The cost rule runs alone, first: it measures each fragment once, so an oversized operation is refused with its

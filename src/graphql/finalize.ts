@@ -1,5 +1,5 @@
 import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import type { Cairn } from '../app/cairn.js';
+import type { GraphqlHost } from './host.js';
 import { loadAppFunctions } from '../project/app-functions.js';
 import { ConfigError } from '../errors/index.js';
 import type { GraphqlExtension, GraphqlExtensionService, ResolverConfig } from './extension.js';
@@ -16,7 +16,7 @@ const ROOTS = new Set(['Query', 'Mutation', 'Subscription']);
 export async function finalizeSchema(
   generated: GraphQLSchema,
   ext: GraphqlExtensionService,
-  cairn: Cairn,
+  cairn: GraphqlHost,
   /** Filled with the `Type.field` keys the app customizes (a config, its own resolver): the compiled path avoids them. */
   customized: Set<string> = new Set(),
 ): Promise<GraphQLSchema> {
@@ -65,7 +65,7 @@ function resolversOf(schema: GraphQLSchema): Map<string, unknown> {
   return found;
 }
 
-async function resolveExtensions(ext: GraphqlExtensionService, cairn: Cairn): Promise<GraphqlExtension[]> {
+async function resolveExtensions(ext: GraphqlExtensionService, cairn: GraphqlHost): Promise<GraphqlExtension[]> {
   if (!ext.hasExtensions()) return [];
   // nexus is loaded only for apps with extensions (it costs start-up time), and handed to extension functions.
   const nexus = (await import('nexus')).default;

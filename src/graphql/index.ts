@@ -1,4 +1,4 @@
-import type { Cairn } from '../app/cairn.js';
+import type { GraphqlHost } from './host.js';
 import type { GraphqlBody, GraphqlEndpoint } from './endpoint.js';
 import { GraphqlExtensionService } from './extension.js';
 import { graphqlEndpoint, graphqlShape, tracingEnabled, type GraphqlConfig } from './options.js';
@@ -13,7 +13,7 @@ export { graphqlEndpoint } from './options.js';
  * `cairn.plugin('graphql').service('extension')`, before the app's `register()` runs (it is where apps call it).
  * A disabled plugin has no services, as in Strapi.
  */
-export function registerGraphqlServices(cairn: Cairn): void {
+export function registerGraphqlServices(cairn: GraphqlHost): void {
   if (cairn.config.plugins.graphql?.enabled === false) return;
   cairn.services.set('graphql', { extension: new GraphqlExtensionService() });
 }
@@ -28,7 +28,7 @@ export function registerGraphqlServices(cairn: Cairn): void {
  * mistakes (an unknown policy, a resolversConfig key that is no field...) still stop start-up with their message.
  * The playground page needs no schema: a browser opening the endpoint loads nothing either.
  */
-export async function registerGraphql(cairn: Cairn): Promise<void> {
+export async function registerGraphql(cairn: GraphqlHost): Promise<void> {
   const endpoint = graphqlEndpoint(cairn.config);
   if (endpoint === undefined) return;
   const config = (cairn.config.plugins.graphql?.config ?? {}) as GraphqlConfig;

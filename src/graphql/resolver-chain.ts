@@ -1,6 +1,6 @@
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLResolveInfo } from 'graphql';
 import type { FastifyRequest } from 'fastify';
-import type { Cairn } from '../app/cairn.js';
+import type { GraphqlHost } from './host.js';
 import type { Caller } from '../auth/access-control.js';
 import { ConfigError, ForbiddenError, PolicyError } from '../errors/index.js';
 import type { PolicyContext, PolicyFunction, ResolverConfig, ResolverMiddleware } from './extension.js';
@@ -47,7 +47,7 @@ interface Policy {
  * looked up in the app's src/policies and src/middlewares, `{ name, config }` / `{ name, options }`, or functions.
  * An unknown name, or an entry of another shape, stops start-up naming the field.
  */
-export function resolveChain(key: string, config: ResolverConfig, cairn: Cairn, named: { policies: Named; middlewares: Named }): { policies: Policy[]; middlewares: ResolverMiddleware[] } {
+export function resolveChain(key: string, config: ResolverConfig, cairn: GraphqlHost, named: { policies: Named; middlewares: Named }): { policies: Policy[]; middlewares: ResolverMiddleware[] } {
   const fail = (what: string) => new ConfigError(`graphql resolversConfig['${key}']: ${what}`);
   if (config.policies !== undefined && !Array.isArray(config.policies)) throw fail('policies must be an array');
   if (config.middlewares !== undefined && !Array.isArray(config.middlewares)) throw fail('middlewares must be an array');
@@ -78,7 +78,7 @@ export function resolveChain(key: string, config: ResolverConfig, cairn: Cairn, 
  * Failed"), then the middlewares (the first listed outermost) around the field's own resolver.
  */
 export function wrapResolver(
-  cairn: Cairn,
+  cairn: GraphqlHost,
   resolve: Resolver | undefined,
   rule: AuthRule,
   chain: { policies: Policy[]; middlewares: ResolverMiddleware[] },
@@ -110,7 +110,7 @@ export function wrapResolver(
 const states = new WeakMap<FastifyRequest, Promise<PolicyContext['state']>>();
 
 /** `{ user, auth }` of a request, once: the user's row (without secrets) and its role for a logged-in caller. */
-function requestState(cairn: Cairn, request: FastifyRequest): Promise<PolicyContext['state']> {
+function requestState(cairn: GraphqlHost, request: FastifyRequest): Promise<PolicyContext['state']> {
   let state = states.get(request);
   if (!state) {
     state = (async () => {

@@ -22,7 +22,7 @@ import { PUBLICATION_FILTER_MODES } from '../query/index.js';
 import { componentTypeName, enumName, typeName } from './names.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar } from './scalars.js';
 import { GraphqlExtensionService } from './extension.js';
-import { flatShape, type FlatShape } from './v5-style.js';
+import { flatShape, type FlatShape } from './v5/style.js';
 
 const OPERATORS = ['eq', 'eqi', 'ne', 'nei', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi', 'contains', 'notContains', 'containsi', 'notContainsi', 'gt', 'gte', 'lt', 'lte'];
 
@@ -80,19 +80,27 @@ export class TypeRegistry {
   }
 
   protected objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
-    const fields: GraphQLFieldConfigMap<unknown, unknown> = this.shape.entryFields(schema, () => this.object(schema));
+    const fields = this.entryFields(schema);
     for (const attribute of schema.attributes.values()) {
       if (schema.privateAttributes.has(attribute.name) || !this.shows(schema, attribute, 'output')) continue;
       this.addOutputField(fields, schema, attribute);
     }
-    if (schema.modelType === 'contentType') {
-      for (const key of ['createdAt', 'updatedAt', 'publishedAt']) fields[key] = { type: DateTimeScalar };
-      if (schema.localized) {
-        fields.locale = { type: GraphQLString };
-        this.addList(fields, 'localizations', schema);
-      }
-    }
+    if (schema.modelType === 'contentType') this.addSystemFields(fields, schema);
     return fields;
+  }
+
+  /** Fields an entry's or a component's type has before its attributes (its identifier...). */
+  protected entryFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
+    return this.shape.entryFields(schema, () => this.object(schema));
+  }
+
+  /** Fields an entry's type has after its attributes: its dates, and a localized type's locale and localizations. */
+  protected addSystemFields(fields: GraphQLFieldConfigMap<unknown, unknown>, schema: ContentType): void {
+    for (const key of ['createdAt', 'updatedAt', 'publishedAt']) fields[key] = { type: DateTimeScalar };
+    if (schema.localized) {
+      fields.locale = { type: GraphQLString };
+      this.addList(fields, 'localizations', schema);
+    }
   }
 
   protected addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {

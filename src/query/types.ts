@@ -124,15 +124,15 @@ export type Pagination =
  */
 export interface PopulateNode {
   /**
-   * The attribute read, when the key of this node is another name (GraphQL aliases: `sorted: dishes(sort: ...)`
-   * next to `dishes`). Undefined: the key is the attribute.
+   * The attribute read, when the key of this node is another name: one attribute read twice with different
+   * parameters (`sorted`, dishes sorted otherwise, next to `dishes`). Undefined: the key is the attribute.
    */
   attribute?: string;
   /** Version of the targets (relations to Draft & Publish types); undefined: the request's. */
   status?: Status;
-  /** With `status: 'draft'`: `publishedAt` of the targets comes from their published version (v4's PREVIEW). */
+  /** With `status: 'draft'`: `publishedAt` of the targets comes from their published version (see ReadSpec). */
   preview?: boolean;
-  /** To-many relations: only the items `start + 1` to `start + limit` of the list (GraphQL's nested pagination). */
+  /** To-many relations: only the items `start + 1` to `start + limit` of each parent's list (a page of it). */
   window?: { start: number; limit: number };
   /** The JSON of each target (or component, or item): see OutputShape. */
   shape?: OutputShape;
@@ -147,9 +147,9 @@ export interface PopulateNode {
 }
 
 /**
- * The exact JSON an entry is answered with, when a caller other than REST decides it (GraphQL's compiled path):
- * keys in order, each a column of the row, a constant, an object built from the same row, or a populated value
- * (optionally wrapped as `{ [wrap]: value }`). Without a shape, entries have REST's form.
+ * An output projection: the exact JSON of each entry, built by the read's statement itself, for a caller whose
+ * answer has another form than REST's: keys in order, each a column of the row, a constant, an object built from
+ * the same row, or a populated value (whose node has its own shape). Without a shape, entries have REST's form.
  */
 export type OutputShape = ReadonlyArray<readonly [string, OutputValue]>;
 export type OutputValue =
@@ -157,8 +157,8 @@ export type OutputValue =
   | { kind: 'field'; name: string; as?: 'number' | 'string' }
   | { kind: 'literal'; value: string }
   | { kind: 'object'; shape: OutputShape }
-  /** The value of the populate node under `key`, as an object `{ [wrap]: value }` when `wrap` is given. */
-  | { kind: 'populate'; key: string; wrap?: string };
+  /** The value of the populate node under `key`. */
+  | { kind: 'populate'; key: string };
 
 /** Attribute name -> what to populate there. `localizations` is a pseudo-attribute of localized types. */
 export type PopulateTree = ReadonlyMap<string, PopulateNode>;
@@ -171,7 +171,10 @@ export interface ReadSpec {
   pagination: Pagination;
   populate: PopulateTree;
   status: Status;
-  /** With `status: 'draft'`: `publishedAt` comes from each document's published version (v4's PREVIEW). */
+  /**
+   * With `status: 'draft'`: `publishedAt` comes from each document's published version, i.e. a document's latest
+   * content with the date it was published, as Strapi v4 read it (`publicationState=preview`).
+   */
   preview?: boolean;
   /** The JSON of each entry: see OutputShape. */
   shape?: OutputShape;

@@ -80,8 +80,7 @@ function shapedObject(
       case 'populate': {
         const node = populate.get(out.key);
         if (!node) throw new Error(`shape names ${out.key}, which is not populated`);
-        const value = precomputed?.get(out.key) ?? populatedValue(ctx, schema, alias, out.key, node);
-        return [key, out.wrap ? buildObject(ctx, [[out.wrap, value]]) : value];
+        return [key, precomputed?.get(out.key) ?? populatedValue(ctx, schema, alias, out.key, node)];
       }
     }
   });
@@ -101,7 +100,7 @@ function fieldValue(ctx: CompileContext, schema: ContentType | Component, alias:
     type = system.type;
   } else if (attribute?.kind === 'scalar') [column, type] = [ctx.col(alias, attribute.column), attribute.type as ColumnType];
   else throw new Error(`no column ${name}`);
-  // GraphQL's forms: IDs are strings, Long values numbers.
+  // The caller's JSON form: an id as a string, a big integer as a number.
   if (as === 'string') type = 'biginteger';
   else if (as === 'number') type = 'integer';
   return frag(ctx.dialect.jsonValue(column, type));

@@ -32,23 +32,20 @@ export class V4TypeRegistry extends TypeRegistry {
   readonly publicationState = new GraphQLEnumType({ name: 'PublicationState', values: { LIVE: { value: 'LIVE' }, PREVIEW: { value: 'PREVIEW' } } });
   readonly meta = new GraphQLObjectType({ name: 'ResponseCollectionMeta', fields: () => ({ pagination: { type: new GraphQLNonNull(this.pagination) } }) });
 
-  protected override objectFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
-    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
-    if (schema.modelType === 'component') fields.id = { type: new GraphQLNonNull(GraphQLID) };
-    for (const attribute of schema.attributes.values()) {
-      if (schema.privateAttributes.has(attribute.name) || !this.shows(schema, attribute, 'output')) continue;
-      this.addOutputField(fields, schema, attribute);
+  /** An entry's `id` is its wrapper's (`{ id, attributes }`): only a component's type has one. */
+  protected override entryFields(schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> {
+    return schema.modelType === 'component' ? { id: { type: new GraphQLNonNull(GraphQLID) } } : {};
+  }
+
+  /** `publishedAt` on Draft & Publish types only; `localizations` before `locale`, as v4 listed them. */
+  protected override addSystemFields(fields: GraphQLFieldConfigMap<unknown, unknown>, schema: ContentType): void {
+    for (const key of ['createdAt', 'updatedAt', 'publishedAt']) {
+      if (key !== 'publishedAt' || schema.draftAndPublish) fields[key] = { type: DateTimeScalar };
     }
-    if (schema.modelType === 'contentType') {
-      for (const key of ['createdAt', 'updatedAt', 'publishedAt']) {
-        if (key !== 'publishedAt' || schema.draftAndPublish) fields[key] = { type: DateTimeScalar };
-      }
-      if (schema.localized) {
-        this.addRelationList(fields, 'localizations', schema);
-        fields.locale = { type: GraphQLString };
-      }
+    if (schema.localized) {
+      this.addRelationList(fields, 'localizations', schema);
+      fields.locale = { type: GraphQLString };
     }
-    return fields;
   }
 
   protected override addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {

@@ -8,20 +8,19 @@ import {
   type GraphQLFieldResolver,
   type GraphQLOutputType,
 } from 'graphql';
-import type { Component, ContentType } from '../model/types.js';
-import type { OutputValue } from '../query/index.js';
-import type { ReadStyle } from './read-selection.js';
-import { fieldGroups, mergedSelection, restFilters } from './selection.js';
+import type { Component, ContentType } from '../../model/types.js';
+import type { OutputValue } from '../../query/index.js';
+import type { ReadStyle } from '../read-selection.js';
+import { fieldGroups, mergedSelection, restFilters } from '../selection.js';
 
 /**
- * What Strapi 5's two schemas differ in, for the one builder of both (schema.ts, schema-types.ts). Without
+ * What Strapi 5's two schemas differ in, for the types (../schema-types.ts) and the root fields (shape.ts) of both. Without
  * `v4CompatibilityMode` entries are flat: `documentId` and the attributes, lists in `nodes`. With it, Strapi 5 keeps
  * every operation and adds deprecated v4-style fields that lead back to the same values: an entry's `attributes`
  * and `data` are the entry itself, its `id` the row's id; a collection's `data` is its `nodes` and `meta` holds
  * `pagination` (its `pageInfo`). So `{ articles_connection { data { documentId attributes { title } } } }` works.
  */
 export interface FlatShape {
-  readonly name: 'v5' | 'v5-compat';
   /** How a selection is read (relations, `_connection` twins, the entry's own wrapper fields). */
   readonly style: ReadStyle;
   /** The fields of a collection that list its entries: `nodes` (and `data`). */
@@ -39,11 +38,10 @@ export function flatShape(compat: boolean): FlatShape {
   const style = flatStyle(listFields, selfFields);
   const idFields = (schema: ContentType | Component): GraphQLFieldConfigMap<unknown, unknown> =>
     schema.modelType === 'component' ? { id: { type: new GraphQLNonNull(GraphQLID) } } : { documentId: { type: new GraphQLNonNull(GraphQLID) } };
-  if (!compat) return { name: 'v5', style, listFields, entryFields: idFields, collectionFields: () => ({}) };
+  if (!compat) return { style, listFields, entryFields: idFields, collectionFields: () => ({}) };
 
   let meta: GraphQLObjectType | undefined;
   return {
-    name: 'v5-compat',
     style,
     listFields,
     entryFields(schema, self) {

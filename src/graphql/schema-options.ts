@@ -1,0 +1,16 @@
+import type { FastifyRequest } from 'fastify';
+
+/** The context every generated resolver gets. */
+export interface GraphqlContext {
+  request: FastifyRequest;
+}
+
+/** What a schema build needs of the GraphQL config. */
+export interface GraphqlOptions {
+  amountLimit: number;
+  defaultPageSize: number;
+  /** `shadowCRUD: false`: nothing is generated from the models (register, login and me stay, as in Strapi). */
+  shadowCRUD: boolean;
+  /** `Type.field` keys the app's extensions customize (their own resolvers, resolversConfig): never compiled. */
+  customized: ReadonlySet<string>;
+}
