@@ -5,6 +5,7 @@ import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
 import type { Model } from '../model/types.js';
 import type { AppConfig } from '../project/types.js';
+import type { ReadSettings } from '../query/index.js';
 
 /**
  * What the media library uses of the app it is part of (the composition root's object satisfies it as it is).
@@ -14,12 +15,11 @@ export interface UploadHost {
   readonly config: {
     readonly dir: AppConfig['dir'];
     readonly plugins: AppConfig['plugins'];
-    readonly api: { readonly rest: AppConfig['api']['rest'] };
   };
   readonly db: Database;
   readonly model: Model;
-  readonly locales: ReadonlyArray<{ readonly code: string }>;
-  readonly defaultLocale: string;
+  /** The app's read settings (`api.rest` limits, locales), for the files' list queries. */
+  readonly readSettings: ReadSettings;
   readonly access: AccessControl;
   readonly fastify: FastifyInstance;
   readonly log: Pick<Logger, 'error'>;

@@ -25,11 +25,6 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
     const url = req.raw.url ?? '';
     return url.includes('?') ? parseQueryString(url.slice(url.indexOf('?') + 1)) : {};
   };
-  const options = () => ({
-    ...host.config.api.rest,
-    locales: host.locales.map((l) => l.code),
-    defaultLocale: host.defaultLocale,
-  });
 
   /**
    * `POST /api/upload`: new files (201, their entries), or with `?id=` and no file, the file info of that file (200,
@@ -75,7 +70,7 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
     const caller = await authorize(host.access, req, `${ACTION}.find`);
     const params = query(req);
     if (params.pagination === undefined) params.pagination = { start: 0, limit: -1 };
-    const spec = parseReadParams(host.model, host.model.contentTypes.get(FILE_UID)!, params, { ...options(), canFind: (uid) => caller.can(findAction(uid)) });
+    const spec = parseReadParams(host.model, host.model.contentTypes.get(FILE_UID)!, params, { ...host.readSettings, canFind: (uid) => caller.can(findAction(uid)) });
     const page = await files().findPage(spec);
     const entries = page.rows.map((row) => withSigning(JSON.parse(row)));
     return reply.type(JSON_TYPE).send(JSON.stringify(entries));
@@ -85,7 +80,7 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
   // files with `meta.pagination`; its own action, as Strapi names the route's handler.
   app.get('/api/upload/files/page', async (req, reply) => {
     const caller = await authorize(host.access, req, `${ACTION}.findPage`);
-    const spec = parseReadParams(host.model, host.model.contentTypes.get(FILE_UID)!, query(req), { ...options(), canFind: (uid) => caller.can(findAction(uid)) });
+    const spec = parseReadParams(host.model, host.model.contentTypes.get(FILE_UID)!, query(req), { ...host.readSettings, canFind: (uid) => caller.can(findAction(uid)) });
     const page = await files().findPage(spec);
     const entries = page.rows.map((row) => withSigning(JSON.parse(row)));
     return reply.type(JSON_TYPE).send(JSON.stringify({ data: entries, meta: { pagination: page.pagination } }));
