@@ -20,21 +20,20 @@ const LAYERS = {
   app: only('errors', 'model', 'query', 'database', 'documents', 'project', ...FEATURES),
 };
 
+/** The transports' packages: the layers below the features serve every transport, so they import none. */
+const TRANSPORTS = ['fastify', '@fastify/*', 'graphql', 'graphql-jit'];
+const BELOW_FEATURES = new Set(['errors', 'model', 'query', 'database', 'documents']);
+
 /** The import rule of one layer: none of the folders it must not import, from anywhere inside it. */
 function layerRule(folder, forbidden) {
+  const patterns = forbidden.map((other) => ({
+    group: [`../${other}/*`, `../../${other}/*`, `../${other}`, `../../${other}`],
+    message: `src/${folder}/ does not import src/${other}/ (ARCHITECTURE.md: layers)`,
+  }));
+  if (BELOW_FEATURES.has(folder)) patterns.push({ group: TRANSPORTS, message: `src/${folder}/ knows no transport (ARCHITECTURE.md: layers)` });
   return {
     files: [`src/${folder}/**/*.ts`],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: forbidden.map((other) => ({
-            group: [`../${other}/*`, `../../${other}/*`, `../${other}`, `../../${other}`],
-            message: `src/${folder}/ does not import src/${other}/ (ARCHITECTURE.md: layers)`,
-          })),
-        },
-      ],
-    },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
   };
 }
 
