@@ -1,4 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+
+type Limiters = typeof import('rate-limiter-flexible');
 
 /** One counted attempt: what a client is told about its limit. */
 export interface Attempt {
@@ -17,22 +19,29 @@ export interface Attempt {
  * GraphQL mutations of the action count in the same limit, so switching transports gains no attempts.
  */
 export class AttemptLimit {
-  private readonly limiter: RateLimiterMemory;
+  /**
+   * Loaded with the first attempt, not at start: the package's entry loads every store it has (Redis, Mongo,
+   * SQL...), about 40 ms that a start would otherwise pay for a login that may never come.
+   */
+  private limiter: Promise<{ limiter: RateLimiterMemory; Refusal: Limiters['RateLimiterRes'] }> | undefined;
 
   constructor(
     readonly max: number,
-    windowMs: number,
-  ) {
-    this.limiter = new RateLimiterMemory({ points: max, duration: windowMs / 1000 });
-  }
+    private readonly windowMs: number,
+  ) {}
 
   /** Counts an attempt from `address`. */
   async count(address: string): Promise<Attempt> {
+    this.limiter ??= import('rate-limiter-flexible').then((m) => ({
+      limiter: new m.RateLimiterMemory({ points: this.max, duration: this.windowMs / 1000 }),
+      Refusal: m.RateLimiterRes,
+    }));
+    const { limiter, Refusal } = await this.limiter;
     try {
-      return this.attempt(await this.limiter.consume(address), false);
+      return this.attempt(await limiter.consume(address), false);
     } catch (refusal) {
       // The limiter rejects with its own result when no attempt is left; anything else is a real error.
-      if (refusal instanceof RateLimiterRes) return this.attempt(refusal, true);
+      if (refusal instanceof Refusal) return this.attempt(refusal, true);
       throw refusal;
     }
   }
