@@ -12,7 +12,7 @@ const LAYERS = {
   database: only('errors', 'model', 'query'),
   documents: only('errors', 'model', 'query', 'database'),
   project: only('errors', 'database'),
-  // Features use the core layers and the access contract of auth (auth/access-control.ts), never one another or app/.
+  // Features use the core layers and auth (its access contract, and its service for GraphQL), never one another or app/.
   rest: only('errors', 'model', 'query', 'database', 'documents', 'project', 'auth'),
   graphql: only('errors', 'model', 'query', 'database', 'documents', 'project', 'auth'),
   upload: only('errors', 'model', 'query', 'database', 'documents', 'project', 'auth'),
