@@ -8,12 +8,13 @@ import { answerTooLarge } from './answer-limits.js';
 import { databaseUnavailable } from './unavailable.js';
 import { CairnError, ServiceUnavailableError } from '../errors/index.js';
 import type { Pool as MysqlPool, PoolConnection } from 'mysql2';
-import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
+import type { Database, DatabaseConfig, DialectName, ExecuteResult, StorageLayout } from './types.js';
 import { mysqlLock, postgresLock, sqliteLock, type LockOptions, type ProcessLock } from './process-lock.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
 import { DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatement, lockTimedOut, RELEASE_SESSION_LOCKS } from './document-locks.js';
 import { dialectOf } from './clients.js';
 import { isTransientConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './transient.js';
+import { detectStorageLayout } from './storage-layout.js';
 
 /** A read: what may run as a prepared statement outside transactions. */
 const READ = /^\s*(?:SELECT|WITH)\b/i;
@@ -49,6 +50,9 @@ function gaveUp(error: unknown): unknown {
 }
 
 class KyselyDatabase implements Database {
+  /** Set once when the database is opened (createDatabase); transactions inherit it. */
+  layout: StorageLayout = 'cairn';
+
   constructor(
     readonly dialect: DialectName,
     private readonly engine: () => Promise<Engine>,
@@ -169,7 +173,9 @@ class KyselyDatabase implements Database {
         const builder = this.dialect === 'mysql' ? db.transaction().setIsolationLevel('read committed') : db.transaction();
         return builder.execute(async (trx) => {
           const engine = Promise.resolve({ kysely: trx, raw });
-          const result = await fn(new KyselyDatabase(this.dialect, () => engine, this.listeners, true, undefined, undefined, undefined, undefined, locks)).catch(
+          const trxDb = new KyselyDatabase(this.dialect, () => engine, this.listeners, true, undefined, undefined, undefined, undefined, locks);
+          trxDb.layout = this.layout;
+          const result = await fn(trxDb).catch(
             (error: unknown) => {
               failed = { error };
               throw error;
@@ -309,6 +315,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
   let dialect: (kysely: KyselyModule) => Dialect;
   let preparedReads: PreparedReads;
   let processLock: ProcessLock;
+  let layout: StorageLayout | undefined;
   if (dialectName === 'sqlite') {
     const { default: SQLite } = await import('better-sqlite3');
     const given = String(connection.filename ?? '.tmp/data.db');
@@ -316,7 +323,9 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
     const sqliteHandle = new SQLite(filename);
     sqliteHandle.pragma('busy_timeout = 5000');
-    await enableWal(sqliteHandle);
+    layout = await detectStorageLayout('sqlite', (sql, params) => sqliteHandle.prepare(sql).all(...params) as Array<Record<string, unknown>>);
+    // WAL is written into the file's header: a file that Strapi made keeps the journal mode Strapi left it in.
+    if (layout === 'cairn') await enableWal(sqliteHandle);
     sqliteHandle.pragma('foreign_keys = ON');
     sqliteHandle.pragma('synchronous = NORMAL');
     // SQLite's LOWER folds ASCII only; $eqi/$containsi fold every script like PostgreSQL does.
@@ -412,5 +421,6 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
   };
   const db = new KyselyDatabase(dialectName, makeEngine, new Set(), false, preparedReads, { count: 0 }, processLock, closeEngine);
   if (dialectName === 'mysql') await db.query('SELECT 1');
+  db.layout = layout ?? (await detectStorageLayout(dialectName, (sql, params) => db.query(sql, params)));
   return db;
 }

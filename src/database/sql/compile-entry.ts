@@ -103,7 +103,7 @@ function fieldValue(ctx: CompileContext, schema: ContentType | Component, alias:
   // The caller's JSON form: an id as a string, a big integer as a number.
   if (as === 'string') type = 'biginteger';
   else if (as === 'number') type = 'integer';
-  return frag(ctx.dialect.jsonValue(column, type));
+  return frag(ctx.jsonValue(column, type));
 }
 
 /** `published_at` of the published version of the same document and locale (preview of a draft row). */
@@ -210,7 +210,7 @@ function componentValue(
 
 /** Components in their stored order, after `populate[compo][sort]` when given. */
 function componentOrder(ctx: CompileContext, sort: readonly SortItem[] | undefined, component: Component, c: string, k: string): string {
-  const stored = `${ctx.col(k, 'ord')}, ${ctx.col(k, 'id')}`;
+  const stored = `${ctx.col(k, componentOrderColumn(ctx))}, ${ctx.col(k, 'id')}`;
   return sort?.length ? `${compileSortTerms(ctx, sort, component, c)}, ${stored}` : stored;
 }
 
@@ -252,7 +252,12 @@ function dynamicZoneValue(
     `CASE ${ctx.col(k, 'component_type')} ${cases.map((c) => c.sql).join(' ')} END`,
     cases.flatMap((c) => c.params),
   );
-  const orderBy = `${ctx.col(k, 'ord')}, ${ctx.col(k, 'id')}`;
+  const orderBy = `${ctx.col(k, componentOrderColumn(ctx))}, ${ctx.col(k, 'id')}`;
   const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, orderBy)} FROM ${ctx.table(owner.componentsTable)} ${k} ${joins.join(' ')} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${itemsKept}`;
   return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
+}
+
+/** The position of a component in its owner's list: Strapi's `_cmps.order` (NULL for a single one), Cairn's `ord`. */
+function componentOrderColumn(ctx: CompileContext): string {
+  return ctx.layout === 'strapi' ? 'order' : 'ord';
 }

@@ -101,7 +101,7 @@ function compileComparison(
 ): Frag {
   const d = ctx.dialect;
   const column = ctx.col(alias, field.column);
-  const bind = (v: unknown) => bindParam(v, (x) => d.bindValue(x, field.type));
+  const bind = (v: unknown) => bindParam(v, (x) => ctx.bindValue(x, field.type));
   const isText = TEXT_TYPES.has(field.type);
   // Exact comparisons on text are case-sensitive everywhere (MariaDB's collations are not).
   const exact = isText ? d.likeCaseSensitive(column) : column;

@@ -1,6 +1,6 @@
 import type { ContentType, Model } from '../../model/types.js';
 import type { Filter, PopulateTree, ReadSpec, Status } from '../../query/types.js';
-import type { DialectName } from '../types.js';
+import type { DialectName, StorageLayout } from '../types.js';
 import { compileFilter } from './compile-filter.js';
 import { entryObject } from './compile-entry.js';
 import { compileSortKeys, type SortKey } from './compile-sort.js';
@@ -47,9 +47,9 @@ export function compileRead(
   contentType: ContentType,
   spec: ReadSpec,
   /** One document: its id, or a slot for it when compiling a shape (see read-statements.ts). */
-  options: { documentId?: string | Slot } = {},
+  options: { documentId?: string | Slot; layout?: StorageLayout } = {},
 ): CompiledRead {
-  const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft');
+  const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft', options.layout);
   const t = ctx.alias('t');
   const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
   const keys = compileSortKeys(ctx, spec.sort, contentType, t);
@@ -61,7 +61,7 @@ export function compileRead(
   const from = `${ctx.table(contentType.table)} ${t}`;
   const hoisted = !oneDocument && limit > 1 ? hoistSharedRelations(ctx, contentType, spec, t) : undefined;
   const withCount = spec.pagination.withCount && !oneDocument;
-  const total = withCount ? countOf(model, ctx, contentType, spec) : undefined;
+  const total = withCount ? countOf(ctx, contentType, spec) : undefined;
   // The total rides along with each row: one round trip instead of two (PostgreSQL and MySQL pay per trip).
   const totalColumn = total ? sql`, (${total}) AS total` : frag('');
   const rowsLimit = `LIMIT ${String(limit)} OFFSET ${String(offset)}`;
@@ -109,8 +109,8 @@ function rowText(ctx: CompileContext, object: Frag): Frag {
  * `SELECT COUNT(*) ...` over the rows the list reads, in aliases of its own (`c0`...): it runs as a subquery of
  * the page statement, next to the page's `t0`. Uncorrelated, so every database computes it once per statement.
  */
-function countOf(model: Model, pageCtx: CompileContext, contentType: ContentType, spec: ReadSpec): Frag {
-  const ctx = new CompileContext(model, pageCtx.dialect, spec.status);
+function countOf(pageCtx: CompileContext, contentType: ContentType, spec: ReadSpec): Frag {
+  const ctx = pageCtx.fresh(spec.status);
   const c = ctx.alias('c');
   return sql`SELECT COUNT(*) FROM ${ctx.table(contentType.table)} ${c}${whereClause(ctx, contentType, c, spec.filters, spec.locale)}`;
 }

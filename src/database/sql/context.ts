@@ -1,5 +1,7 @@
 import type { Model } from '../../model/types.js';
 import type { Status } from '../../query/types.js';
+import type { ColumnType } from '../../query/types.js';
+import type { StorageLayout } from '../types.js';
 import type { SqlDialect } from './dialect.js';
 
 /** What every compile step needs: the model, the dialect, the version asked for, and fresh table aliases. */
@@ -14,6 +16,8 @@ export class CompileContext {
      * "latest content" view of Strapi v4's `publicationState: PREVIEW`.
      */
     readonly preview = false,
+    /** The database's table layout: Strapi's joins version rows by id, Cairn's former one names documents. */
+    readonly layout: StorageLayout = 'cairn',
     private readonly aliases = { count: 0 },
   ) {}
 
@@ -24,7 +28,34 @@ export class CompileContext {
   /** The same compilation, reading another version below this point (a populate node's own `status`). */
   withStatus(status: Status, preview = false): CompileContext {
     if (status === this.status && preview === this.preview) return this;
-    return new CompileContext(this.model, this.dialect, status, preview, this.aliases);
+    return new CompileContext(this.model, this.dialect, status, preview, this.layout, this.aliases);
+  }
+
+  /** A fresh compilation of the same model, dialect and layout (a subquery with aliases of its own). */
+  fresh(status: Status): CompileContext {
+    return new CompileContext(this.model, this.dialect, status, false, this.layout);
+  }
+
+  /** Strapi's SQLite stores datetimes as milliseconds since the epoch (an INTEGER), Cairn's as ISO text. */
+  private get datetimesAsMillis(): boolean {
+    return this.layout === 'strapi' && this.dialect.name === 'sqlite';
+  }
+
+  /** A column's value as JSON (see SqlDialect.jsonValue), datetimes in ISO form whatever the layout stores. */
+  jsonValue(column: string, type: ColumnType): string {
+    if (this.datetimesAsMillis && (type === 'datetime' || type === 'timestamp')) {
+      // Integer arithmetic: exact to the millisecond (a float division could print .507 for .508).
+      return `CASE WHEN typeof(${column}) = 'integer' THEN strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000) ELSE ${column} END`;
+    }
+    return this.dialect.jsonValue(column, type);
+  }
+
+  /** A value bound for comparison with a column of `type` (see SqlDialect.bindValue), in the layout's form. */
+  bindValue(value: unknown, type: ColumnType): unknown {
+    if (this.datetimesAsMillis && (type === 'datetime' || type === 'timestamp')) {
+      return Array.isArray(value) ? value.map(epochMillis) : epochMillis(value);
+    }
+    return this.dialect.bindValue(value, type);
   }
 
   /** `alias.column`, quoted. */
@@ -35,4 +66,12 @@ export class CompileContext {
   table(name: string): string {
     return this.dialect.quote(name);
   }
+}
+
+/** An ISO datetime (as filters carry it) as milliseconds since the epoch; anything else as it is. */
+function epochMillis(value: unknown): unknown {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value !== 'string') return value;
+  const millis = Date.parse(value);
+  return Number.isNaN(millis) ? value : millis;
 }

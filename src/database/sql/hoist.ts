@@ -5,6 +5,7 @@ import { arrayOf, entryObject } from './compile-entry.js';
 import type { CompileContext } from './context.js';
 import { frag, join, sql, type Frag } from './frag.js';
 import { linkCarriesStatus, versionConditions } from './relation-source.js';
+import { joinTableOf } from '../strapi-layout/names.js';
 
 /** Name of the CTE holding the page's rows. */
 export const PAGE = 'cairn_page';
@@ -33,32 +34,40 @@ export function hoistSharedRelations(ctx: CompileContext, contentType: ContentTy
     const cte = `cairn_pop_${hoisted.ctes.length}`;
     const t = targetCtx.alias('t');
     const object = entryObject(targetCtx, target, t, node);
+    const links = ownedLinks(ctx, contentType, attribute);
+    // Links name a target row (Strapi's layout) or a target document in a locale (Cairn's former layout).
+    const byRow = ctx.layout === 'strapi';
+    const localized = !byRow && target.localized;
+    const key = ctx.col(t, byRow ? 'id' : 'document_id');
+    const q = (column: string) => ctx.dialect.quote(column);
     const conditions: Frag[] = versionConditions(targetCtx, target, t).map((c) => frag(c));
-    conditions.push(
-      frag(
-        `${ctx.col(t, 'document_id')} IN (SELECT l.${ctx.dialect.quote('target_document_id')} FROM ${ctx.table(attribute.linkTable)} l JOIN ${PAGE} p ON p.${ctx.dialect.quote('id')} = l.${ctx.dialect.quote('entity_id')})`,
-      ),
-    );
+    conditions.push(frag(`${key} IN (SELECT l.${q(links.target)} FROM ${ctx.table(links.table)} l JOIN ${PAGE} p ON p.${q('id')} = l.${q(links.owner)})`));
     if (node.filters) conditions.push(compileFilter(targetCtx, node.filters, target, t));
-    const localeKey = target.localized ? `, ${ctx.col(t, 'locale')} AS k_locale` : '';
-    hoisted.ctes.push(
-      sql`${cte} ${ctx.dialect.materialized} (SELECT ${ctx.col(t, 'document_id')} AS k_document${localeKey}, ${object} AS j FROM ${ctx.table(target.table)} ${t} WHERE ${join(conditions, ' AND ')})`,
-    );
-    // The entry's link is found first (index on entity_id), then its target's row in the CTE: joining the link
-    // to the CTE instead would copy every target's JSON into a hash per entry on PostgreSQL.
+    const localeKey = localized ? `, ${ctx.col(t, 'locale')} AS k_locale` : '';
+    hoisted.ctes.push(sql`${cte} ${ctx.dialect.materialized} (SELECT ${key} AS k_key${localeKey}, ${object} AS j FROM ${ctx.table(target.table)} ${t} WHERE ${join(conditions, ' AND ')})`);
+    // The entry's link is found first (index on the owner column), then its target's row in the CTE: joining the
+    // link to the CTE instead would copy every target's JSON into a hash per entry on PostgreSQL.
     const l = ctx.alias('l');
+    const order = links.order ? `${ctx.col(l, links.order)}, ${ctx.col(l, 'id')}` : ctx.col(l, 'id');
+    const mine = `${ctx.col(l, links.owner)} = ${ctx.col(rowAlias, 'id')}`;
     if (attribute.toMany) {
-      const localeJoin = target.localized ? ` AND c.k_locale = ${ctx.col(l, 'target_locale')}` : '';
-      const fromWhere = `${ctx.table(attribute.linkTable)} ${l} JOIN ${cte} c ON c.k_document = ${ctx.col(l, 'target_document_id')}${localeJoin} WHERE ${ctx.col(l, 'entity_id')} = ${ctx.col(rowAlias, 'id')}`;
-      hoisted.values.set(name, arrayOf(ctx, frag(embedJson(ctx, 'c.j')), `${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')}`, frag(fromWhere), node.window));
+      const localeJoin = localized ? ` AND c.k_locale = ${ctx.col(l, 'target_locale')}` : '';
+      const fromWhere = `${ctx.table(links.table)} ${l} JOIN ${cte} c ON c.k_key = ${ctx.col(l, links.target)}${localeJoin} WHERE ${mine}`;
+      hoisted.values.set(name, arrayOf(ctx, frag(embedJson(ctx, 'c.j')), order, frag(fromWhere), node.window));
       continue;
     }
-    const link = (column: string) =>
-      `(SELECT ${ctx.col(l, column)} FROM ${ctx.table(attribute.linkTable)} ${l} WHERE ${ctx.col(l, 'entity_id')} = ${ctx.col(rowAlias, 'id')} ORDER BY ${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')} LIMIT 1)`;
-    const localeMatch = target.localized ? ` AND c.k_locale = ${link('target_locale')}` : '';
-    hoisted.values.set(name, frag(`(SELECT ${embedJson(ctx, 'c.j')} FROM ${cte} c WHERE c.k_document = ${link('target_document_id')}${localeMatch})`));
+    const link = (column: string) => `(SELECT ${ctx.col(l, column)} FROM ${ctx.table(links.table)} ${l} WHERE ${mine} ORDER BY ${order} LIMIT 1)`;
+    const localeMatch = localized ? ` AND c.k_locale = ${link('target_locale')}` : '';
+    hoisted.values.set(name, frag(`(SELECT ${embedJson(ctx, 'c.j')} FROM ${cte} c WHERE c.k_key = ${link(links.target)}${localeMatch})`));
   }
   return hoisted;
+}
+
+/** An owning relation's link table, read from the owner's side: its owner and target columns, and its order. */
+function ownedLinks(ctx: CompileContext, owner: ContentType, attribute: RelationAttribute): { table: string; owner: string; target: string; order?: string } {
+  if (ctx.layout !== 'strapi') return { table: attribute.linkTable, owner: 'entity_id', target: 'target_document_id', order: 'ord' };
+  const table = joinTableOf(ctx.model, owner, attribute);
+  return { table: table.name, owner: table.ownerColumn, target: table.targetColumn, order: table.orderColumn };
 }
 
 /** Owning-side relations that populate further, listed in link order (a `sort` of their own stays correlated). */

@@ -1,6 +1,7 @@
 import type { Component, ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
 import type { CompileContext } from './context.js';
 import { stringLiteral } from './dialect.js';
+import { MEDIA_MORPH_TABLE, relationJoin } from '../strapi-layout/names.js';
 
 /**
  * How to reach the targets of a relation (or media) attribute from a parent row: the FROM clause, the
@@ -28,6 +29,7 @@ export function relationSource(
 ): RelationSource {
   const target = ctx.model.contentTypes.get(attribute.target);
   if (!target) throw new Error(`unknown relation target ${attribute.target}`);
+  if (ctx.layout === 'strapi') return strapiRelationSource(ctx, attribute, parentAlias, parent, target);
   const parentLocalized = parent.modelType === 'contentType' && parent.localized;
   const l = ctx.alias('l');
   const t = ctx.alias('t');
@@ -52,6 +54,42 @@ export function relationSource(
     ? `${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')}`
     : `${ctx.col(l, 'inv_ord')}, ${ctx.col(l, 'id')}`;
   return { from, where, orderBy, target, alias: t };
+}
+
+/**
+ * Strapi's layout: links join version rows by id, so a row's links are already the versions it relates to (a draft
+ * to drafts, a published row to published rows); only a source without Draft & Publish links both versions of a
+ * target that has it, which the version condition chooses from. Media rows are in one polymorphic table.
+ */
+function strapiRelationSource(
+  ctx: CompileContext,
+  attribute: RelationAttribute | MediaAttribute,
+  parentAlias: string,
+  parent: ContentType | Component,
+  target: ContentType,
+): RelationSource {
+  const l = ctx.alias('l');
+  const t = ctx.alias('t');
+  if (attribute.kind === 'media') {
+    return {
+      from: `${ctx.table(MEDIA_MORPH_TABLE)} ${l} JOIN ${ctx.table(target.table)} ${t} ON ${ctx.col(t, 'id')} = ${ctx.col(l, 'file_id')}`,
+      where: `${ctx.col(l, 'related_id')} = ${ctx.col(parentAlias, 'id')} AND ${ctx.col(l, 'related_type')} = ${stringLiteral(parent.uid)} AND ${ctx.col(l, 'field')} = ${stringLiteral(attribute.name)}`,
+      orderBy: `${ctx.col(l, 'order')}, ${ctx.col(l, 'id')}`,
+      target,
+      alias: t,
+    };
+  }
+  const { table, side } = relationJoin(ctx.model, parent, attribute);
+  const [mine, theirs, order] =
+    side === 'owner' ? [table.ownerColumn, table.targetColumn, table.orderColumn] : [table.targetColumn, table.ownerColumn, table.inverseOrderColumn];
+  const on = [`${ctx.col(t, 'id')} = ${ctx.col(l, theirs)}`, ...versionConditions(ctx, target, t)];
+  return {
+    from: `${ctx.table(table.name)} ${l} JOIN ${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`,
+    where: `${ctx.col(l, mine)} = ${ctx.col(parentAlias, 'id')}`,
+    orderBy: order ? `${ctx.col(l, order)}, ${ctx.col(l, 'id')}` : ctx.col(l, 'id'),
+    target,
+    alias: t,
+  };
 }
 
 /**
