@@ -190,7 +190,8 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
 
 /** A start's database work, in order: tables, the features' setup, the app's bootstrap. */
 async function setUp(cairn: Cairn): Promise<void> {
-  await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
+  // A database that Strapi made is never altered: its tables are Strapi's to manage.
+  if (cairn.db.layout !== 'strapi') await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
   for (const task of cairn.setup) await task();
   await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
 }

@@ -3,7 +3,7 @@ import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams } from '../query/index.js';
 import type { Database } from '../database/types.js';
 import { deleteLinksTo, otherLocaleRows, RowStore, uniqueValueTaken, versionRows, type VersionRow } from '../database/store/index.js';
-import { ValidationError, type FieldError } from '../errors/index.js';
+import { NotImplementedError, ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from './document-id.js';
 import { readOne, readPage, type JsonPage } from './read.js';
@@ -104,8 +104,19 @@ export class Documents implements DocumentService {
     return this.transaction(async (documents) => (await documents.findOneJson(spec, await documents.createDocument(params)))!);
   }
 
+  /**
+   * A database in Strapi's layout is served read-only until Cairn writes Strapi's version-row links (issue 18's next
+   * step): refused before anything is read or locked, so nothing is half-written in a layout Cairn cannot keep.
+   */
+  private refuseStrapiLayoutWrites(): void {
+    if (this.ctx.db.layout === 'strapi') {
+      throw new NotImplementedError(`Writing to a database that Strapi made is not supported yet: Cairn serves it read-only (${this.contentType.uid})`);
+    }
+  }
+
   /** Creates the document and returns its documentId (no answer read: see createAndRead). */
   async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
+    this.refuseStrapiLayoutWrites();
     const locale = this.writeLocale(params);
     const plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
     await this.ctx.db.transaction(async (trx) => {
@@ -146,6 +157,7 @@ export class Documents implements DocumentService {
 
   /** Updates a document's version in a locale (creating the locale version if the document exists in another). */
   async updateDocument(params: WriteParams & { documentId: string }): Promise<boolean> {
+    this.refuseStrapiLayoutWrites();
     const ct = this.contentType;
     const locale = this.writeLocale(params);
     // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
@@ -176,6 +188,7 @@ export class Documents implements DocumentService {
   }
 
   async delete(params: { documentId: string; locale?: string }): Promise<{ documentId: string; deleted: number }> {
+    this.refuseStrapiLayoutWrites();
     const ct = this.contentType;
     const locale = params.locale === '*' ? '*' : this.writeLocale(params);
     const deleted = await this.ctx.db.transaction(async (trx) => {
@@ -216,6 +229,7 @@ export class Documents implements DocumentService {
     params: { documentId: string; locale?: string },
     change: (store: RowStore, rows: VersionRow[]) => Promise<void>,
   ): Promise<boolean> {
+    this.refuseStrapiLayoutWrites();
     if (!this.contentType.draftAndPublish) throw new ValidationError(`${this.contentType.uid} does not use Draft & Publish`);
     const locale = this.writeLocale(params);
     return this.ctx.db.transaction(async (trx) => {

@@ -85,6 +85,13 @@ export class NotFoundError extends CairnError {
   }
 }
 
+/** 501: what Strapi defines and Cairn does not do yet (Strapi's `NotImplementedError`). */
+export class NotImplementedError extends CairnError {
+  constructor(message = 'This feature is not implemented yet', details: ErrorDetails = {}) {
+    super('NotImplementedError', 501, message, details);
+  }
+}
+
 export class PayloadTooLargeError extends CairnError {
   constructor(message = 'Payload too large', details: ErrorDetails = {}) {
     super('PayloadTooLargeError', 413, message, details);
