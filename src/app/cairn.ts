@@ -10,7 +10,8 @@ import { Documents } from '../documents/index.js';
 import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from '../project/config.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
-import { resolveLocales, type LocaleInfo } from '../project/locales.js';
+import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
+import { readStrapiLocales } from '../database/strapi-locales.js';
 import { OPEN_ACCESS, type AccessControl } from '../auth/access-control.js';
 import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
@@ -208,7 +209,9 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
   const log = options.log ?? createLogger();
   const db = await createDatabase(config.database, { baseDir: options.dir });
   try {
-    const locales = resolveLocales(config.plugins.i18n?.config);
+    const configured = resolveLocales(config.plugins.i18n?.config);
+    // A database that Strapi made has its own locales, edited in Strapi's admin.
+    const locales = db.layout === 'strapi' ? await readLocalesOf(db, configured) : configured;
     const fastify = Fastify({
       // Fastify's request logging (a child logger per request) only on demand; Cairn logs errors with `log`.
       ...(options.logger ? { loggerInstance: log as FastifyBaseLogger } : {}),
@@ -229,4 +232,9 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
     await db.close();
     throw error;
   }
+}
+
+async function readLocalesOf(db: Database, configured: LocaleInfo[]): Promise<LocaleInfo[]> {
+  const { locales, defaultCode } = await readStrapiLocales(db);
+  return storedLocales(locales, defaultCode, configured);
 }

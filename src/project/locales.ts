@@ -4,6 +4,8 @@ export interface LocaleInfo {
   code: string;
   name: string;
   isDefault: boolean;
+  /** The stored entry (a database that Strapi made keeps its locales in `i18n_locale`): answered as it is. */
+  stored?: { id: number; documentId: string; createdAt: string | null; updatedAt: string | null; publishedAt: string | null };
 }
 
 /** Made on first use: creating it loads ICU's language names (~10 ms), which only a locale without a name needs. */
@@ -46,4 +48,20 @@ function safeName(code: string): string {
   } catch {
     return code;
   }
+}
+
+/**
+ * The locales a database that Strapi made holds (edited in Strapi's admin), which replace the config's: the default is
+ * Strapi's setting, else the config's default when the database has it, else the first.
+ */
+export function storedLocales(
+  rows: ReadonlyArray<{ id: number; documentId: string; name: string; code: string; createdAt: string | null; updatedAt: string | null; publishedAt: string | null }>,
+  defaultCode: string | undefined,
+  configured: readonly LocaleInfo[],
+): LocaleInfo[] {
+  if (rows.length === 0) throw new ConfigError('the database that Strapi made has no locale in i18n_locale');
+  const codes = new Set(rows.map((r) => r.code));
+  const fallback = configured.find((l) => l.isDefault && codes.has(l.code))?.code ?? rows[0].code;
+  const chosen = defaultCode !== undefined && codes.has(defaultCode) ? defaultCode : fallback;
+  return rows.map(({ code, name, ...stored }) => ({ code, name, isDefault: code === chosen, stored }));
 }

@@ -39,17 +39,18 @@ export function registerContentApi(app: FastifyInstance, ctx: RestContext): void
       app.delete(base, (req, reply) => remove(ctx, documents, req, reply));
     }
   }
-  // Locales come from config; they carry the entry fields the reference answers with, stable per process.
+  // Locales come from config, with the entry fields the reference answers with, stable per process; a database that
+  // Strapi made has them stored (read at start).
   const startedAt = new Date().toISOString();
   const localeEntries = JSON.stringify(
     ctx.locales.map((l, i) => ({
-      id: i + 1,
-      documentId: `locale${l.code.toLowerCase().replace(/[^a-z0-9]/g, '')}`.padEnd(24, '0').slice(0, 24),
+      id: l.stored?.id ?? i + 1,
+      documentId: l.stored?.documentId ?? `locale${l.code.toLowerCase().replace(/[^a-z0-9]/g, '')}`.padEnd(24, '0').slice(0, 24),
       name: l.name,
       code: l.code,
-      createdAt: startedAt,
-      updatedAt: startedAt,
-      publishedAt: startedAt,
+      createdAt: l.stored ? l.stored.createdAt : startedAt,
+      updatedAt: l.stored ? l.stored.updatedAt : startedAt,
+      publishedAt: l.stored ? l.stored.publishedAt : startedAt,
       isDefault: l.isDefault,
     })),
   );

@@ -157,9 +157,7 @@ function targetList(ctx: CompileContext, source: RelationSource, node: PopulateN
   }
   const object = entryObject(ctx, source.target, source.alias, node);
   const orderBy = orderFor(ctx, node.sort, source);
-  if (!toMany) {
-    return sql`(SELECT ${object} FROM ${source.from} WHERE ${source.where}${filter} ORDER BY ${orderBy} LIMIT 1)`;
-  }
+  if (!toMany) return oneObject(ctx, sql`(SELECT ${object} FROM ${source.from} WHERE ${source.where}${filter} ORDER BY ${orderBy} LIMIT 1)`);
   return arrayOf(ctx, object, orderBy, sql`${source.from} WHERE ${source.where}${filter}`, node.window);
 }
 
@@ -173,6 +171,11 @@ export function arrayOf(ctx: CompileContext, object: Frag, orderBy: string, from
     ? frag(d.windowedArrayAgg(object.sql, orderBy, fromWhere.sql, window.start, window.limit), [...object.params, ...fromWhere.params])
     : sql`SELECT ${aggregateFrag(ctx, object, orderBy)} FROM ${fromWhere}`;
   return frag(d.emptyArrayDefault(aggregate.sql), aggregate.params);
+}
+
+/** A subquery answering one object or null, as JSON (see SqlDialect.jsonSubquery). */
+function oneObject(ctx: CompileContext, subquery: Frag): Frag {
+  return frag(ctx.dialect.jsonSubquery(subquery.sql), subquery.params);
 }
 
 function aggregateFrag(ctx: CompileContext, object: Frag, orderBy: string): Frag {
@@ -203,7 +206,7 @@ function componentValue(
   // `populate[compo][filters]` keeps the matching items (a single component that does not match reads null).
   const where = node.filters ? sql`${linked} AND ${compileFilter(ctx, node.filters, component, c)}` : frag(linked);
   const orderBy = componentOrder(ctx, node.sort, component, c, k);
-  if (!repeatable) return sql`(SELECT ${object} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`;
+  if (!repeatable) return oneObject(ctx, sql`(SELECT ${object} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`);
   const aggregate = sql`SELECT ${aggregateFrag(ctx, object, orderBy)} FROM ${from} WHERE ${where}`;
   return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
 }

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { databaseState, openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-app.js';
+import { storedDatetime } from '../../src/database/strapi-locales.js';
+
+describeEachDialect('Cairn on a database that Strapi made', (dialect) => {
+  let app: StrapiFixtureApp;
+  let before: Awaited<ReturnType<typeof databaseState>>;
+  beforeAll(async () => {
+    app = await openStrapiFixtureApp(dialect);
+    before = await databaseState(app.cairn.db);
+  }, 60_000);
+  afterAll(() => app?.close());
+
+  it('lists the locales Strapi stores, as Strapi answers them', async () => {
+    const rows = await app.cairn.db.query<Record<string, unknown>>('SELECT id, document_id, code, created_at FROM i18n_locale ORDER BY id');
+    const response = await app.get('/api/i18n/locales');
+    expect(response.statusCode).toBe(200);
+    const body = response.json() as Array<Record<string, unknown>>;
+    expect(body.map((l) => [l.id, l.documentId, l.code, l.createdAt, l.isDefault])).toEqual(
+      rows.map((r) => [Number(r.id), r.document_id, r.code, storedDatetime(r.created_at), r.code === 'en']),
+    );
+    // Every date is ISO 8601 to the millisecond, whatever the dialect stores.
+    for (const locale of body) expect(locale.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('reads entries with their relations, media and components from Strapi\'s tables', async () => {
+    const response = await app.get(
+      '/api/restaurants?filters[name][$eq]=Red Lantern 003&fields[0]=name&populate[chef][fields][0]=name&populate[cover][fields][0]=name&populate[blocks]=true',
+    );
+    expect(response.statusCode).toBe(200);
+    const [entry] = response.json().data;
+    expect(entry).toMatchObject({ name: 'Red Lantern 003', chef: { name: 'Sofia Lefèvre' }, cover: { name: 'wide.png' } });
+    expect(entry.blocks.map((b: { __component: string }) => b.__component)).toEqual(['sections.hero', 'sections.hero']);
+  });
+
+  it('answers a write with 501 NotImplementedError and writes nothing', async () => {
+    const created = await app.send('POST', '/api/categories', { data: { name: 'Written by Cairn' } });
+    expect(created.statusCode).toBe(501);
+    expect(created.json().error).toMatchObject({ status: 501, name: 'NotImplementedError' });
+    const list = (await app.get('/api/categories?fields[0]=name&pagination[pageSize]=1')).json();
+    const updated = await app.send('PUT', `/api/categories/${list.data[0].documentId}`, { data: { name: 'Renamed' } });
+    expect(updated.statusCode).toBe(501);
+    const removed = await app.send('DELETE', `/api/categories/${list.data[0].documentId}`);
+    expect(removed.statusCode).toBe(501);
+  });
+
+  it('leaves every table as Strapi made it: same layout, same row counts', async () => {
+    expect(await databaseState(app.cairn.db)).toEqual(before);
+  });
+});
