@@ -74,6 +74,27 @@ describe("Strapi's identifier rules", () => {
     expect(() => ids.nameFromTokens([{ name: 'fixed_'.repeat(10), compressible: false }])).toThrow(/cannot be shortened/);
   });
 
+  it('give the names of layout.long-names.sqlite.json from their parts (strapi-plan.test.ts compares every table)', () => {
+    const snake = ids.strapiSnakeCase;
+    const component = ids.tableName('components_long_category_some_extremely_long_component_collection_names');
+    expect(component).toBe('components_long_category_some_extremely_long_compo21308');
+    // A link table is named from the owner's table as Strapi's metadata holds it: shortened, then snake_cased again.
+    const componentLink = ids.joinTableName(snake(component), snake('dishesRelationFromAComponentWithAVeryLongAttributeName'));
+    expect(componentLink).toBe('components_long_cate5301e_dishes_relation_fromd556a_lnk');
+    expect(ids.fkIndexName(componentLink)).toBe('components_long_cate5301e_dishes_relation_fromd54165_fk');
+    expect(ids.inverseFkIndexName(componentLink)).toBe('components_long_cate5301e_dishes_relation_from54165_ifk');
+    const archives = 'restaurant_reservation_confirmation_messages_archives';
+    const self = ids.joinTableName(archives, snake('selfReferencingRelationWithAnExtremelyLongName'));
+    expect(self).toBe('restaurant_reservati4bff2_self_referencing_relb3db9_lnk');
+    expect(ids.orderInverseFkIndexName(self)).toBe('restaurant_reservati4bff2_self_referencing_re0100b_oifk');
+    expect(ids.columnName(snake('anExtraordinarilyLongScalarAttributeNameThatExceedsTheLimit'))).toBe('an_extraordinarily_long_scalar_attribute_name_thate953d');
+    expect(ids.componentJoinTableName(archives)).toBe('restaurant_reservation_confirmation_messages_4bff2_cmps');
+    expect(ids.componentFkIndexName(archives)).toBe('restaurant_reservation_confirmation_mess4bff2_entity_fk');
+    expect(ids.indexName([archives, 'component_type'])).toBe('restaurant_reservation_confirma4bff2_component_type_idx');
+    expect(ids.indexName([archives, 'documents'])).toBe('restaurant_reservation_confirmation_4bff2_documents_idx');
+    expect(ids.fkIndexName([archives, 'created_by_id'])).toBe('restaurant_reservation_confirmati4bff2_created_by_id_fk');
+  });
+
   it("snake_case names with lodash's rule, which splits digits (Cairn's own snakeCase does not)", () => {
     expect(ids.strapiSnakeCase('line2')).toBe('line_2');
     expect(ids.strapiSnakeCase('publishDate')).toBe('publish_date');
