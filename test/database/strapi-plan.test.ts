@@ -71,7 +71,7 @@ describe("Strapi's layout planned for the conformance model", () => {
     const postgres = planStrapiLayout(model, 'postgres');
     const decimals = postgres.flatMap((t) => t.columns.filter((c) => c.type === 'decimal(10,2)').map((c) => `${t.name}.${c.name}`));
     expect(decimals).toEqual(['dishes.price', 'files.size', 'restaurants.price']);
-    const sqliteTypes = new Map(sqlite.flatMap((t) => t.columns.map((c) => [`${t.name}.${c.name}`, c.type] as const)));
+    const sqliteTypes = new Map<string, string>(sqlite.flatMap((t) => t.columns.map((c) => [`${t.name}.${c.name}`, c.type] as [string, string])));
     for (const column of decimals) expect(sqliteTypes.get(column)).toBe('double');
     expect(planStrapiLayout(model, 'mysql')).toEqual(postgres);
   });
