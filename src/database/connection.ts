@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CompiledQuery, Dialect, Driver, Kysely, SqliteDatabase, SqliteDialectConfig } from 'kysely';
 import type { Database as SqliteHandle } from 'better-sqlite3';
@@ -331,6 +331,9 @@ export async function createDatabase(config: DatabaseConfig, options: CreateData
     const given = String(connection.filename ?? '.tmp/data.db');
     const filename = given === ':memory:' || isAbsolute(given) ? given : resolve(options.baseDir ?? process.cwd(), given);
     if (filename !== ':memory:' && !options.readOnly) mkdirSync(dirname(filename), { recursive: true });
+    if (options.readOnly && filename !== ':memory:' && !existsSync(filename)) {
+      throw Object.assign(new Error(`no SQLite database file at ${filename} (opened read-only: none is created)`), { code: 'SQLITE_CANTOPEN' });
+    }
     const sqliteHandle = options.readOnly ? new SQLite(filename, { readonly: true, fileMustExist: true }) : new SQLite(filename);
     sqliteHandle.pragma('busy_timeout = 5000');
     layout = await detectStorageLayout('sqlite', (sql, params) => sqliteHandle.prepare(sql).all(...params) as Array<Record<string, unknown>>);

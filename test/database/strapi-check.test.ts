@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../../src/database/index.js';
-import { readLayout, type DatabaseLayout, type LayoutTable } from '../../src/database/layout.js';
+import type { DatabaseLayout, LayoutTable } from '../../src/database/layout.js';
 import { checkStrapiLayout, formatLayoutDifferences } from '../../src/database/strapi-layout/check.js';
 import { compareLayout } from '../../src/database/strapi-layout/compare.js';
 import { loadModel, type Model } from '../../src/model/index.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { loadStrapiFixture } from '../helpers/strapi-fixture.js';
+import { databaseSnapshot } from '../helpers/db-snapshot.js';
 
 const CONFORMANCE_APP = join(import.meta.dirname, '..', 'fixtures', 'conformance', 'app');
 
@@ -89,14 +88,6 @@ describe('compareLayout: what a database lacks or has otherwise than planned', (
   });
 });
 
-/** Everything a check could change: the catalog, every table's row count, and (SQLite) the file's bytes. */
-async function snapshot(db: Database, file?: string): Promise<unknown> {
-  const found = await readLayout((sql, params) => db.query(sql, params), db.dialect, { native: true });
-  const counts: Record<string, number> = {};
-  for (const table of found.tables) counts[table.name] = Number((await db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${db.quote(table.name)}`))[0]!.n);
-  return { found, counts, bytes: file ? createHash('sha256').update(readFileSync(file)).digest('hex') : undefined };
-}
-
 let model: Model;
 beforeAll(async () => {
   model = await loadModel(CONFORMANCE_APP);
@@ -116,7 +107,7 @@ describeEachDialect("checkStrapiLayout on the database real Strapi made for the 
 
   it('finds no difference, reading the catalog only: layout, row counts and file bytes are the same after', async () => {
     const file = dialect === 'sqlite' ? String(fixture.config.connection.connection.filename) : undefined;
-    const before = await snapshot(db, file);
+    const before = await databaseSnapshot(db, file);
     const statements: string[] = [];
     const stop = db.onQuery((sql) => statements.push(sql));
     try {
@@ -126,7 +117,7 @@ describeEachDialect("checkStrapiLayout on the database real Strapi made for the 
     }
     expect(statements.length).toBeGreaterThan(0);
     for (const sql of statements) expect(sql).toMatch(/^\s*SELECT\b/i);
-    expect(await snapshot(db, file)).toEqual(before);
+    expect(await databaseSnapshot(db, file)).toEqual(before);
   });
 
   it('runs on a read-only connection, which refuses any write', async () => {
