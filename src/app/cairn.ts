@@ -44,6 +44,8 @@ export interface CreateCairnOptions {
   logger?: boolean;
   /** Where the log goes (default: JSON lines on stdout). */
   log?: Logger;
+  /** Open the database read-only (commands that must leave it as they found it: `cairn db check`). */
+  readOnly?: boolean;
 }
 
 /** The lock that makes start-ups on one database take turns (schema sync, setup, bootstrap). */
@@ -207,7 +209,7 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never, options.prepared ? { warn: () => undefined } : {});
   const modelFiles = await readModelFiles(options.dir);
   const log = options.log ?? createLogger();
-  const db = await createDatabase(config.database, { baseDir: options.dir });
+  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly });
   try {
     const configured = resolveLocales(config.plugins.i18n?.config);
     // A database that Strapi made has its own locales, edited in Strapi's admin.

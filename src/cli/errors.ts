@@ -17,6 +17,7 @@ const ONE_LINE_CODES = new Set([
   'ER_BAD_DB_ERROR',
   '28P01', // PostgreSQL: password authentication failed
   '3D000', // PostgreSQL: database does not exist
+  'SQLITE_CANTOPEN', // SQLite: no such file (read-only), or one that cannot be opened
 ]);
 
 export function fatalMessage(error: unknown): string {
