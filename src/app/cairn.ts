@@ -12,6 +12,7 @@ import { loadConfig } from '../project/config.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
+import { assertStrapiLayout } from '../database/strapi-layout/check.js';
 import { OPEN_ACCESS, type AccessControl } from '../auth/access-control.js';
 import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
@@ -193,8 +194,9 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
 
 /** A start's database work, in order: tables, the features' setup, the app's bootstrap. */
 async function setUp(cairn: Cairn): Promise<void> {
-  // A database that Strapi made is never altered: its tables are Strapi's to manage.
-  if (cairn.db.layout !== 'strapi') await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
+  // A database that Strapi made is never altered (its tables are Strapi's to manage): it must match the model as is.
+  if (cairn.db.layout === 'strapi') await assertStrapiLayout(cairn.db, cairn.model);
+  else await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
   for (const task of cairn.setup) await task();
   await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
 }

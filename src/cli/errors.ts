@@ -4,7 +4,7 @@ import { describeMissingPackage } from '../project/config-module.js';
  * Failures a user can fix (a bad config, model or argument, a port in use, a database that refuses) print one line;
  * anything else is a bug and keeps its stack.
  */
-const ONE_LINE_NAMES = new Set(['ConfigError', 'ModelError', 'ValidationError']);
+const ONE_LINE_NAMES = new Set(['ConfigError', 'ModelError', 'ValidationError', 'LayoutMismatchError']);
 const ONE_LINE_CODES = new Set([
   'CAIRN_START_FAILED',
   'EADDRINUSE',

@@ -84,4 +84,14 @@ describeEachDialect('cairn db check', (dialect) => {
     expect(run.status).toBe(1);
     expect(await databaseSnapshot(db, file())).toEqual(before);
   });
+
+  it('cairn start on the altered copy: refuses with the same differences, exit 1, and writes nothing', async () => {
+    const before = await databaseSnapshot(db, file());
+    const run = cairn(['start', '--dir', dir, '--port', '0'], {}, { timeout: 60_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("cairn: the database's tables are not the ones Strapi 5 makes for this model (2 differences)");
+    expect(run.stderr).toContain(`dishes.price: expected ${dialect === 'sqlite' ? 'double' : 'decimal(10,2)'} NULL, found missing\n`);
+    expect(run.stderr).toContain('restaurants_cmps: expected table, found missing\n');
+    expect(await databaseSnapshot(db, file())).toEqual(before);
+  });
 });

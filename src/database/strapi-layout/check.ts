@@ -27,3 +27,26 @@ function where(d: LayoutDifference): string {
   if (d.foreignKey !== undefined) return `${d.table} foreign key ${d.foreignKey}`;
   return d.table;
 }
+
+/**
+ * Stops a start on a database whose tables are not what Strapi 5 makes for this model (a model changed without
+ * Strapi having migrated the database, a table dropped by hand...): serving it could misread it, and altering it is
+ * Strapi's job. Names every difference; nothing has been written.
+ */
+export class LayoutMismatchError extends Error {
+  readonly code = 'CAIRN_LAYOUT_MISMATCH';
+
+  constructor(readonly differences: readonly LayoutDifference[]) {
+    super(
+      `the database's tables are not the ones Strapi 5 makes for this model (${differences.length} difference${differences.length === 1 ? '' : 's'}); ` +
+        `Cairn changes nothing in a database that Strapi made: start Strapi on it once with this model to migrate it, or fix the model.\n${formatLayoutDifferences(differences)}`,
+    );
+    this.name = 'LayoutMismatchError';
+  }
+}
+
+/** Throws LayoutMismatchError when the database differs from Strapi's layout for the model. */
+export async function assertStrapiLayout(db: Pick<Database, 'dialect' | 'query'>, model: Model): Promise<void> {
+  const differences = await checkStrapiLayout(db, model);
+  if (differences.length) throw new LayoutMismatchError(differences);
+}
