@@ -5,7 +5,7 @@ import type { Database } from '../database/types.js';
 import { deleteLinksTo, otherLocaleRows, RowStore, uniqueValueTaken, versionRows, type VersionRow } from '../database/store/index.js';
 import { NotImplementedError, ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
-import { newDocumentId } from './document-id.js';
+import { newDocumentId } from '../database/document-id.js';
 import { readOne, readPage, type JsonPage } from './read.js';
 import { writeChildren } from './row-writer.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
