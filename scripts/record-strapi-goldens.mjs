@@ -44,6 +44,12 @@ const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 /** The fixture's user registered by extra-writes.mjs: its JWT for the reads sent with `auth: "jwt"`. */
 const FIXTURE_USER = { identifier: 'fixture-user@example.com', password: 'Fixture-passw0rd' };
+/**
+ * The write sequence was made for a fresh seed: on the fixture, article 0011 no longer exists (extra-writes.mjs
+ * deleted it) and record.mjs stops on a placeholder it cannot resolve. Replayed with article 0021 instead (published,
+ * used nowhere else in the sequence); the replayed list is saved beside the answers as _queries.json.
+ */
+const WRITE_SUBSTITUTIONS = { '{{article:11}}': '{{article:21}}' };
 /** Reads also recorded with a wrong token and with none (public role). */
 const AUTH_VARIANTS = ['rest-articles-default', 'rest-one-restaurant', 'gql-articles-default'];
 
@@ -85,9 +91,17 @@ try {
   if (afterWrites) {
     await withStrapi('sqlite', async (base, token, dbFile) => {
       const dir = join(OUT, 'sqlite-after-writes');
-      const sequence = queries.slice(firstWrite);
+      const sequence = queries.slice(firstWrite).map((q) => {
+        let text = JSON.stringify(q);
+        for (const [from, to] of Object.entries(WRITE_SUBSTITUTIONS)) {
+          if (text.includes(from)) log(`  ${q.name}: ${from} replaced by ${to}`);
+          text = text.split(from).join(to);
+        }
+        return JSON.parse(text);
+      });
       log(`replaying ${sequence.length} requests of queries.json from the first write (${queries[firstWrite].name}) on, in order`);
       record(sequence, dir, base, token);
+      writeFileSync(join(dir, '_queries.json'), `${JSON.stringify(sequence, null, 2)}\n`);
       log(`then the ${reads.length} reads again`);
       record([login, ...reads], join(dir, 'reads'), base, token);
       const layoutFile = join(FIX, 'layout.sqlite.after-writes.json');
@@ -261,7 +275,11 @@ function rowChanges(beforeLines, afterLines) {
     for (const k of cols) out.push(`~ id ${id}: ${k} ${cut(row[k])} -> ${cut(next[k])}`);
   }
   for (const [id, row] of now) if (!was.has(id)) out.push(`+ id ${id}: ${cut(row)}`);
-  return out.length > 40 ? [...out.slice(0, 40), `… and ${out.length - 40} more`] : out;
+  const shown = out.length > 40 ? [...out.slice(0, 40), `… and ${out.length - 40} more`] : out;
+  const columns = {};
+  for (const line of out) { const m = /^~ id [^:]+: (\S+)/.exec(line); if (m) columns[m[1]] = (columns[m[1]] ?? 0) + 1; }
+  const count = (sign) => out.filter((l) => l.startsWith(sign)).length;
+  return [...shown, `in all: ${count('+')} added, ${count('-')} removed, changed values: ${Object.entries(columns).map(([c, n]) => `${c}×${n}`).join(', ') || 'none'}`];
 }
 
 /** record.mjs on `list` into `dir` (emptied first); the `_login` entry runs but is not kept. */
