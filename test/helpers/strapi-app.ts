@@ -40,7 +40,15 @@ export async function openStrapiFixtureApp(dialect: DialectName): Promise<Strapi
   const fixture = await loadStrapiFixture(dialect);
   try {
     const log = createLogger({ write: () => undefined });
-    const cairn = await createCairn({ dir: CONFORMANCE_APP, config: { ...STRAPI_FIXTURE_CONFIG, database: fixture.config } as never, log });
+    // In production, as Strapi ran when it answered the goldens (GraphQL introspection off, among others).
+    const environment = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    let cairn: Cairn;
+    try {
+      cairn = await createCairn({ dir: CONFORMANCE_APP, config: { ...STRAPI_FIXTURE_CONFIG, database: fixture.config } as never, log });
+    } finally {
+      process.env.NODE_ENV = environment;
+    }
     const token = `Bearer ${STRAPI_TOKENS[dialect]['anchor-full-access']}`;
     const request: StrapiFixtureApp['request'] = (method, url, body, authorization = token) =>
       cairn.fastify.inject({
