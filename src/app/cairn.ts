@@ -13,6 +13,7 @@ import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
 import { assertStrapiLayout } from '../database/strapi-layout/check.js';
+import { withStrapiNames } from '../database/strapi-layout/named-model.js';
 import { OPEN_ACCESS, type AccessControl } from '../auth/access-control.js';
 import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
@@ -93,7 +94,10 @@ export class Cairn {
   /** Builds the model once, from the app's schema files, with the custom fields declared so far. */
   buildModel(input: ModelInput): Model {
     if (this.builtModel) throw new Error('the model is built once');
-    this.builtModel = buildModel(input, { customFields: this.customFields.lookup });
+    const strapiLayout = this.db.layout === 'strapi';
+    const model = buildModel(input, { customFields: this.customFields.lookup, strapiLayout });
+    // A database that Strapi made names its tables and columns by Strapi's rules.
+    this.builtModel = strapiLayout ? withStrapiNames(model) : model;
     return this.builtModel;
   }
 

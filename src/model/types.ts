@@ -124,8 +124,13 @@ export type Attribute =
 /** What content-types and components have in common: a table and attributes. */
 interface Schema {
   uid: string;
-  /** Table name (`collectionName`). */
+  /** Table name (`collectionName`, or the name Strapi derives from it: see `collectionName`). */
   table: string;
+  /**
+   * `collectionName` as written, when `table` is a name derived from it (a database that Strapi made: its identifier
+   * rules shorten long names; database/strapi-layout/named-model.ts). Absent when `table` is `collectionName`.
+   */
+  collectionName?: string;
   /** Table attaching this schema's components: `<table>_cmps`. */
   componentsTable: string;
   /** Attributes in schema order, without the system fields. */

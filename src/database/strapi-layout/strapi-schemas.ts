@@ -17,7 +17,7 @@ function fromModel(schema: ContentType | Component): StrapiSchema {
   return {
     uid: schema.uid,
     modelType: schema.modelType,
-    collectionName: schema.table,
+    collectionName: schema.collectionName ?? schema.table,
     singularName: singularOf(schema),
     attributes: [...schema.attributes.values()].map((a) => attributeOf(schema, a)),
   };
