@@ -173,9 +173,12 @@ export function arrayOf(ctx: CompileContext, object: Frag, orderBy: string, from
   return frag(d.emptyArrayDefault(aggregate.sql), aggregate.params);
 }
 
-/** A subquery answering one object or null, as JSON (see SqlDialect.jsonSubquery). */
+/**
+ * A subquery answering one object or null, as JSON (see SqlDialect.jsonSubquery). Only Strapi's layout needs it:
+ * Cairn's link and component indexes give the ORDER BY without a sort, so its objects keep their JSON subtype.
+ */
 function oneObject(ctx: CompileContext, subquery: Frag): Frag {
-  return frag(ctx.dialect.jsonSubquery(subquery.sql), subquery.params);
+  return ctx.layout === 'strapi' ? frag(ctx.dialect.jsonSubquery(subquery.sql), subquery.params) : subquery;
 }
 
 function aggregateFrag(ctx: CompileContext, object: Frag, orderBy: string): Frag {
