@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCairn, type Cairn } from '../../src/app/cairn.js';
 import { createLogger } from '../../src/app/logger.js';
@@ -34,18 +35,22 @@ export interface StrapiFixtureApp {
 
 /**
  * Cairn, as `cairn start` assembles it, on a copy of the database that real Strapi made for `dialect`, with the
- * conformance app's model and the secrets Strapi used: its roles, permissions and tokens are Strapi's.
+ * conformance app's model and the secrets Strapi used: its roles, permissions and tokens are Strapi's, and its
+ * `public/uploads` the files Strapi stored.
  */
 export async function openStrapiFixtureApp(dialect: DialectName): Promise<StrapiFixtureApp> {
   const fixture = await loadStrapiFixture(dialect);
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-strapi-app-'));
   try {
+    cpSync(CONFORMANCE_APP, dir, { recursive: true });
+    cpSync(join(STRAPI_FIXTURE_DIR, 'uploads', dialect), join(dir, 'public', 'uploads'), { recursive: true });
     const log = createLogger({ write: () => undefined });
     // In production, as Strapi ran when it answered the goldens (GraphQL introspection off, among others).
     const environment = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
     let cairn: Cairn;
     try {
-      cairn = await createCairn({ dir: CONFORMANCE_APP, config: { ...STRAPI_FIXTURE_CONFIG, database: fixture.config } as never, log });
+      cairn = await createCairn({ dir, config: { ...STRAPI_FIXTURE_CONFIG, database: fixture.config } as never, log });
     } finally {
       process.env.NODE_ENV = environment;
     }
@@ -67,10 +72,12 @@ export async function openStrapiFixtureApp(dialect: DialectName): Promise<Strapi
       async close() {
         await cairn.close();
         await fixture.drop();
+        rmSync(dir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await fixture.drop();
+    rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 }

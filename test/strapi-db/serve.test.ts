@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-app.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openStrapiFixtureApp, STRAPI_TOKENS, type StrapiFixtureApp } from '../helpers/strapi-app.js';
+import { STRAPI_FIXTURE_DIR } from '../helpers/strapi-fixture.js';
 import { databaseSnapshot } from '../helpers/db-snapshot.js';
 import { storedDatetime } from '../../src/database/strapi-locales.js';
 
@@ -33,6 +36,34 @@ describeEachDialect('Cairn on a database that Strapi made', (dialect) => {
     const [entry] = response.json().data;
     expect(entry).toMatchObject({ name: 'Red Lantern 003', chef: { name: 'Sofia Lefèvre' }, cover: { name: 'wide.png' } });
     expect(entry.blocks.map((b: { __component: string }) => b.__component)).toEqual(['sections.hero', 'sections.hero']);
+  });
+
+  it("serves the files Strapi stored in public/uploads at the urls of its files rows, formats included", async () => {
+    const files = await app.cairn.db.query<{ url: string; formats: unknown }>('SELECT url, formats FROM files ORDER BY id');
+    const urls = files.flatMap((f) => {
+      const formats = (typeof f.formats === 'string' ? JSON.parse(f.formats) : f.formats) as Record<string, { url: string }> | null;
+      return [f.url, ...Object.values(formats ?? {}).map((format) => format.url)];
+    });
+    expect(urls.length).toBeGreaterThan(files.length);
+    for (const url of urls) {
+      const response = await app.request('GET', url, undefined, '');
+      expect(response.statusCode, url).toBe(200);
+      expect(response.rawPayload.equals(readFileSync(join(STRAPI_FIXTURE_DIR, 'uploads', dialect, url.replace('/uploads/', ''))))).toBe(true);
+    }
+  });
+
+  it('refuses an upload with 501 and leaves public/uploads as it was', async () => {
+    const boundary = 'cairnboundary';
+    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`;
+    const response = await app.cairn.fastify.inject({
+      method: 'POST',
+      url: '/api/upload',
+      payload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${STRAPI_TOKENS[dialect]['anchor-full-access']}` },
+    });
+    expect(response.statusCode).toBe(501);
+    expect(response.json().error.name).toBe('NotImplementedError');
+    expect(readdirSync(join(app.cairn.config.dir, 'public', 'uploads')).sort()).toEqual(readdirSync(join(STRAPI_FIXTURE_DIR, 'uploads', dialect)).sort());
   });
 
   it('answers a write with 501 NotImplementedError and writes nothing', async () => {
