@@ -16,8 +16,9 @@ interface SortContext {
 /**
  * Every sort form of the reference: `sort=a`, `a:desc`, `a:asc,b:desc`, `sort[0]=a:asc`, `sort[a]=asc`,
  * `sort[chef][name]=asc`, `sort=chef.name:asc`, `sort[0][chef][name]=asc`. Directions are asc/desc in any case.
- * A field reached through relations must go through to-one relations only (one value per entry to sort by);
- * a to-many step is a 400 naming the path. Unknown, private and non-scalar names are 400 `Invalid key`.
+ * A field may be reached through to-one and to-many relations (`categories.tags.name`): through a to-many step an
+ * entry sorts by the least of its values ascending and the greatest descending, as Strapi's deep sort picks them (see
+ * compile-sort.ts). Unknown, private and non-scalar names (a relation itself, media) are 400 `Invalid key`.
  */
 export function parseSort(
   model: Model,
@@ -87,14 +88,6 @@ function item(ctx: SortContext, schema: Schema, steps: string[], direction: stri
       throw invalidKey(ctx.param, name, path);
     }
     path = joinPath(path, name);
-    if (attribute.toMany) {
-      throw queryError(
-        ctx.param,
-        `Cannot sort on ${steps.join('.')}: ${name} is a to-many relation (sort through to-one relations only)`,
-        steps.join('.'),
-        path,
-      );
-    }
     relations.push(name);
     current = ctx.model.contentTypes.get(attribute.target)!;
   }

@@ -104,10 +104,27 @@ describe('sort', () => {
     expect(fail('sort=points.x').status).toBe(400);
   });
 
-  it('to-many relations are refused with a message naming the path', () => {
-    const error = fail('sort=owner.samples.title');
-    expect(error).toMatchObject({ status: 400, name: 'ValidationError', details: { key: 'owner.samples.title', param: 'sort' } });
-    expect(error.message).toContain('to-many');
+  it('through to-many relations too, at any step; the path still ends on a scalar field the caller may read', () => {
+    expect(spec('sort=owner.samples.title:desc').sort).toEqual([item('title', 'title', 'string', 'desc', ['owner', 'samples'])]);
+    expect(spec('sort[owner][samples][count]=asc').sort).toEqual([item('count', 'count', 'integer', 'asc', ['owner', 'samples'])]);
+    expect(read(model, 'api::person.person', 'sort=samples.owner.name').sort).toEqual([item('name', 'name', 'string', 'asc', ['samples', 'owner'])]);
+    const invalid = (query: string, key: string, path: string) =>
+      expect(fail(query), query).toEqual({
+        status: 400,
+        name: 'ValidationError',
+        message: `Invalid key ${key} at ${path}`,
+        details: { key, path, source: 'query', param: 'sort' },
+      });
+    invalid('sort=owner.samples', 'samples', 'owner');
+    invalid('sort=owner.samples.gallery', 'gallery', 'owner.samples');
+    invalid('sort=owner.samples.cover.name', 'cover', 'owner.samples');
+    invalid('sort=owner.samples.hidden', 'hidden', 'owner.samples');
+    invalid('sort=owner.samples.secret', 'secret', 'owner.samples');
+    invalid('sort=owner.samples.points', 'points', 'owner.samples');
+    invalid('sort=owner.samples.nope', 'nope', 'owner.samples');
+    expect(errorOf(() => read(model, 'api::person.person', 'sort=samples.title', { canFind: (uid) => uid !== SAMPLE }))).toMatchObject({
+      message: 'Invalid key samples',
+    });
   });
 
   it('a relation to a type the caller may not find reads like an unknown key', () => {

@@ -12,9 +12,14 @@ export interface SortKey {
 }
 
 /**
- * Sort keys for sort items on rows of `schema` at `alias`. A field reached through relations is read by a
- * correlated scalar subquery (to-one chains), so sorting never multiplies rows. Text sorts by code point on
- * every database, as SQLite does, so the three dialects agree.
+ * Sort keys for sort items on rows of `schema` at `alias`. A field reached through relations is read by correlated
+ * scalar subqueries, so sorting never multiplies rows: a to-one step reads its first linked row, a to-many step the
+ * least of its rows' values ascending and the greatest descending (MIN/MAX skip NULLs; no row, or only NULLs, is
+ * NULL). That is the value Strapi's deep sort keeps: it LEFT JOINs the path, numbers each entry's joined rows in the
+ * requested direction with NULLs last and keeps the first. Each key takes its own extreme, as Strapi's separate joins
+ * per key give (only its object form `sort[rel][a]=asc&sort[rel][b]=asc` shares one join, so one row, for both).
+ * Text sorts by code point on every database, as SQLite does, so the three dialects agree (MIN/MAX of a collated
+ * expression compare by that collation).
  */
 export function compileSortKeys(
   ctx: CompileContext,
@@ -54,5 +59,10 @@ function sortExpression(
   const attribute = schema.attributes.get(item.relations[depth]) as RelationAttribute;
   const source = relationSource(ctx, attribute, alias, schema);
   const inner = sortExpression(ctx, item, depth + 1, source.target, source.alias);
+  if (attribute.toMany) {
+    // Nested MIN(MIN(...)) is the least over every row the path reaches, as one join over the whole path gives.
+    const extreme = item.direction === 'asc' ? 'MIN' : 'MAX';
+    return `(SELECT ${extreme}(${inner}) FROM ${source.from} WHERE ${source.where})`;
+  }
   return `(SELECT ${inner} FROM ${source.from} WHERE ${source.where} ORDER BY ${source.orderBy} LIMIT 1)`;
 }
