@@ -12,6 +12,7 @@ import { loadConfig } from '../project/config.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
+import { assertStrapiLayout } from '../database/strapi-layout/check.js';
 import { OPEN_ACCESS, type AccessControl } from '../auth/access-control.js';
 import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
@@ -44,6 +45,8 @@ export interface CreateCairnOptions {
   logger?: boolean;
   /** Where the log goes (default: JSON lines on stdout). */
   log?: Logger;
+  /** Open the database read-only (commands that must leave it as they found it: `cairn db check`). */
+  readOnly?: boolean;
 }
 
 /** The lock that makes start-ups on one database take turns (schema sync, setup, bootstrap). */
@@ -191,8 +194,9 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
 
 /** A start's database work, in order: tables, the features' setup, the app's bootstrap. */
 async function setUp(cairn: Cairn): Promise<void> {
-  // A database that Strapi made is never altered: its tables are Strapi's to manage.
-  if (cairn.db.layout !== 'strapi') await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
+  // A database that Strapi made is never altered (its tables are Strapi's to manage): it must match the model as is.
+  if (cairn.db.layout === 'strapi') await assertStrapiLayout(cairn.db, cairn.model);
+  else await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
   for (const task of cairn.setup) await task();
   await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
 }
@@ -207,7 +211,7 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never, options.prepared ? { warn: () => undefined } : {});
   const modelFiles = await readModelFiles(options.dir);
   const log = options.log ?? createLogger();
-  const db = await createDatabase(config.database, { baseDir: options.dir });
+  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly });
   try {
     const configured = resolveLocales(config.plugins.i18n?.config);
     // A database that Strapi made has its own locales, edited in Strapi's admin.

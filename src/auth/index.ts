@@ -29,6 +29,12 @@ export function apiTokenSalt(host: { config: { admin: Record<string, unknown>; e
   return 'cairn-development-api-token-salt';
 }
 
+/** `config/admin` → `secrets.encryptionKey` (ENCRYPTION_KEY), with which Strapi keeps API keys showable; optional. */
+export function apiTokenEncryptionKey(host: { config: { admin: Record<string, unknown> } }): string | undefined {
+  const key = (host.config.admin.secrets as { encryptionKey?: unknown } | undefined)?.encryptionKey;
+  return typeof key === 'string' && key !== '' ? key : undefined;
+}
+
 /**
  * Users & permissions and API tokens: replaces the open access of a bare app, so nothing is reachable unless a
  * role (or the token) allows it. Roles from `config/permissions` are synced at start-up (the app's setup).
@@ -37,11 +43,12 @@ export async function registerAuth(host: AuthHost): Promise<void> {
   const config = (host.config.plugins['users-permissions']?.config ?? {}) as UsersPermissionsConfig;
   const permissions = new Permissions(host.db, host.documents('plugin::users-permissions.role'));
   host.setup.push(async () => {
+    // Auth's own tables, in Cairn's layout only: a database Strapi made has Strapi's (ensureAuthTables leaves it alone).
     await ensureAuthTables(host.db);
     await permissions.sync(host.config.permissions?.roles);
   });
   const jwt = createJwtService({ secret: config.jwtSecret, expiresIn: config.jwt?.expiresIn, environment: host.config.environment, dir: host.config.dir });
-  const tokens = new ApiTokens(host.db, apiTokenSalt(host));
+  const tokens = new ApiTokens(host.db, apiTokenSalt(host), apiTokenEncryptionKey(host));
   host.access = createAccessControl({ db: host.db, jwt, tokens, permissions });
   const auth = new AuthService(host, {
     jwt,

@@ -1,5 +1,5 @@
 import type { Database } from '../database/types.js';
-import { listRoleActions, listRoleTypes, readPermissionsVersion, replaceRoleActions } from '../database/permissions.js';
+import { listRoleActions, listRoleTypes, readPermissionsVersion, replaceRoleActions, strapiInsertRole } from '../database/permissions.js';
 import type { Documents } from '../documents/index.js';
 
 export interface RoleConfig {
@@ -26,14 +26,16 @@ export class RoleActions extends Set<string> {
 export const PERMISSIONS_RECHECK_MS = 1000;
 
 /**
- * Roles live in the `plugin::users-permissions.role` content-type; their actions in `cairn_permissions`.
- * Permission sets are cached per role type. Every change bumps `cairn_permissions_version` in its transaction;
- * a process compares that number with its own at most once per PERMISSIONS_RECHECK_MS (one indexed read of one row)
- * and drops its cache when it moved, so a change made elsewhere applies within a second, without a restart.
+ * Roles live in the `plugin::users-permissions.role` content-type (`up_roles`); their actions in `cairn_permissions`,
+ * or, on a database Strapi made, in Strapi's `up_permissions` and its role links (database/permissions.ts).
+ * Permission sets are cached per role type. In Cairn's layout every change bumps `cairn_permissions_version` in its
+ * transaction; in Strapi's, where Strapi's admin changes them too, a fingerprint of those tables stands for it. A
+ * process compares that version with its own at most once per PERMISSIONS_RECHECK_MS (one cheap read) and drops its
+ * cache when it moved, so a change made elsewhere applies within a second, without a restart.
  */
 export class Permissions {
   private readonly cache = new Map<string, RoleActions>();
-  private version: number | undefined;
+  private version: string | undefined;
   private checkedAt = -Infinity;
   private checking: Promise<void> | undefined;
 
@@ -45,7 +47,8 @@ export class Permissions {
 
   /**
    * Creates public and authenticated if missing, then makes the configured roles hold exactly their actions. A
-   * role that already holds them is left as it is: an ordinary start only reads.
+   * role that already holds them is left as it is: an ordinary start only reads (a database Strapi made has its
+   * roles already: nothing is written to it unless config/permissions asks for a change).
    */
   async sync(config: Record<string, RoleConfig> | undefined): Promise<void> {
     for (const [type, role] of Object.entries(DEFAULT_ROLES)) await this.ensureRole(type, role.name, role.description);
@@ -59,6 +62,8 @@ export class Permissions {
   async ensureRole(type: string, name: string, description = ''): Promise<string> {
     const existing = await this.roles.findFirst({ filters: { type: { $eq: type } }, fields: ['type'] });
     if (existing) return existing.documentId;
+    // The document service does not write Strapi's layout yet (content writes answer 501): a role is one plain row.
+    if (this.db.layout === 'strapi') return strapiInsertRole(this.db, { name, description, type });
     const created = await this.roles.create({ data: { name, description, type } });
     return created.documentId;
   }

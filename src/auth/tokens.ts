@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../database/types.js';
 import { apiTokenNameTaken, deleteApiToken, findApiTokenByKey, insertApiToken, listApiTokens, touchApiToken, type ApiTokenType, type StoredApiToken } from '../database/api-tokens.js';
 import { ApplicationError, ValidationError } from '../errors/index.js';
@@ -11,6 +11,17 @@ export function hashKey(key: string, salt: string): string {
   return createHmac('sha512', salt).update(key).digest('hex');
 }
 
+/**
+ * A key encrypted as Strapi's admin encrypts it (`admin.secrets.encryptionKey`), so that its admin can show the key
+ * again: `v1:<iv>:<AES-256-GCM ciphertext>:<tag>` in hex, the cipher's key the SHA-256 of the configured one.
+ */
+export function encryptKey(key: string, encryptionKey: string): string {
+  const iv = randomBytes(16);
+  const cipher = createCipheriv('aes-256-gcm', createHash('sha256').update(encryptionKey).digest(), iv);
+  const encrypted = Buffer.concat([cipher.update(key, 'utf8'), cipher.final()]);
+  return `v1:${iv.toString('hex')}:${encrypted.toString('hex')}:${cipher.getAuthTag().toString('hex')}`;
+}
+
 const LAST_USED_EVERY_MS = 60_000;
 
 export class ApiTokens {
@@ -19,6 +30,8 @@ export class ApiTokens {
   constructor(
     private readonly db: Database,
     private readonly salt: string,
+    /** `admin.secrets.encryptionKey`: a database Strapi made keeps each key encrypted with it (none: not kept). */
+    private readonly encryptionKey?: string,
   ) {}
 
   async create(input: { name: string; type: TokenType; description?: string; permissions?: string[]; lifespanDays?: number }): Promise<{ key: string; token: ApiToken }> {
@@ -42,6 +55,7 @@ export class ApiTokens {
       lifespan,
       expiresAt,
       createdAt: now.toISOString(),
+      encryptedKey: this.encryptionKey ? encryptKey(key, this.encryptionKey) : null,
     });
     const token = (await this.list()).find((t) => t.name === input.name)!;
     return { key, token };
@@ -63,15 +77,18 @@ export class ApiTokens {
     if (!found || !timingSafeEqual(Buffer.from(found.accessKey), Buffer.from(hash))) return null;
     const { token } = found;
     if (token.expiresAt && Date.parse(token.expiresAt) <= Date.now()) return null;
-    await this.touch(token.id);
+    await this.touch(token);
     return token;
   }
 
-  /** `lastUsedAt`, written at most once a minute per token (a write per request would serialize reads). */
-  private async touch(id: number): Promise<void> {
+  /**
+   * `lastUsedAt`, written at most once a minute per token (a write per request would serialize reads); on a
+   * database Strapi made, only when Strapi would write it too (empty, or an hour old).
+   */
+  private async touch(token: ApiToken): Promise<void> {
     const now = Date.now();
-    if (now - (this.lastWritten.get(id) ?? 0) < LAST_USED_EVERY_MS) return;
-    this.lastWritten.set(id, now);
-    await touchApiToken(this.db, id, new Date(now).toISOString());
+    if (now - (this.lastWritten.get(token.id) ?? 0) < LAST_USED_EVERY_MS) return;
+    this.lastWritten.set(token.id, now);
+    await touchApiToken(this.db, token, new Date(now));
   }
 }

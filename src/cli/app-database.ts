@@ -4,7 +4,7 @@ import type { Cairn } from '../app/cairn.js';
 /**
  * An app loaded as the server loads it (config, the app's `register()`, which may declare custom fields, the model,
  * the schema sync) without routes, features or `bootstrap()`: what the admin commands (tokens, permissions) need.
- * The schema is synced first, so they work on a fresh database too.
+ * The schema is synced first, so they work on a fresh database too (never on a database Strapi made).
  */
 export async function openApp(dirInput: string): Promise<{ cairn: Cairn; close(): Promise<void> }> {
   const [{ loadCairn }, { syncSchema }, { ensureAuthTables }] = await Promise.all([
@@ -16,6 +16,8 @@ export async function openApp(dirInput: string): Promise<{ cairn: Cairn; close()
   try {
     // The start-up lock: a command run while a server starts on the same database waits for its schema sync.
     await cairn.db.exclusive('startup', async () => {
+      // A database that Strapi made is never altered: its tables are Strapi's (auth's included).
+      if (cairn.db.layout === 'strapi') return;
       await syncSchema(cairn.db, cairn.model, { warn: () => undefined });
       await ensureAuthTables(cairn.db);
     });

@@ -4,7 +4,7 @@ import { describeMissingPackage } from '../project/config-module.js';
  * Failures a user can fix (a bad config, model or argument, a port in use, a database that refuses) print one line;
  * anything else is a bug and keeps its stack.
  */
-const ONE_LINE_NAMES = new Set(['ConfigError', 'ModelError', 'ValidationError']);
+const ONE_LINE_NAMES = new Set(['ConfigError', 'ModelError', 'ValidationError', 'LayoutMismatchError']);
 const ONE_LINE_CODES = new Set([
   'CAIRN_START_FAILED',
   'EADDRINUSE',
@@ -17,6 +17,7 @@ const ONE_LINE_CODES = new Set([
   'ER_BAD_DB_ERROR',
   '28P01', // PostgreSQL: password authentication failed
   '3D000', // PostgreSQL: database does not exist
+  'SQLITE_CANTOPEN', // SQLite: no such file (read-only), or one that cannot be opened
 ]);
 
 export function fatalMessage(error: unknown): string {

@@ -5,9 +5,11 @@ import { sqlDialect } from './sql/dialect.js';
 
 /**
  * Auth's own tables (not content-types): role permissions and API tokens. Created if missing; a read tells
- * whether they are, so an ordinary start writes nothing (and needs no Kysely).
+ * whether they are, so an ordinary start writes nothing (and needs no Kysely). A database Strapi made has none of
+ * them and gets none: auth reads and writes Strapi's own tables there (`up_permissions`, `strapi_api_tokens`).
  */
 export async function ensureAuthTables(db: Database): Promise<void> {
+  if (db.layout === 'strapi') return;
   const { columns } = await readSchema(db);
   if (columns.has('cairn_permissions') && columns.has('cairn_api_tokens')) return;
   const d = sqlDialect(db.dialect);

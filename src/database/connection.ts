@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CompiledQuery, Dialect, Driver, Kysely, SqliteDatabase, SqliteDialectConfig } from 'kysely';
 import type { Database as SqliteHandle } from 'better-sqlite3';
@@ -306,8 +306,18 @@ async function enableWal(handle: { pragma(source: string, options?: { simple: bo
   }
 }
 
+export interface CreateDatabaseOptions {
+  /** Where a relative SQLite filename is resolved (the app folder). */
+  baseDir?: string;
+  /**
+   * Every session refuses writes (a SQLite file opened read-only, which must exist; PostgreSQL and MySQL sessions in
+   * read-only transactions): for commands that must leave the database as they found it (`cairn db check`).
+   */
+  readOnly?: boolean;
+}
+
 /** Opens a connection pool for Strapi's `config/database` shape. All sessions work in UTC. */
-export async function createDatabase(config: DatabaseConfig, options: { baseDir?: string } = {}): Promise<Database> {
+export async function createDatabase(config: DatabaseConfig, options: CreateDatabaseOptions = {}): Promise<Database> {
   const dialectName = dialectOf(config);
   const connection = config.connection.connection ?? {};
   const pool = config.connection.pool ?? {};
@@ -320,12 +330,15 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
     const { default: SQLite } = await import('better-sqlite3');
     const given = String(connection.filename ?? '.tmp/data.db');
     const filename = given === ':memory:' || isAbsolute(given) ? given : resolve(options.baseDir ?? process.cwd(), given);
-    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-    const sqliteHandle = new SQLite(filename);
+    if (filename !== ':memory:' && !options.readOnly) mkdirSync(dirname(filename), { recursive: true });
+    if (options.readOnly && filename !== ':memory:' && !existsSync(filename)) {
+      throw Object.assign(new Error(`no SQLite database file at ${filename} (opened read-only: none is created)`), { code: 'SQLITE_CANTOPEN' });
+    }
+    const sqliteHandle = options.readOnly ? new SQLite(filename, { readonly: true, fileMustExist: true }) : new SQLite(filename);
     sqliteHandle.pragma('busy_timeout = 5000');
     layout = await detectStorageLayout('sqlite', (sql, params) => sqliteHandle.prepare(sql).all(...params) as Array<Record<string, unknown>>);
     // WAL is written into the file's header: a file that Strapi made keeps the journal mode Strapi left it in.
-    if (layout === 'cairn') await enableWal(sqliteHandle);
+    if (layout === 'cairn' && !options.readOnly) await enableWal(sqliteHandle);
     sqliteHandle.pragma('foreign_keys = ON');
     sqliteHandle.pragma('synchronous = NORMAL');
     // SQLite's LOWER folds ASCII only; $eqi/$containsi fold every script like PostgreSQL does.
@@ -349,7 +362,7 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       min: pool.min ?? 0,
       max: pool.max ?? 10,
       // No statement waits for a lock (a document's, a row's) longer than a write may: past it, a 503.
-      options: `-c timezone=UTC -c lock_timeout=${DOCUMENT_LOCK_WAIT_S}s${schema ? ` -c search_path=${String(schema)}` : ''}`,
+      options: `-c timezone=UTC -c lock_timeout=${DOCUMENT_LOCK_WAIT_S}s${schema ? ` -c search_path=${String(schema)}` : ''}${options.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
       // Bounds both opening a connection and waiting for a free one: an outage answers 503 instead of hanging.
       connectionTimeoutMillis: acquireTimeout,
       keepAlive: true,
@@ -400,6 +413,12 @@ export async function createDatabase(config: DatabaseConfig, options: { baseDir?
       connection.query(`SET SESSION group_concat_max_len = 4294967295, innodb_lock_wait_timeout = ${wait}, lock_wait_timeout = ${wait}`, (error) => {
         if (error) process.emitWarning(`MySQL: could not set the session's group_concat_max_len and lock waits: ${error.message}`);
       });
+      // Queued before any statement of the pool's: the session refuses writes from its first one.
+      if (options.readOnly) {
+        connection.query('SET SESSION TRANSACTION READ ONLY', (error) => {
+          if (error) process.emitWarning(`MySQL: could not make the session read-only: ${error.message}`);
+        });
+      }
     });
     const getConnection = boundedGetConnection(mysqlPool, acquireTimeout);
     dialect = ({ MysqlDialect }) => new MysqlDialect({ pool: { getConnection, end: (done: () => void) => done() } as never });

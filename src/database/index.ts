@@ -1,4 +1,4 @@
-export { createDatabase } from './connection.js';
+export { createDatabase, type CreateDatabaseOptions } from './connection.js';
 export { dialectOf, isDatabaseClient, defaultDatabaseConnection } from './clients.js';
 export { toPostgresPlaceholders } from './placeholders.js';
 export { syncSchema, type SyncLogger, type SyncReport } from './schema-sync.js';

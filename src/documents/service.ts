@@ -5,7 +5,7 @@ import type { Database } from '../database/types.js';
 import { deleteLinksTo, otherLocaleRows, RowStore, uniqueValueTaken, versionRows, type VersionRow } from '../database/store/index.js';
 import { NotImplementedError, ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
-import { newDocumentId } from './document-id.js';
+import { newDocumentId } from '../database/document-id.js';
 import { readOne, readPage, type JsonPage } from './read.js';
 import { writeChildren } from './row-writer.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
@@ -108,7 +108,7 @@ export class Documents implements DocumentService {
    * A database in Strapi's layout is served read-only until Cairn writes Strapi's version-row links (issue 18's next
    * step): refused before anything is read or locked, so nothing is half-written in a layout Cairn cannot keep.
    */
-  private refuseStrapiLayoutWrites(): void {
+  assertWritable(): void {
     if (this.ctx.db.layout === 'strapi') {
       throw new NotImplementedError(`Writing to a database that Strapi made is not supported yet: Cairn serves it read-only (${this.contentType.uid})`);
     }
@@ -116,7 +116,7 @@ export class Documents implements DocumentService {
 
   /** Creates the document and returns its documentId (no answer read: see createAndRead). */
   async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
-    this.refuseStrapiLayoutWrites();
+    this.assertWritable();
     const locale = this.writeLocale(params);
     const plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
     await this.ctx.db.transaction(async (trx) => {
@@ -157,7 +157,7 @@ export class Documents implements DocumentService {
 
   /** Updates a document's version in a locale (creating the locale version if the document exists in another). */
   async updateDocument(params: WriteParams & { documentId: string }): Promise<boolean> {
-    this.refuseStrapiLayoutWrites();
+    this.assertWritable();
     const ct = this.contentType;
     const locale = this.writeLocale(params);
     // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
@@ -188,7 +188,7 @@ export class Documents implements DocumentService {
   }
 
   async delete(params: { documentId: string; locale?: string }): Promise<{ documentId: string; deleted: number }> {
-    this.refuseStrapiLayoutWrites();
+    this.assertWritable();
     const ct = this.contentType;
     const locale = params.locale === '*' ? '*' : this.writeLocale(params);
     const deleted = await this.ctx.db.transaction(async (trx) => {
@@ -229,7 +229,7 @@ export class Documents implements DocumentService {
     params: { documentId: string; locale?: string },
     change: (store: RowStore, rows: VersionRow[]) => Promise<void>,
   ): Promise<boolean> {
-    this.refuseStrapiLayoutWrites();
+    this.assertWritable();
     if (!this.contentType.draftAndPublish) throw new ValidationError(`${this.contentType.uid} does not use Draft & Publish`);
     const locale = this.writeLocale(params);
     return this.ctx.db.transaction(async (trx) => {

@@ -97,6 +97,9 @@ export async function createGraphqlEndpoint(
 
   const handle = async (request: FastifyRequest, reply: FastifyReply, body: GraphqlBody) => {
     if (typeof body.query !== 'string') return badRequest(reply, 'Must provide query string.');
+    // Credentials are checked before the operation, as Strapi's content API does: a bad token or JWT is the request's
+    // 401 UnauthorizedError, not an error inside `data` (the caller is resolved once per request: no extra lookup).
+    if (request.headers.authorization) await cairn.access.caller(request);
     const trace = tracing ? new Trace() : undefined;
     const prepared = prepare(body.query);
     if (!prepared.document) return reply.status(prepared.status!).send({ errors: prepared.errors });

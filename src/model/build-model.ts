@@ -6,6 +6,7 @@ import { FrozenMap, FrozenSet } from './frozen.js';
 import { normalizeComponent, normalizeContentType, type DraftComponent, type DraftContentType } from './normalize-schema.js';
 import { resolveReferences } from './resolve-references.js';
 import { builtinLookup, type CustomFieldLookup } from './custom-fields.js';
+import { MAX_IDENTIFIER } from './names.js';
 
 export interface ModelInput {
   /**
@@ -19,6 +20,11 @@ export interface ModelInput {
 export interface BuildOptions {
   /** The types custom fields are stored as: Strapi's built-in ones by default; an app's registry adds its own. */
   customFields?: CustomFieldLookup;
+  /**
+   * The model is served in Strapi 5's table layout (database/strapi-layout), whose identifier rules shorten every
+   * name to 55 characters: a collectionName may then be longer than the 63 characters Cairn's own layout allows.
+   */
+  strapiLayout?: boolean;
 }
 
 /**
@@ -28,11 +34,12 @@ export interface BuildOptions {
  */
 export function buildModel(input: ModelInput, options: BuildOptions = {}): Model {
   const customFields = options.customFields ?? builtinLookup;
+  const tableLimit = options.strapiLayout ? Infinity : MAX_IDENTIFIER;
   const components = new Map<string, DraftComponent>();
   for (const entry of input.components ?? []) {
     const file = entry.file ?? `src/components/${String(entry.uid).replace('.', '/')}.json`;
     if (components.has(entry.uid)) throw new ModelError(file, undefined, `component ${entry.uid} is defined twice`);
-    components.set(entry.uid, normalizeComponent(entry.uid, entry.schema, file, customFields));
+    components.set(entry.uid, normalizeComponent(entry.uid, entry.schema, file, customFields, tableLimit));
   }
   const contentTypes = new Map<string, DraftContentType>();
   const builtins = BUILTIN_SCHEMAS.map((b) => ({ uid: b.uid, api: undefined, schema: b.schema, plugin: b.plugin, file: `<built-in ${b.uid}>` }));
@@ -41,7 +48,7 @@ export function buildModel(input: ModelInput, options: BuildOptions = {}): Model
     const uid = entry.uid ?? `api::${entry.api ?? String(singular)}.${String(singular)}`;
     const file = entry.file ?? `src/api/${entry.api ?? String(singular)}/content-types/${String(singular)}/schema.json`;
     if (contentTypes.has(uid)) throw new ModelError(file, undefined, `content-type ${uid} is defined twice`);
-    contentTypes.set(uid, normalizeContentType(uid, entry.schema, file, entry.plugin, customFields));
+    contentTypes.set(uid, normalizeContentType(uid, entry.schema, file, entry.plugin, customFields, tableLimit));
   }
   checkApiNames(contentTypes);
   resolveReferences(contentTypes, components);

@@ -13,7 +13,14 @@ import { builtinLookup, type CustomFieldLookup } from './custom-fields.js';
 export type DraftContentType = Omit<ContentType, 'attributes'> & { attributes: Map<string, Attribute> };
 export type DraftComponent = Omit<Component, 'attributes'> & { attributes: Map<string, Attribute> };
 
-export function normalizeContentType(uid: string, raw: unknown, file: string, plugin?: string, customFieldType: CustomFieldLookup = builtinLookup): DraftContentType {
+export function normalizeContentType(
+  uid: string,
+  raw: unknown,
+  file: string,
+  plugin?: string,
+  customFieldType: CustomFieldLookup = builtinLookup,
+  tableLimit = MAX_IDENTIFIER,
+): DraftContentType {
   const fail: Fail = (reason) => {
     throw new ModelError(file, undefined, reason);
   };
@@ -30,7 +37,7 @@ export function normalizeContentType(uid: string, raw: unknown, file: string, pl
   if (info.singularName === info.pluralName) fail(`info.singularName and info.pluralName must differ (both "${info.singularName}")`);
   if (typeof info.displayName !== 'string' || info.displayName.trim() === '') fail('info.displayName is required');
   if (!CONTENT_TYPE_UID.test(uid)) fail(`"${uid}" is not a content-type uid (api::<api>.<name> or plugin::<plugin>.<name>)`);
-  const table = tableName(schema.collectionName, snakeCase(info.pluralName), fail);
+  const table = tableName(schema.collectionName, snakeCase(info.pluralName), tableLimit, fail);
   const options = (isPlainObject(schema.options) ? schema.options : {}) as Raw;
   if (options.draftAndPublish !== undefined && typeof options.draftAndPublish !== 'boolean') fail('options.draftAndPublish must be true or false');
   const pluginOptions = (isPlainObject(schema.pluginOptions) ? schema.pluginOptions : {}) as Raw;
@@ -55,7 +62,7 @@ export function normalizeContentType(uid: string, raw: unknown, file: string, pl
   };
 }
 
-export function normalizeComponent(uid: string, raw: unknown, file: string, customFieldType: CustomFieldLookup = builtinLookup): DraftComponent {
+export function normalizeComponent(uid: string, raw: unknown, file: string, customFieldType: CustomFieldLookup = builtinLookup, tableLimit = MAX_IDENTIFIER): DraftComponent {
   const fail: Fail = (reason) => {
     throw new ModelError(file, undefined, reason);
   };
@@ -63,7 +70,7 @@ export function normalizeComponent(uid: string, raw: unknown, file: string, cust
   if (!isPlainObject(raw)) fail('a component schema must be a JSON object');
   const schema = raw as Raw;
   const [category, name] = uid.split('.');
-  const table = tableName(schema.collectionName, `components_${snakeCase(category)}_${pluralize(snakeCase(name))}`, fail);
+  const table = tableName(schema.collectionName, `components_${snakeCase(category)}_${pluralize(snakeCase(name))}`, tableLimit, fail);
   const info = (isPlainObject(schema.info) ? schema.info : {}) as Record<string, string | undefined>;
   const attributes = normalizeAttributes(schema.attributes, { file, table, localizedOwner: false, isComponent: true, plugin: false, customFieldType });
   return {
@@ -79,14 +86,17 @@ export function normalizeComponent(uid: string, raw: unknown, file: string, cust
   };
 }
 
-/** `collectionName` reaches SQL as an identifier: it must be one every dialect accepts, and not one of Cairn's. */
-function tableName(collectionName: unknown, fallback: string, fail: Fail): string {
+/**
+ * `collectionName` reaches SQL as an identifier: it must be one every dialect accepts (at most `limit` characters),
+ * and not one of Cairn's.
+ */
+function tableName(collectionName: unknown, fallback: string, limit: number, fail: Fail): string {
   if (collectionName === undefined || collectionName === null || collectionName === '') return fallback;
   if (typeof collectionName !== 'string' || !TABLE_NAME.test(collectionName)) {
     fail(`collectionName must be a table name (letters, digits, _), not ${JSON.stringify(collectionName)}`);
   }
   const table = collectionName as string;
-  if (table.length > MAX_IDENTIFIER) fail(`collectionName "${table}" is longer than ${MAX_IDENTIFIER} characters (PostgreSQL's limit)`);
+  if (table.length > limit) fail(`collectionName "${table}" is longer than ${limit} characters (PostgreSQL's limit)`);
   if (table.startsWith(RESERVED_TABLE_PREFIX)) fail(`collectionName "${table}": tables starting with "${RESERVED_TABLE_PREFIX}" are Cairn's own`);
   return table;
 }

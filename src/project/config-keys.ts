@@ -112,8 +112,10 @@ const api = object({
 
 const admin = object({
   apiToken: object({ salt: text, ...strapiKeys('secrets') }),
+  // The key Strapi encrypts API keys with, so its admin can show them again: Cairn encrypts the keys it makes with it.
+  secrets: object({ encryptionKey: text }),
   ...strapiKeys(
-    'auth', 'host', 'port', 'serveAdminPanel', 'autoOpen', 'watchIgnoreFiles', 'path', 'absoluteUrl', 'url', 'secrets', 'auditLogs', 'history',
+    'auth', 'host', 'port', 'serveAdminPanel', 'autoOpen', 'watchIgnoreFiles', 'path', 'absoluteUrl', 'url', 'auditLogs', 'history',
     'preview', 'ai', 'forgotPassword', 'rateLimit', 'firstPublishedAtField', 'flags', 'transfer', 'layout',
   ),
 });

@@ -2,7 +2,8 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCairn, type Cairn } from '../../src/app/cairn.js';
-import type { DialectName } from '../../src/database/types.js';
+import type { DatabaseConfig, DialectName } from '../../src/database/types.js';
+import type { AppConfig } from '../../src/project/types.js';
 import { freshDatabaseConfig } from './databases.js';
 import type { ApiTokens } from '../../src/auth/index.js';
 import { createLogger } from '../../src/app/logger.js';
@@ -66,28 +67,51 @@ export async function startTestApp(dialect: DialectName, app: TestSchemas | stri
     dir,
     token: key,
     logs: () => lines.map((line) => JSON.parse(line)),
-    async request(method, url, body, given = {}) {
-      const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...given };
-      if (headers.authorization === '') delete headers.authorization;
-      const response = await cairn.fastify.inject({
-        method: method as 'GET',
-        url,
-        payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      });
-      const raw = response.body;
-      let parsed: unknown = null;
-      try {
-        parsed = raw ? JSON.parse(raw) : null;
-      } catch {
-        parsed = raw;
-      }
-      return { status: response.statusCode, body: parsed, raw };
-    },
+    request: requester(cairn, { authorization: `Bearer ${key}` }),
     async close() {
       await cairn.close();
       await database.drop();
       if (typeof app !== 'string') rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Starts a real Cairn for the app folder `dir` on a database that exists already (`database`: e.g. a copy of a
+ * database Strapi made), with `config` merged over the app's. Nothing is created for the test: requests carry no
+ * credentials unless they pass an `authorization` header. close() stops the app; the database is the caller's.
+ */
+export async function startAppOn(dir: string, database: DatabaseConfig, config: Record<string, unknown> = {}): Promise<Omit<TestApp, 'token'>> {
+  const lines: string[] = [];
+  const log = createLogger({ write: (line: string) => void lines.push(line) });
+  const cairn = await createCairn({ dir, config: { ...config, database } as Partial<AppConfig> as never, log });
+  return {
+    cairn,
+    dir,
+    logs: () => lines.map((line) => JSON.parse(line)),
+    request: requester(cairn, {}),
+    close: () => cairn.close(),
+  };
+}
+
+/** Requests to the app through fastify's inject; `headers` go with each unless a request overrides them (an empty authorization: none). */
+function requester(cairn: Cairn, headers: Record<string, string>): TestApp['request'] {
+  return async (method, url, body, given = {}) => {
+    const sent: Record<string, string> = { ...headers, ...given };
+    if (sent.authorization === '') delete sent.authorization;
+    const response = await cairn.fastify.inject({
+      method: method as 'GET',
+      url,
+      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      headers: body === undefined ? sent : { 'content-type': 'application/json', ...sent },
+    });
+    const raw = response.body;
+    let parsed: unknown = null;
+    try {
+      parsed = raw ? JSON.parse(raw) : null;
+    } catch {
+      parsed = raw;
+    }
+    return { status: response.statusCode, body: parsed, raw };
   };
 }

@@ -1,47 +1,71 @@
-import type { LightMyRequestResponse } from 'fastify';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCairn, type Cairn } from '../../src/app/cairn.js';
-import { installBodyParsers, installErrorHandling, registerContentApi } from '../../src/rest/index.js';
-import { OPEN_ACCESS } from '../../src/auth/access-control.js';
-import { readLayout, type DatabaseLayout } from '../../src/database/layout.js';
-import type { Database, DialectName } from '../../src/database/types.js';
-import { loadStrapiFixture } from './strapi-fixture.js';
+import { createCairn, type Cairn } from '../../src/app/cairn.js';
+import { createLogger } from '../../src/app/logger.js';
+import type { DialectName } from '../../src/database/types.js';
+import { loadStrapiFixture, STRAPI_FIXTURE_DIR } from './strapi-fixture.js';
 
 export const CONFORMANCE_APP = join(import.meta.dirname, '..', 'fixtures', 'conformance', 'app');
 
-/** Cairn's REST Content API on a copy of the database that real Strapi made for `dialect`, every action allowed. */
+/** The secrets the fixture databases were made with (the reference app's config) and the user it registered. */
+export const STRAPI_SECRETS = JSON.parse(readFileSync(join(STRAPI_FIXTURE_DIR, 'secrets.json'), 'utf8')) as {
+  apiTokenSalt: string;
+  jwtSecret: string;
+  encryptionKey: string;
+  user: { id: number; username: string; email: string; password: string };
+};
+
+/** The API tokens Strapi issued in each fixture database, in clear, by name. */
+export const STRAPI_TOKENS = JSON.parse(readFileSync(join(STRAPI_FIXTURE_DIR, 'tokens.json'), 'utf8')) as Record<DialectName, Record<string, string>>;
+
+/** The config a Strapi project holding the fixture database would have: its salt, encryption key and JWT secret. */
+export const STRAPI_FIXTURE_CONFIG = {
+  admin: { apiToken: { salt: STRAPI_SECRETS.apiTokenSalt }, secrets: { encryptionKey: STRAPI_SECRETS.encryptionKey } },
+  plugins: { 'users-permissions': { config: { jwtSecret: STRAPI_SECRETS.jwtSecret } } },
+};
+
 export interface StrapiFixtureApp {
   cairn: Cairn;
-  get(url: string): Promise<LightMyRequestResponse>;
-  send(method: 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  /** A request with the full-access token Strapi issued (`anchor-full-access`), or with `authorization` given ('' for none). */
+  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, authorization?: string): ReturnType<Cairn['fastify']['inject']>;
+  get(url: string): ReturnType<Cairn['fastify']['inject']>;
   close(): Promise<void>;
 }
 
 /**
- * The content API alone, open to every caller: what the read compiler and the document service answer on Strapi's
- * tables, apart from permissions (test/auth covers those on the same databases).
+ * Cairn, as `cairn start` assembles it, on a copy of the database that real Strapi made for `dialect`, with the
+ * conformance app's model and the secrets Strapi used: its roles, permissions and tokens are Strapi's.
  */
 export async function openStrapiFixtureApp(dialect: DialectName): Promise<StrapiFixtureApp> {
   const fixture = await loadStrapiFixture(dialect);
   try {
-    const cairn = await loadCairn({ dir: CONFORMANCE_APP, config: { database: fixture.config } as never });
-    installErrorHandling(cairn.fastify, cairn.log);
-    installBodyParsers(cairn.fastify);
-    registerContentApi(cairn.fastify, {
-      model: cairn.model,
-      documents: (uid) => cairn.documents(uid),
-      readSettings: cairn.readSettings,
-      locales: cairn.locales,
-      access: () => OPEN_ACCESS,
-    });
-    await cairn.fastify.ready();
+    const log = createLogger({ write: () => undefined });
+    // In production, as Strapi ran when it answered the goldens (GraphQL introspection off, among others).
+    const environment = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    let cairn: Cairn;
+    try {
+      cairn = await createCairn({ dir: CONFORMANCE_APP, config: { ...STRAPI_FIXTURE_CONFIG, database: fixture.config } as never, log });
+    } finally {
+      process.env.NODE_ENV = environment;
+    }
+    const token = `Bearer ${STRAPI_TOKENS[dialect]['anchor-full-access']}`;
+    const request: StrapiFixtureApp['request'] = (method, url, body, authorization = token) =>
+      cairn.fastify.inject({
+        method,
+        url,
+        headers: {
+          ...(authorization ? { authorization } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
     return {
       cairn,
-      get: (url) => cairn.fastify.inject({ method: 'GET', url }),
-      send: (method, url, body) =>
-        cairn.fastify.inject({ method, url, ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) }),
+      request,
+      get: (url) => request('GET', url),
       async close() {
-        await cairn.db.close();
+        await cairn.close();
         await fixture.drop();
       },
     };
@@ -49,15 +73,4 @@ export async function openStrapiFixtureApp(dialect: DialectName): Promise<Strapi
     await fixture.drop();
     throw error;
   }
-}
-
-/** Everything a database holds that a write would change: its layout and every table's row count. */
-export async function databaseState(db: Database): Promise<{ layout: DatabaseLayout; rows: Record<string, number> }> {
-  const layout = await readLayout((sql, params) => db.query(sql, params), db.dialect);
-  const rows: Record<string, number> = {};
-  for (const table of layout.tables) {
-    const [row] = await db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${db.quote(table.name)}`);
-    rows[table.name] = Number(row.n);
-  }
-  return { layout, rows };
 }

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { databaseState, openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-app.js';
+import { openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-app.js';
+import { databaseSnapshot } from '../helpers/db-snapshot.js';
 import { storedDatetime } from '../../src/database/strapi-locales.js';
 
 describeEachDialect('Cairn on a database that Strapi made', (dialect) => {
   let app: StrapiFixtureApp;
-  let before: Awaited<ReturnType<typeof databaseState>>;
+  let before: unknown;
   beforeAll(async () => {
     app = await openStrapiFixtureApp(dialect);
-    before = await databaseState(app.cairn.db);
+    before = await databaseSnapshot(app.cairn.db);
   }, 60_000);
   afterAll(() => app?.close());
 
@@ -35,17 +36,17 @@ describeEachDialect('Cairn on a database that Strapi made', (dialect) => {
   });
 
   it('answers a write with 501 NotImplementedError and writes nothing', async () => {
-    const created = await app.send('POST', '/api/categories', { data: { name: 'Written by Cairn' } });
+    const created = await app.request('POST', '/api/categories', { data: { name: 'Written by Cairn' } });
     expect(created.statusCode).toBe(501);
     expect(created.json().error).toMatchObject({ status: 501, name: 'NotImplementedError' });
     const list = (await app.get('/api/categories?fields[0]=name&pagination[pageSize]=1')).json();
-    const updated = await app.send('PUT', `/api/categories/${list.data[0].documentId}`, { data: { name: 'Renamed' } });
+    const updated = await app.request('PUT', `/api/categories/${list.data[0].documentId}`, { data: { name: 'Renamed' } });
     expect(updated.statusCode).toBe(501);
-    const removed = await app.send('DELETE', `/api/categories/${list.data[0].documentId}`);
+    const removed = await app.request('DELETE', `/api/categories/${list.data[0].documentId}`);
     expect(removed.statusCode).toBe(501);
   });
 
   it('leaves every table as Strapi made it: same layout, same row counts', async () => {
-    expect(await databaseState(app.cairn.db)).toEqual(before);
+    expect(await databaseSnapshot(app.cairn.db)).toEqual(before);
   });
 });

@@ -8,8 +8,8 @@ export function registerToken(program: Command): void {
   const withTokens = async <T>(dir: string, fn: (tokens: import('../../auth/index.js').ApiTokens) => Promise<T>): Promise<T> => {
     const app = await openApp(dir);
     try {
-      const { ApiTokens, apiTokenSalt } = await import('../../auth/index.js');
-      return await fn(new ApiTokens(app.cairn.db, apiTokenSalt(app.cairn)));
+      const { ApiTokens, apiTokenEncryptionKey, apiTokenSalt } = await import('../../auth/index.js');
+      return await fn(new ApiTokens(app.cairn.db, apiTokenSalt(app.cairn), apiTokenEncryptionKey(app.cairn)));
     } finally {
       await app.close();
     }

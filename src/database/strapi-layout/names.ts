@@ -1,13 +1,15 @@
-import type { Component, ContentType, Model, RelationAttribute } from '../../model/types.js';
-import { snakeCase } from '../../model/names.js';
+import type { Component, ContentType, Model, RelationAttribute, RelationKind } from '../../model/types.js';
+import type { StrapiRelationKind } from './schema.js';
+import * as ids from './identifiers.js';
 
 /**
  * Strapi 5's names for the tables and columns that hold relations, by its own rules
  * (`@strapi/database` `metadata/relations.js`, `createJoinTable`; see docs/strapi-5-layout.md, 4): one join
  * table per owning relation, joining version rows by id, with order columns only on the sides Strapi orders.
+ * Every name goes through Strapi's identifier rules (identifiers.ts), so long names are shortened as Strapi does.
  */
 export interface JoinTable {
-  /** `<collectionName>_<attribute>_lnk`. */
+  /** `<table>_<attribute>_lnk`. */
   name: string;
   /** The owner's row: `<owner singular>_id`. */
   ownerColumn: string;
@@ -17,6 +19,9 @@ export interface JoinTable {
   orderColumn?: string;
   /** The owner's position in the target's list (`<owner singular>_ord`): bidirectional manyToAny relations only. */
   inverseOrderColumn?: string;
+  /** The owner's and the target's tables (what the link's foreign keys reference). */
+  ownerTable: string;
+  targetTable: string;
 }
 
 /** How a relation attribute reaches its targets: through its own join table, or the owner's read backwards. */
@@ -26,27 +31,70 @@ export interface RelationJoin {
   side: 'owner' | 'inverse';
 }
 
-const TO_MANY = new Set(['oneToMany', 'manyToMany', 'manyWay']);
-const MANY_TO = new Set(['manyToOne', 'manyToMany']);
+/** One side of a relation, as its names need it. */
+export interface RelationSide {
+  /** `collectionName` as the schema writes it. */
+  collectionName: string;
+  singularName: string;
+}
+
+/** Strapi's database layer knows four relation kinds: a one-way relation is the unidirectional form of one. */
+const RELATION_KINDS: Partial<Record<RelationKind, StrapiRelationKind>> = {
+  oneToOne: 'oneToOne',
+  oneToMany: 'oneToMany',
+  manyToOne: 'manyToOne',
+  manyToMany: 'manyToMany',
+  oneWay: 'oneToOne',
+  manyWay: 'oneToMany',
+};
+
+/** The kind Strapi's database layer gives a Cairn relation; undefined for morph relations (no join table of this form). */
+export const strapiRelationKind = (kind: RelationKind): StrapiRelationKind | undefined => RELATION_KINDS[kind];
+
+const TO_MANY = new Set<StrapiRelationKind>(['oneToMany', 'manyToMany']);
+const MANY_TO = new Set<StrapiRelationKind>(['manyToOne', 'manyToMany']);
+
+/** The table Strapi makes for a schema: its collectionName, shortened to 55 characters when longer. */
+export const strapiTableName = (collectionName: string): string => ids.tableName(collectionName);
+
+/** The column of an attribute: its name in lodash's snake_case, shortened when longer than 55 characters. */
+export const strapiColumnName = (attributeName: string): string => ids.columnName(ids.strapiSnakeCase(attributeName));
 
 /** The name Strapi gives a schema's rows in link columns: a content type's singular name, a component's file name. */
 export function singularOf(schema: ContentType | Component): string {
   return schema.modelType === 'contentType' ? schema.info.singularName : schema.uid.slice(schema.uid.indexOf('.') + 1);
 }
 
+/** The join table of an owning relation `attribute` (`bidirectional`: it has inversedBy) from `owner` to `target`. */
+export function joinTableNames(owner: RelationSide, attribute: { name: string; relation: StrapiRelationKind; bidirectional: boolean }, target: RelationSide): JoinTable {
+  const snake = ids.strapiSnakeCase;
+  const ownerTable = strapiTableName(owner.collectionName);
+  const ownerColumn = ids.joinColumnAttributeIdName(snake(owner.singularName));
+  let targetColumn = ids.joinColumnAttributeIdName(snake(target.singularName));
+  if (targetColumn === ownerColumn) targetColumn = ids.inverseJoinColumnAttributeIdName(snake(target.singularName));
+  const orderColumn = TO_MANY.has(attribute.relation) ? ids.orderColumnName(snake(target.singularName)) : undefined;
+  let inverseOrderColumn = attribute.bidirectional && MANY_TO.has(attribute.relation) ? ids.orderColumnName(snake(owner.singularName)) : undefined;
+  if (attribute.relation === 'manyToMany' && inverseOrderColumn === orderColumn) inverseOrderColumn = ids.inverseOrderColumnName(snake(owner.singularName));
+  return {
+    // The owner's table name as Strapi's metadata holds it (already shortened), snake_cased again.
+    name: ids.joinTableName(snake(ownerTable), snake(attribute.name)),
+    ownerColumn,
+    targetColumn,
+    orderColumn,
+    inverseOrderColumn,
+    ownerTable,
+    targetTable: strapiTableName(target.collectionName),
+  };
+}
+
 /** The join table of an owning relation `attribute` of `owner`. */
 export function joinTableOf(model: Model, owner: ContentType | Component, attribute: RelationAttribute): JoinTable {
   const target = model.contentTypes.get(attribute.target);
   if (!target) throw new Error(`unknown relation target ${attribute.target}`);
-  const ownerName = snakeCase(singularOf(owner));
-  const targetName = snakeCase(singularOf(target));
-  const ownerColumn = `${ownerName}_id`;
-  const targetColumn = ownerColumn === `${targetName}_id` ? `inv_${targetName}_id` : `${targetName}_id`;
-  const bidirectional = attribute.inversedBy !== undefined;
-  const orderColumn = TO_MANY.has(attribute.relation) ? `${targetName}_ord` : undefined;
-  let inverseOrderColumn = bidirectional && MANY_TO.has(attribute.relation) ? `${ownerName}_ord` : undefined;
-  if (attribute.relation === 'manyToMany' && inverseOrderColumn === orderColumn) inverseOrderColumn = `inv_${inverseOrderColumn}`;
-  return { name: `${owner.table}_${snakeCase(attribute.name)}_lnk`, ownerColumn, targetColumn, orderColumn, inverseOrderColumn };
+  const relation = strapiRelationKind(attribute.relation);
+  if (!relation) throw new Error(`${owner.uid}.${attribute.name}: a ${attribute.relation} relation has no join table in Strapi's layout`);
+  const side = (schema: ContentType | Component): RelationSide => ({ collectionName: schema.table, singularName: singularOf(schema) });
+  return joinTableNames(side(owner), { name: attribute.name, relation, bidirectional: attribute.inversedBy !== undefined }, side(target));
 }
 
 /** The join table a relation attribute reads, and from which side. */
@@ -58,5 +106,9 @@ export function relationJoin(model: Model, schema: ContentType | Component, attr
   return { table: joinTableOf(model, owner, owning), side: 'inverse' };
 }
 
-/** Strapi's one table for every media field of every type: rows `(file_id, related_id, related_type, field, order)`. */
+/**
+ * Strapi's one table for every media field of every type: rows `(file_id, related_id, related_type, field, order)`;
+ * `morphTableName('files', 'related')`, written out so that loading this module computes nothing (lodash loads on
+ * first use).
+ */
 export const MEDIA_MORPH_TABLE = 'files_related_mph';
