@@ -1,0 +1,45 @@
+// Real Strapi for the interop tests, installed from npm into a cache folder outside the repository: once per
+// package-lock (and Node.js ABI: better-sqlite3 is built for one), then reused by every dialect and every run.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+const READY = '.cairn-interop-ready';
+
+/**
+ * The folder holding Strapi's node_modules for the fixture app in `fixtureDir`: `$CAIRN_STRAPI_CACHE` (or
+ * ~/.cache/cairn-strapi) / <hash of package-lock.json and the Node.js ABI>. `npm ci` runs only when it is absent.
+ * Returns { dir, installed: boolean, ms }.
+ */
+export function ensureStrapiInstall(fixtureDir, log = console.log) {
+  const lock = readFileSync(join(fixtureDir, 'package-lock.json'));
+  const key = createHash('sha256')
+    .update(lock)
+    .update(`\0${process.platform}-${process.arch}-abi${process.versions.modules}`)
+    .digest('hex')
+    .slice(0, 16);
+  const root = process.env.CAIRN_STRAPI_CACHE || join(homedir(), '.cache', 'cairn-strapi');
+  const dir = join(root, key);
+  if (existsSync(join(dir, READY))) return { dir, installed: false, ms: 0 };
+
+  const t0 = Date.now();
+  // Installed beside the final folder and renamed into place, so a run that dies half-way leaves nothing that looks ready.
+  const staging = `${dir}.partial-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  copyFileSync(join(fixtureDir, 'package.json'), join(staging, 'package.json'));
+  copyFileSync(join(fixtureDir, 'package-lock.json'), join(staging, 'package-lock.json'));
+  log(`installing Strapi (npm ci) into ${dir} ...`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staging, stdio: 'inherit' });
+  if (result.status !== 0) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(`npm ci of the Strapi fixture app failed (exit ${result.status})`);
+  }
+  writeFileSync(join(staging, READY), `${new Date().toISOString()} node ${process.version}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+  return { dir, installed: true, ms: Date.now() - t0 };
+}
