@@ -72,25 +72,21 @@ export class StrapiLinkList {
 
   /** The links in list order (by order value, then link id; by link id on a to-one side). */
   async entries(): Promise<LinkEntry[]> {
-    return this.atomically(async (db) => {
-      await this.checkRow(db);
-      const o = this.order ?? 'NULL';
-      const x = this.otherOrder ?? 'NULL';
-      const rows = await db.query<{ m: number; o: number | null; x: number | null }>(
-        `SELECT ${this.member} AS m, ${o} AS o, ${x} AS x FROM ${this.t} WHERE ${this.key} = ? ORDER BY ${this.order ? `${this.order}, ` : ''}id`,
-        [this.rowId],
-      );
-      return rows.map((r) => ({ member: Number(r.m), order: numberOrNull(r.o), otherOrder: numberOrNull(r.x) }));
-    });
+    // Reads need no transaction of their own (on SQLite, one costs a commit).
+    await this.checkRow(this.db);
+    const o = this.order ?? 'NULL';
+    const x = this.otherOrder ?? 'NULL';
+    const rows = await this.db.query<{ m: number; o: number | null; x: number | null }>(
+      `SELECT ${this.member} AS m, ${o} AS o, ${x} AS x FROM ${this.t} WHERE ${this.key} = ? ORDER BY ${this.order ? `${this.order}, ` : ''}id`,
+      [this.rowId],
+    );
+    return rows.map((r) => ({ member: Number(r.m), order: numberOrNull(r.o), otherOrder: numberOrNull(r.x) }));
   }
 
   async has(member: number): Promise<boolean> {
     const id = this.memberId(member);
-    return this.atomically(async (db) => {
-      await this.checkRow(db);
-      const rows = await db.query(`SELECT id FROM ${this.t} WHERE ${this.key} = ? AND ${this.member} = ?`, [this.rowId, id]);
-      return rows.length > 0;
-    });
+    await this.checkRow(this.db);
+    return this.linkOf(this.db, id);
   }
 
   /** Links `member` last. */
