@@ -273,9 +273,16 @@ describeEachDialect('StrapiLinkList: ordered links over Strapi 5 join tables', (
     expect(renumbered).toBe(1);
     expect(await list.members()).toEqual([a, ...[...rest].reverse(), b]);
     expect(await served(`/api/articles/${article.doc}`, 'related', 'draft')).toEqual([a, ...[...rest].reverse(), b]);
-    // Starts halve towards 0 and never go below it (MySQL's order columns are unsigned).
     await list.renumber();
     expect((await list.entries()).map((e) => e.order)).toEqual(pool.map((_, i) => i + 1));
+    // A list starting at 0 (Strapi's 0-based `connect` on create) has no room before its first member, since values
+    // never go below 0 (MySQL's order columns are `double unsigned`): `start` renumbers, then takes 0.5.
+    await db.execute(`UPDATE articles_related_lnk SET article_ord = article_ord - 1 WHERE article_id = ?`, [article.id]);
+    const [extra] = await ids(`SELECT id FROM articles WHERE published_at IS NULL AND id NOT IN (${pool.map(() => '?').join(', ')}) ORDER BY id DESC LIMIT 1`, pool);
+    const writes = await writesDuring(() => list.insert(extra!, { start: true }));
+    expect(writes.map((w) => w.split(' ')[0])).toEqual(['UPDATE', 'INSERT']);
+    const order = [a, ...[...rest].reverse(), b];
+    expect((await list.entries()).map((e) => [e.member, e.order])).toEqual([[extra, 0.5], ...order.map((id, i) => [id, i + 1])]);
   });
 
   it('copies a draft\'s links to its published row in one statement, mapping D&P targets to their published rows and keeping the orders', async () => {
