@@ -1,0 +1,94 @@
+import type { Database } from '../types.js';
+import type { RelationJoin } from '../strapi-layout/names.js';
+import { listSide } from './list-side.js';
+import { LinkListError, rowIdOf } from './link-errors.js';
+
+/**
+ * Which row of each member the copy links: 'same' (members without Draft & Publish, components: one row each), or
+ * the member's version row of that status in the same document and locale ('published' when publishing, 'draft'
+ * when discarding a draft); a member with no such version is dropped, as Strapi drops it.
+ */
+export type MemberVersion = 'same' | 'published' | 'draft';
+
+/**
+ * The other side's order value of each copied link (the member's own list):
+ * - 'copy': the source link's value (Strapi's first publish: draft and published links tie there);
+ * - `{ restoreFrom: rowId }`: the value the link of row `restoreFrom` (the version being replaced, still in place)
+ *   to the same member had, else after every link of the member (Strapi's re-publish and discard-draft);
+ * - 'append': after every link of the member (MAX + 1, a new link's rule).
+ */
+export type OtherOrder = 'copy' | 'append' | { restoreFrom: number };
+
+export interface CopyLinks {
+  /** The row whose links are copied (a draft) and the row that gets them (its new published version, no links yet). */
+  from: number;
+  to: number;
+  members: MemberVersion;
+  otherOrder?: OtherOrder;
+}
+
+/**
+ * Gives row `to` the links row `from` has on this side of one join table, each member replaced by its counterpart
+ * version, keeping this list's order values: one `INSERT ... SELECT`, whatever the list's length (publishing a
+ * document runs one per join table). Refused when `to` already has links here (a copy fills an empty list: publishing
+ * inserts a new row). Returns the number of links written.
+ */
+export async function copyLinksMapped(db: Database, join: RelationJoin, copy: CopyLinks): Promise<number> {
+  const side = listSide(join);
+  const from = rowIdOf(copy.from, side.table, 'the row copied from');
+  const to = rowIdOf(copy.to, side.table, 'the row copied to');
+  const restoreFrom = typeof copy.otherOrder === 'object' ? rowIdOf(copy.otherOrder.restoreFrom, side.table, 'the row whose other-side orders are restored') : undefined;
+  const q = (name: string) => db.quote(name);
+  const [t, key, member] = [q(side.table), q(side.key), q(side.member)];
+  return db.transaction(async (trx) => {
+    const rows = await trx.query<{ id: number }>(`SELECT id FROM ${q(side.keyTable)} WHERE id IN (?, ?)`, [from, to]);
+    const found = new Set(rows.map((r) => Number(r.id)));
+    for (const id of [from, to]) {
+      if (!found.has(id)) throw new LinkListError('unknown-row', `${side.table}: ${side.keyTable} has no row ${id} to copy links ${id === from ? 'from' : 'to'}`, { table: side.table, row: id });
+    }
+    const [existing] = await trx.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${t} WHERE ${key} = ?`, [to]);
+    if (Number(existing?.n ?? 0) > 0) {
+      throw new LinkListError('links-exist', `${side.table}: ${side.keyTable} row ${to} already has ${Number(existing!.n)} links on this side: a copy fills an empty list`, {
+        table: side.table,
+        row: to,
+      });
+    }
+    // `m` is the member the new link names: the source link's member itself, or its counterpart version.
+    const counterpart =
+      copy.members === 'same'
+        ? { join: '', id: `l.${member}` }
+        : {
+            join:
+              ` JOIN ${q(side.memberTable)} s ON s.id = l.${member}` +
+              ` JOIN ${q(side.memberTable)} m ON m.document_id = s.document_id` +
+              ` AND (m.locale = s.locale OR (m.locale IS NULL AND s.locale IS NULL))` +
+              ` AND m.published_at IS ${copy.members === 'published' ? 'NOT ' : ''}NULL`,
+            id: 'm.id',
+          };
+    const columns = [key, member];
+    // `to` is a checked row id: written as a literal, as a parameter in a SELECT list has no type PostgreSQL can infer.
+    const values = [String(to), counterpart.id];
+    const params: unknown[] = [];
+    if (side.order) {
+      columns.push(q(side.order));
+      values.push(`l.${q(side.order)}`);
+    }
+    if (side.otherOrder) {
+      const x = q(side.otherOrder);
+      const after = `COALESCE((SELECT MAX(x.${x}) FROM ${t} x WHERE x.${member} = ${counterpart.id}), 0) + 1`;
+      columns.push(x);
+      if (copy.otherOrder === undefined || copy.otherOrder === 'copy') values.push(`l.${x}`);
+      else if (copy.otherOrder === 'append') values.push(after);
+      else {
+        values.push(`COALESCE((SELECT p.${x} FROM ${t} p WHERE p.${key} = ? AND p.${member} = ${counterpart.id}), ${after})`);
+        params.push(restoreFrom);
+      }
+    }
+    params.push(from);
+    const result = await trx.execute(
+      `INSERT INTO ${t} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${t} l${counterpart.join} WHERE l.${key} = ?`,
+      params,
+    );
+    return result.affectedRows;
+  });
+}
