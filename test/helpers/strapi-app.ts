@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
 import { createCairn, type Cairn } from '../../src/app/cairn.js';
 import { createLogger } from '../../src/app/logger.js';
 import type { DialectName } from '../../src/database/types.js';
@@ -28,8 +29,8 @@ export const STRAPI_FIXTURE_CONFIG = {
 export interface StrapiFixtureApp {
   cairn: Cairn;
   /** A request with the full-access token Strapi issued (`anchor-full-access`), or with `authorization` given ('' for none). */
-  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, authorization?: string): ReturnType<Cairn['fastify']['inject']>;
-  get(url: string): ReturnType<Cairn['fastify']['inject']>;
+  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, authorization?: string): Promise<LightMyRequestResponse>;
+  get(url: string): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
