@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
+import { expectGoldenSql } from '../helpers/golden-sql.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { kitchen } from '../fixtures/kitchen.js';
 
@@ -13,7 +13,6 @@ import { kitchen } from '../fixtures/kitchen.js';
  * meant, `UPDATE_GOLDENS=1 npx vitest run test/database/golden-sql.test.ts` writes the new files.
  */
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), 'golden-sql');
-const update = process.env.UPDATE_GOLDENS === '1';
 
 interface Case {
   name: string;
@@ -88,14 +87,7 @@ describeEachDialect('golden SQL', (dialect) => {
         stop();
       }
       expect(status).toBeLessThan(300);
-      const actual = `${statements.join(';\n\n')};\n`;
-      const file = join(GOLDEN_DIR, `${name}.${dialect}.sql`);
-      if (update) {
-        mkdirSync(GOLDEN_DIR, { recursive: true });
-        writeFileSync(file, actual);
-      }
-      expect(existsSync(file), `${file} is missing: run with UPDATE_GOLDENS=1 and review it`).toBe(true);
-      expect(actual).toBe(readFileSync(file, 'utf8'));
+      expectGoldenSql(GOLDEN_DIR, name, dialect, statements);
     });
   }
 });

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
+import { expectGoldenSql } from '../helpers/golden-sql.js';
 import { openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-app.js';
 
 /**
@@ -11,7 +11,6 @@ import { openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-a
  * them after a meant change.
  */
 const GOLDEN_DIR = join(import.meta.dirname, 'golden-sql');
-const update = process.env.UPDATE_GOLDENS === '1';
 
 const cases: Array<{ name: string; url: string }> = [
   // A list with its total (carried by each row: one statement), a to-one, a to-many and media populated.
@@ -49,14 +48,7 @@ describeEachDialect('SQL for reads of a database that Strapi made', (dialect) =>
       // The API token's lookup (as on every request with a token), then the read itself.
       expect(statements).toHaveLength(2);
       expect(statements[0]).toMatch(/ FROM strapi_api_tokens /);
-      const actual = `${statements.join(';\n\n')};\n`;
-      const file = join(GOLDEN_DIR, `${name}.${dialect}.sql`);
-      if (update) {
-        mkdirSync(GOLDEN_DIR, { recursive: true });
-        writeFileSync(file, actual);
-      }
-      expect(existsSync(file), `${file} is missing: run with UPDATE_GOLDENS=1 and review it`).toBe(true);
-      expect(actual).toBe(readFileSync(file, 'utf8'));
+      expectGoldenSql(GOLDEN_DIR, name, dialect, statements);
     });
   }
 });
