@@ -39,12 +39,27 @@ const COLLATIONS = `SELECT TABLE_NAME AS name, TABLE_COLLATION AS collation FROM
   WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME IS NOT NULL`;
 const collations = async (db: Database) => new Map((await db.query<{ name: string; collation: string }>(COLLATIONS)).map((r) => [r.name, r.collation]));
 
+/**
+ * PostgreSQL below the layout: which unique indexes are UNIQUE constraints (`table constraint`), and each `id`'s
+ * default (`table nextval(...)`: the sequence serial made).
+ */
+const PG_DETAILS = `SELECT cl.relname || ' ' || c.conname AS detail FROM pg_catalog.pg_constraint c
+    JOIN pg_catalog.pg_class cl ON cl.oid = c.conrelid JOIN pg_catalog.pg_namespace n ON n.oid = cl.relnamespace
+    WHERE c.contype = 'u' AND n.nspname = current_schema()
+  UNION ALL SELECT table_name || ' ' || column_default FROM information_schema.columns
+    WHERE table_schema = current_schema() AND column_name = 'id'`;
+const pgDetails = async (db: Database) => (await db.query<{ detail: string }>(PG_DETAILS)).map((r) => r.detail).sort();
+
 /** The native layout of the database real Strapi made (the fixture dump loaded into a fresh database). */
-async function strapiNativeLayout(dialect: DialectName): Promise<{ tables: Map<string, LayoutTable>; collations: Map<string, string> }> {
+async function strapiNativeLayout(dialect: DialectName): Promise<{ tables: Map<string, LayoutTable>; collations: Map<string, string>; pg: string[] }> {
   const fixture = await loadStrapiFixture(dialect);
   const db = await createDatabase(fixture.config);
   try {
-    return { tables: byName(await layoutOf(db, true)), collations: dialect === 'mysql' ? await collations(db) : new Map() };
+    return {
+      tables: byName(await layoutOf(db, true)),
+      collations: dialect === 'mysql' ? await collations(db) : new Map(),
+      pg: dialect === 'postgres' ? await pgDetails(db) : [],
+    };
   } finally {
     await db.close();
     await fixture.drop();
@@ -88,6 +103,17 @@ describeEachDialect("createStrapiTables: Strapi's tables for the conformance mod
       expect(nativeTypes(table), table.name).toEqual(nativeTypes(made!));
     }
   });
+
+  // PostgreSQL only: what readLayout reads alike for a unique index and a UNIQUE constraint, and serial's sequences.
+  if (dialect === 'postgres') {
+    it("makes Strapi's unique indexes UNIQUE constraints, and each id's sequence as serial names it, as Strapi", async () => {
+      const created = await pgDetails(db);
+      const planned = new Set(planStrapiLayout(model, dialect).map((t) => t.name));
+      expect(created).toContain("articles_categories_lnk articles_categories_lnk_uq");
+      expect(created).toContain("articles nextval('articles_id_seq'::regclass)");
+      expect(created).toEqual(strapi.pg.filter((detail) => planned.has(detail.split(' ')[0]!)));
+    });
+  }
 
   // MariaDB only: table options, and the json columns MariaDB makes of knex's `json`.
   if (dialect === 'mysql') {
