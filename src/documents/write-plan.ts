@@ -171,7 +171,24 @@ function collect(
         break;
     }
   }
+  if (!isComponent && !(schema as ContentType).localized && Object.prototype.hasOwnProperty.call(data, 'locale')) {
+    const problem = unlocalizedLocaleProblem(data.locale, [...path, 'locale']);
+    if (problem) fieldError([...path, 'locale'], problem, data.locale);
+  }
   return plan;
+}
+
+/**
+ * Strapi 5's i18n plugin gives every content type a `locale` string attribute (writable; private when the type is not
+ * localized), so a non-localized type's body may carry `locale`: Strapi checks it as a string of at most 255
+ * characters (its default for strings), listed after the schema's attributes, then keeps it in a column no answer,
+ * filter or sort can reach. Cairn checks it the same way and keeps nothing: its own layout has no such column.
+ */
+function unlocalizedLocaleProblem(value: unknown, at: BodyPath): string | undefined {
+  if (value === null) return undefined;
+  if (typeof value !== 'string') return typeError(at, 'string', value);
+  if (value.length > 255) return `${pathLabel(at)} must be at most 255 characters`;
+  return undefined;
 }
 
 /** The yup schema Strapi checks a scalar type with (dates, big integers and JSON are `mixed`: any value). */
