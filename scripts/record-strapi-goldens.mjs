@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Records what real Strapi answers on the fixture databases that Strapi made (test/fixtures/strapi-db): the
 // "goldens" that Cairn's answers on the same databases are compared with. Not run by tests: it needs an installed
-// reference server outside the repository (/work/shared/reference-server's setup.sh), given as STRAPI_APP_DIR.
+// reference server outside the repository (../shared/reference-server's setup.sh), given as STRAPI_APP_DIR.
 //
 //   STRAPI_APP_DIR=/path/to/strapi-app node scripts/record-strapi-goldens.mjs               # reads, 3 dialects
 //   STRAPI_APP_DIR=... node scripts/record-strapi-goldens.mjs --dialects sqlite,postgres      # some dialects
@@ -63,7 +63,7 @@ const APP = process.env.STRAPI_APP_DIR;
 const strapiPackage = APP && join(APP, 'node_modules', '@strapi', 'strapi', 'package.json');
 if (!APP || !existsSync(strapiPackage)) {
   fail(`STRAPI_APP_DIR (${APP ?? 'unset'}) holds no Strapi install (no node_modules/@strapi/strapi): install the reference server first ` +
-    '(STRAPI_APP_DIR=<dir outside the repository> /work/shared/reference-server/setup.sh --fresh)', 2);
+    '(STRAPI_APP_DIR=<dir outside the repository> ../shared/reference-server/setup.sh --fresh)', 2);
 }
 const STRAPI_VERSION = JSON.parse(readFileSync(strapiPackage, 'utf8')).version;
 const tokens = JSON.parse(readFileSync(join(FIX, 'tokens.json'), 'utf8'));
