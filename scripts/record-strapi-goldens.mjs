@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Records what real Strapi answers on the fixture databases that Strapi made (test/fixtures/strapi-db): the
 // "goldens" that Cairn's answers on the same databases are compared with. Not run by tests: it needs an installed
-// reference server outside the repository (../shared/reference-server's setup.sh), given as STRAPI_APP_DIR.
+// Strapi app made from the repository (`node scripts/interop/strapi-app.mjs <dir>`), given as STRAPI_APP_DIR.
 //
 //   STRAPI_APP_DIR=/path/to/strapi-app node scripts/record-strapi-goldens.mjs               # reads, 3 dialects
 //   STRAPI_APP_DIR=... node scripts/record-strapi-goldens.mjs --dialects sqlite,postgres      # some dialects
@@ -60,10 +60,11 @@ const dialects = afterWrites ? ['sqlite'] : dialectArg >= 0 ? args[dialectArg + 
 for (const d of dialects) if (!['sqlite', 'postgres', 'mysql'].includes(d)) fail(`unknown dialect ${d}`, 2);
 
 const APP = process.env.STRAPI_APP_DIR;
+const SECRETS = JSON.parse(readFileSync(join(FIX, 'secrets.json'), 'utf8'));
 const strapiPackage = APP && join(APP, 'node_modules', '@strapi', 'strapi', 'package.json');
 if (!APP || !existsSync(strapiPackage)) {
   fail(`STRAPI_APP_DIR (${APP ?? 'unset'}) holds no Strapi install (no node_modules/@strapi/strapi): install the reference server first ` +
-    '(STRAPI_APP_DIR=<dir outside the repository> ../shared/reference-server/setup.sh --fresh)', 2);
+    '(node scripts/interop/strapi-app.mjs <dir outside the repository>)', 2);
 }
 const STRAPI_VERSION = JSON.parse(readFileSync(strapiPackage, 'utf8')).version;
 const tokens = JSON.parse(readFileSync(join(FIX, 'tokens.json'), 'utf8'));
@@ -158,6 +159,8 @@ async function runStrapi(dialect, db, fn) {
   const env = {
     ...withoutDatabaseEnv(process.env), NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true', BROWSER: 'none',
     HOST: '127.0.0.1', PORT: String(port), DATABASE_CLIENT: dialect, ...db.env,
+    // The secrets the fixture databases were made with: their tokens, JWTs and encrypted keys stay valid.
+    API_TOKEN_SALT: SECRETS.apiTokenSalt, JWT_SECRET: SECRETS.jwtSecret, ENCRYPTION_KEY: SECRETS.encryptionKey,
   };
   log(`${dialect}: starting Strapi on port ${port} (NODE_ENV=production, ${Object.entries(db.env).map(([k, v]) => `${k}=${v}`).join(' ')}), log ${logFile} (KEEP=1 keeps it)`);
   const strapi = spawn(process.execPath, ['node_modules/@strapi/strapi/bin/strapi.js', 'start'], { cwd: APP, env, stdio: ['ignore', 'pipe', 'pipe'] });

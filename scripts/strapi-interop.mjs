@@ -12,18 +12,18 @@
 // where), --no-build (use dist/ as it is). Env: CAIRN_STRAPI_CACHE (the install cache's root, default
 // ~/.cache/cairn-strapi). Exits 1 when any answer differs or the layout changed, 2 when a step fails.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from './interop/databases.mjs';
 import { ensureStrapiInstall } from './interop/install.mjs';
+import { FIXTURE_APP as fixtureApp, prepareStrapiApp } from './interop/strapi-app.mjs';
 import { freePort, startCairn, startStrapi, stop } from './interop/servers.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const kit = join(repo, 'test', 'fixtures', 'conformance');
-const fixtureApp = join(repo, 'test', 'interop', 'strapi-app');
 const DIALECTS = ['sqlite', 'postgres', 'mysql'];
 
 // Both apps read these (the fixture app's config/admin.js and plugins.js, the conformance app's too): Cairn must
@@ -174,11 +174,7 @@ async function runDialect(dialect) {
  * copy is never written to). Both sit in the same folder, so a relative SQLite file name is the same file for both.
  */
 function prepareApps(strapiApp, cairnApp) {
-  cpSync(fixtureApp, strapiApp, { recursive: true, filter: (src) => !src.endsWith('package-lock.json') });
-  for (const dir of ['api', 'components']) cpSync(join(kit, 'app', 'src', dir), join(strapiApp, 'src', dir), { recursive: true });
-  symlinkSync(join(install.dir, 'node_modules'), join(strapiApp, 'node_modules'), 'dir');
-  // Strapi's local upload provider refuses to start without its folder (the seed uploads four files into it)
-  mkdirSync(join(strapiApp, 'public', 'uploads'), { recursive: true });
+  prepareStrapiApp(strapiApp, install);
   cpSync(join(kit, 'app'), cairnApp, { recursive: true });
 }
 

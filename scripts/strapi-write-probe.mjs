@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Measures how real Strapi 5 writes its own tables: runs a fixed list of REST writes against a running Strapi (the
-// reference server, ../shared/reference-server, on an EMPTY database) and, after each request, reads the database
+// app of `node scripts/interop/strapi-app.mjs <dir>`, on an EMPTY database) and, after each request, reads the database
 // and prints which rows were added, removed or changed (ids, document_id, locale, published_at, timestamps as stored,
 // every *_lnk row with its *_ord values, *_cmps rows, component rows, files_related_mph rows). The evidence behind
 // docs/strapi-5-writes.md. The database is only read (SQLite opened read-only; PostgreSQL: SELECTs only).
