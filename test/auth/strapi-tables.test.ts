@@ -1,31 +1,25 @@
 import { createDecipheriv, createHash, createHmac } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database, type DatabaseConfig, type DialectName } from '../../src/database/index.js';
-import { readLayout } from '../../src/database/layout.js';
 import type { ApiTokens } from '../../src/auth/index.js';
 import { PERMISSIONS_RECHECK_MS } from '../../src/auth/roles.js';
 import { changeRole, roleActions as listRoleActions } from '../../src/auth/role-changes.js';
 import { startAppOn } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/databases.js';
-import { loadStrapiFixture, STRAPI_FIXTURE_DIR } from '../helpers/strapi-fixture.js';
+import { loadStrapiFixture } from '../helpers/strapi-fixture.js';
+import { CONFORMANCE_APP, STRAPI_SECRETS, STRAPI_TOKENS } from '../helpers/strapi-app.js';
+import { databaseSnapshot } from '../helpers/db-snapshot.js';
 import { cairn as runCli, ensureBuilt } from '../cli/build.js';
 
 // Auth on a database that real Strapi 5 made (issue 18): roles and permissions from `up_*`, users with the passwords
 // Strapi stored, API tokens Strapi issued, JWTs signed as Strapi signs them; nothing written that Strapi did not ask.
 
-/** The secrets the fixture databases were made with (the reference app's config) and the user it registered. */
-const SECRETS = JSON.parse(readFileSync(join(STRAPI_FIXTURE_DIR, 'secrets.json'), 'utf8')) as {
-  apiTokenSalt: string;
-  jwtSecret: string;
-  encryptionKey: string;
-  user: { id: number; username: string; email: string; password: string };
-};
-const TOKENS = JSON.parse(readFileSync(join(STRAPI_FIXTURE_DIR, 'tokens.json'), 'utf8')) as Record<DialectName, Record<string, string>>;
-const CONFORMANCE_APP = join(import.meta.dirname, '..', 'fixtures', 'conformance', 'app');
+const SECRETS = STRAPI_SECRETS;
+const TOKENS = STRAPI_TOKENS;
 const TOKEN_TYPES: Record<string, string> = { 'Read Only': 'read-only', 'Full Access': 'full-access', 'anchor-full-access': 'full-access' };
 
 /**
@@ -45,14 +39,11 @@ function appFor(database: DatabaseConfig, permissions?: object): string {
 /** config/plugins.js reads JWT_SECRET: the fixture's secret given over it. */
 const JWT_CONFIG = { plugins: { 'users-permissions': { config: { jwtSecret: SECRETS.jwtSecret, ratelimit: { max: 1000 } } } } };
 
-/** Every table's definition and row count: what must not change when Cairn starts and reads. */
-async function snapshot(db: Database, dialect: DialectName) {
-  const layout = await readLayout((sql, params) => db.query(sql, params), dialect);
-  const counts: Record<string, number> = {};
-  for (const table of layout.tables) counts[table.name] = Number((await db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${db.quote(table.name)}`))[0].n);
+/** Every table's definition and row count, and the permission rows: what must not change when Cairn starts and reads. */
+async function snapshot(db: Database) {
   const permissions = await db.query('SELECT * FROM up_permissions ORDER BY id');
   const links = await db.query('SELECT * FROM up_permissions_role_lnk ORDER BY id');
-  return { layout, counts, permissions, links };
+  return { ...(await databaseSnapshot(db)), permissions, links };
 }
 
 /** A role's actions, read from Strapi's tables. */
@@ -116,7 +107,7 @@ describeEachDialect('auth from the tables of a database Strapi made', (dialect) 
     drop = fixture.drop;
     // The test's own connection: Strapi's admin, as it were, and the observer of what Cairn writes.
     side = await createDatabase(fixture.config);
-    before = await snapshot(side, dialect);
+    before = await snapshot(side);
     tokensBefore = await side.query('SELECT * FROM strapi_api_tokens ORDER BY id');
     dir = appFor(fixture.config);
     app = await startAppOn(dir, fixture.config, JWT_CONFIG);
@@ -247,7 +238,7 @@ describeEachDialect('auth from the tables of a database Strapi made', (dialect) 
   });
 
   it('nothing was written by the start and the reads: the layout and every table\'s row count are as Strapi left them', async () => {
-    const after = await snapshot(side, dialect);
+    const after = await snapshot(side);
     expect(after.layout).toEqual(before.layout);
     expect(after.counts).toEqual(before.counts);
     expect(after.permissions).toEqual(before.permissions);
@@ -378,10 +369,10 @@ describeEachDialect('auth writing the tables of a database Strapi made', (dialec
       await first.close();
     }
     // Started again with the same file: the roles hold what it says, so nothing is written.
-    const before = await snapshot(side, dialect);
+    const before = await snapshot(side);
     const second = await app(permissions);
     await second.close();
-    const after = await snapshot(side, dialect);
+    const after = await snapshot(side);
     expect(after.counts).toEqual(before.counts);
     expect(after.permissions).toEqual(before.permissions);
     expect(after.links).toEqual(before.links);
@@ -479,7 +470,7 @@ describeEachDialect('auth writing the tables of a database Strapi made', (dialec
     expect(row).toMatchObject({ kind: 'content-api', type: 'read-only', access_key: createHashHmac(key) });
     expect(decrypt(String(row.encrypted_key))).toBe(key);
     // No cairn_* table was made for it.
-    expect((await readLayout((sql, params) => side.query(sql, params), dialect)).tables.filter((t) => t.name.startsWith('cairn_'))).toEqual([]);
+    expect((await databaseSnapshot(side)).layout.tables.filter((t) => t.name.startsWith('cairn_'))).toEqual([]);
     const running = await app();
     try {
       expect((await running.request('GET', '/api/articles?pagination[pageSize]=1', undefined, bearer(key))).status).toBe(200);

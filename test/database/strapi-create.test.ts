@@ -7,7 +7,7 @@ import { checkStrapiLayout } from '../../src/database/strapi-layout/check.js';
 import { createStrapiTables, strapiTableStatements, TablesExistError } from '../../src/database/strapi-layout/create.js';
 import { planStrapiLayout } from '../../src/database/strapi-layout/plan.js';
 import { loadModel, type Model } from '../../src/model/index.js';
-import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
+import { describeEachDialect, freshDatabaseConfig, useFreshDatabase } from '../helpers/databases.js';
 import { loadStrapiFixture, strapiFixtureLayout } from '../helpers/strapi-fixture.js';
 
 const CONFORMANCE_APP = join(import.meta.dirname, '..', 'fixtures', 'conformance', 'app');
@@ -165,17 +165,7 @@ describeEachDialect("createStrapiTables: Strapi's tables for the conformance mod
 });
 
 describeEachDialect('createStrapiTables: a failure half-way', (dialect) => {
-  let db: Database;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    drop = fresh.drop;
-    db = await createDatabase(fresh.config);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await drop?.();
-  });
+  const fresh = useFreshDatabase(dialect);
 
   it(
     dialect === 'mysql'
@@ -190,11 +180,11 @@ describeEachDialect('createStrapiTables: a failure half-way', (dialect) => {
         indexes: [{ name: 'zz_broken_idx', columns: ['missing'], unique: false }],
         foreignKeys: [],
       };
-      await expect(createStrapiTables(db, [...planStrapiLayout(model, dialect), broken])).rejects.toThrow(/missing/i);
-      expect((await layoutOf(db)).tables).toEqual([]);
+      await expect(createStrapiTables(fresh(), [...planStrapiLayout(model, dialect), broken])).rejects.toThrow(/missing/i);
+      expect((await layoutOf(fresh())).tables).toEqual([]);
       // And the database is usable afterwards: the plan alone is created.
-      await createStrapiTables(db, planStrapiLayout(model, dialect));
-      expect(await checkStrapiLayout(db, model)).toEqual([]);
+      await createStrapiTables(fresh(), planStrapiLayout(model, dialect));
+      expect(await checkStrapiLayout(fresh(), model)).toEqual([]);
     },
     120_000,
   );

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Database } from '../../src/database/types.js';
-import { readLayout } from '../../src/database/layout.js';
+import { readLayout, type DatabaseLayout } from '../../src/database/layout.js';
 
 /**
  * Everything a read-only command could have changed: the catalog (native types included), every table's row count
  * and, for SQLite, the file's bytes. Equal snapshots before and after: nothing was written.
  */
-export async function databaseSnapshot(db: Database, sqliteFile?: string): Promise<unknown> {
+export async function databaseSnapshot(db: Database, sqliteFile?: string): Promise<{ layout: DatabaseLayout; counts: Record<string, number>; bytes: string | undefined }> {
   const layout = await readLayout((sql, params) => db.query(sql, params), db.dialect, { native: true });
   const counts: Record<string, number> = {};
   for (const table of layout.tables) {
