@@ -1,4 +1,5 @@
 import type { Database } from './types.js';
+import { isoDatetime } from './strapi-layout/rows.js';
 
 /** A row of Strapi's `i18n_locale`, with the entry fields Strapi answers `GET /api/i18n/locales` with. */
 export interface StoredLocale {
@@ -34,23 +35,9 @@ export async function readStrapiLocales(db: Database): Promise<{ locales: Stored
     documentId: String(r.document_id),
     name: String(r.name ?? r.code),
     code: String(r.code),
-    createdAt: storedDatetime(r.created_at),
-    updatedAt: storedDatetime(r.updated_at),
-    publishedAt: storedDatetime(r.published_at),
+    createdAt: isoDatetime(r.created_at),
+    updatedAt: isoDatetime(r.updated_at),
+    publishedAt: isoDatetime(r.published_at),
   }));
   return { locales, defaultCode };
-}
-
-/**
- * A datetime as Strapi stores it, in ISO 8601: milliseconds since the epoch (Strapi's SQLite), a Date, or the UTC
- * wall time text PostgreSQL and MySQL give (`2026-11-25 03:56:25.326`).
- */
-export function storedDatetime(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'number' || /^\d+$/.test(String(value))) return new Date(Number(value)).toISOString();
-  const text = String(value);
-  if (text.endsWith('Z')) return text;
-  const date = new Date(`${text.replace(' ', 'T')}Z`);
-  return Number.isNaN(date.getTime()) ? text : date.toISOString();
 }

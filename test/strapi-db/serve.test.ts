@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openStrapiFixtureApp, STRAPI_TOKENS, type StrapiFixtureApp } from '../helpers/strapi-app.js';
 import { STRAPI_FIXTURE_DIR } from '../helpers/strapi-fixture.js';
 import { databaseSnapshot } from '../helpers/db-snapshot.js';
-import { storedDatetime } from '../../src/database/strapi-locales.js';
+import { isoDatetime } from '../../src/database/strapi-layout/rows.js';
 
 describeEachDialect('Cairn on a database that Strapi made', (dialect) => {
   let app: StrapiFixtureApp;
@@ -22,7 +22,7 @@ describeEachDialect('Cairn on a database that Strapi made', (dialect) => {
     expect(response.statusCode).toBe(200);
     const body = response.json() as Array<Record<string, unknown>>;
     expect(body.map((l) => [l.id, l.documentId, l.code, l.createdAt, l.isDefault])).toEqual(
-      rows.map((r) => [Number(r.id), r.document_id, r.code, storedDatetime(r.created_at), r.code === 'en']),
+      rows.map((r) => [Number(r.id), r.document_id, r.code, isoDatetime(r.created_at), r.code === 'en']),
     );
     // Every date is ISO 8601 to the millisecond, whatever the dialect stores.
     for (const locale of body) expect(locale.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
