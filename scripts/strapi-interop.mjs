@@ -5,18 +5,21 @@
 // seed.mjs fills it and every read request of queries.json is recorded; Strapi stops; the database's layout is dumped;
 // Cairn starts on the same database with the same secrets, answers the same requests with Strapi's token, stops;
 // compare.mjs compares the two recordings; the layout is dumped again and must be unchanged.
+// Interop test 2 (interop/created-database.mjs): Cairn creates the database (`cairn db create`), Strapi starts on it
+// without changing a table Cairn made and writes content, Cairn serves that content as Strapi does.
 //
-//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--keep] [--no-build]
+//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created ...] [--keep] [--no-build]
 //
-// --dialect (repeatable, or a comma list; default all three), --keep (keep the temp folders and databases and print
+// --dialect (repeatable, or a comma list; default all three), --test (which of the two, default both), --keep (keep the temp folders and databases and print
 // where), --no-build (use dist/ as it is). Env: CAIRN_STRAPI_CACHE (the install cache's root, default
-// ~/.cache/cairn-strapi). Exits 1 when any answer differs or the layout changed, 2 when a step fails.
+// ~/.cache/cairn-strapi). Exits 1 when any answer differs or a layout changed, 2 when a step fails.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createdDatabaseCase } from './interop/created-database.mjs';
 import { freshDatabase } from './interop/databases.mjs';
 import { ensureStrapiInstall } from './interop/install.mjs';
 import { FIXTURE_APP as fixtureApp, prepareStrapiApp } from './interop/strapi-app.mjs';
@@ -72,33 +75,103 @@ const reads = readRequests(JSON.parse(readFileSync(join(kit, 'queries.json'), 'u
 console.log(`${reads.length} read requests of queries.json (GET and GraphQL queries that need no earlier write or user JWT)`);
 
 const results = [];
+const created = [];
 for (const dialect of options.dialects) {
-  console.log(`\n=== ${dialect} ===`);
-  results.push(await runDialect(dialect));
+  if (options.tests.includes('served')) {
+    console.log(`\n=== ${dialect}: Strapi makes the database, Cairn serves it ===`);
+    results.push(await runDialect(dialect));
+  }
+  if (options.tests.includes('created')) {
+    console.log(`\n=== ${dialect}: Cairn creates the database, Strapi starts on it ===`);
+    created.push(await runCreated(dialect));
+  }
 }
 
-console.log('\n=== interop test 1: Strapi makes and seeds the database, Cairn serves it ===');
-console.log(['dialect', 'compared', 'equal', 'different', 'layout unchanged', 'Strapi start+seed+record', 'Cairn start+record', 'total'].join(' | '));
-for (const r of results) {
-  const t = r.times;
-  console.log([
-    r.dialect,
-    r.compared ?? '-',
-    r.asOnSqlite ? `${r.equal} (${r.asOnSqlite} as on SQLite)` : r.equal ?? '-',
-    r.error ? `error: ${r.error.split('\n')[0]}` : r.different.length,
-    r.layoutUnchanged === undefined ? '-' : r.layoutUnchanged ? 'yes' : 'NO',
-    fmt((t['strapi start'] ?? 0) + (t.seed ?? 0) + (t['strapi record'] ?? 0)),
-    fmt((t['cairn start'] ?? 0) + (t['cairn record'] ?? 0)),
-    fmt(t.total ?? 0),
-  ].join(' | '));
+if (results.length) {
+  console.log('\n=== interop test 1: Strapi makes and seeds the database, Cairn serves it ===');
+  console.log(['dialect', 'compared', 'equal', 'different', 'layout unchanged', 'Strapi start+seed+record', 'Cairn start+record', 'total'].join(' | '));
+  for (const r of results) {
+    const t = r.times;
+    console.log([
+      r.dialect,
+      r.compared ?? '-',
+      r.asOnSqlite ? `${r.equal} (${r.asOnSqlite} as on SQLite)` : r.equal ?? '-',
+      r.error ? `error: ${r.error.split('\n')[0]}` : r.different.length,
+      r.layoutUnchanged === undefined ? '-' : r.layoutUnchanged ? 'yes' : 'NO',
+      fmt((t['strapi start'] ?? 0) + (t.seed ?? 0) + (t['strapi record'] ?? 0)),
+      fmt((t['cairn start'] ?? 0) + (t['cairn record'] ?? 0)),
+      fmt(t.total ?? 0),
+    ].join(' | '));
+  }
+  for (const r of results.filter((x) => x.different?.length)) {
+    console.log(`\n${r.dialect}: ${r.different.length} different`);
+    for (const line of r.different) console.log(`  ${line}`);
+  }
 }
-for (const r of results.filter((x) => x.different?.length)) {
-  console.log(`\n${r.dialect}: ${r.different.length} different`);
-  for (const line of r.different) console.log(`  ${line}`);
+if (created.length) {
+  console.log('\n=== interop test 2: Cairn creates the database, Strapi starts on it and writes, Cairn serves it ===');
+  console.log(['dialect', 'tables Strapi added', 'tables Strapi changed', "Cairn's rows Strapi changed", 'errors in Strapi log', 'compared', 'different', 'total'].join(' | '));
+  for (const r of created) {
+    console.log([
+      r.dialect,
+      r.tablesAdded?.length ?? '-',
+      r.error ? `error: ${r.error.split('\n')[0]}` : r.tablesChanged.length ? r.tablesChanged.join(', ') : 'none',
+      r.rowsChanged?.length ?? '-',
+      r.strapiErrors?.length ?? '-',
+      r.compared ?? '-',
+      r.different?.length ?? '-',
+      fmt(r.times.total ?? 0),
+    ].join(' | '));
+  }
+  const added = created.find((r) => r.tablesAdded)?.tablesAdded;
+  if (added) console.log(`tables Strapi adds to the database Cairn created (its admin's own): ${added.join(', ')}`);
+  for (const r of created) {
+    for (const line of r.rowsChanged ?? []) console.log(`  ${r.dialect} row changed or gone: ${line.slice(0, 300)}`);
+    for (const line of r.strapiErrors ?? []) console.log(`  ${r.dialect} Strapi log: ${line.slice(0, 300)}`);
+    for (const line of r.different ?? []) console.log(`  ${r.dialect} different: ${line}`);
+  }
 }
 console.log(`\ntotal ${fmt(Date.now() - started)}${install.installed ? ` (of which npm ci ${fmt(install.ms)})` : ''}`);
-const failed = results.some((r) => r.error) ? 2 : results.some((r) => r.different.length || !r.layoutUnchanged) ? 1 : 0;
+const failedCreated = (r) => r.tablesChanged.length || r.rowsChanged.length || r.strapiErrors.length || r.different.length;
+const failed = [...results, ...created].some((r) => r.error) ? 2 : results.some((r) => r.different.length || !r.layoutUnchanged) || created.some(failedCreated) ? 1 : 0;
 process.exit(failed);
+
+/** Interop test 2 for one dialect (interop/created-database.mjs); never throws: a failed step is in the result. */
+async function runCreated(dialect) {
+  const times = {};
+  const result = { dialect, times };
+  const t0 = Date.now();
+  const work = mkdtempSync(join(tmpdir(), `cairn-interop-created-${dialect}-`));
+  cleanups.add(() => (options.keep ? console.log(`kept ${work}`) : rmSync(work, { recursive: true, force: true })));
+  const step = async (label, fn) => {
+    const value = await timed(label, times, fn);
+    console.log(`  ${label.padEnd(16)} ${fmt(times[label])}`);
+    return value;
+  };
+  try {
+    prepareApps(join(work, 'strapi-app'), join(work, 'cairn-app'));
+    Object.assign(
+      result,
+      await createdDatabaseCase({ dialect, work, repo, secrets: SECRETS, layout: (d, target, out) => layout(d, target, out, { native: true }), step, cleanups, keep: options.keep }),
+    );
+    console.log(`  tables Strapi added: ${result.tablesAdded.length}, changed: ${result.tablesChanged.length ? result.tablesChanged.join(', ') : 'none'}; rows of Cairn's it changed: ${result.rowsChanged.length}; errors in Strapi's log: ${result.strapiErrors.length}; ${result.compared} reads compared, ${result.different.length} different`);
+  } catch (error) {
+    result.error = error.message;
+    console.log(`  FAILED: ${error.message.slice(0, 6000)}`);
+  } finally {
+    for (const cleanup of [...cleanups].reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        console.log(`  cleanup: ${error.message}`);
+      }
+    }
+    cleanups.clear();
+    times.total = Date.now() - t0;
+    console.log(`  ${'total'.padEnd(16)} ${fmt(times.total)}`);
+  }
+  return result;
+}
 
 /** One dialect, start to end; never throws: a failed step is reported in the result. */
 async function runDialect(dialect) {
@@ -197,9 +270,10 @@ function kitScript(script, env) {
   return result.stdout;
 }
 
-/** The database's layout as db-layout.mjs prints it (also written to `out`). */
-function layout(dialect, target, out) {
-  const result = spawnSync(process.execPath, [join(repo, 'scripts', 'db-layout.mjs'), '--client', dialect, target, '--out', out], { encoding: 'utf8' });
+/** The database's layout as db-layout.mjs prints it (also written to `out`); `native`: with each column's native type. */
+function layout(dialect, target, out, { native = false } = {}) {
+  const args = [join(repo, 'scripts', 'db-layout.mjs'), '--client', dialect, target, ...(native ? ['--native'] : []), '--out', out];
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`db-layout.mjs failed:\n${result.stdout}${result.stderr}`);
   return readFileSync(out, 'utf8');
 }
@@ -248,17 +322,21 @@ function lineDiff(before, after) {
 }
 
 function parseArgs(args) {
-  const parsed = { dialects: [], keep: false, build: true };
+  const parsed = { dialects: [], tests: [], keep: false, build: true };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--dialect') parsed.dialects.push(...(args[++i] ?? '').split(','));
     else if (arg.startsWith('--dialect=')) parsed.dialects.push(...arg.slice('--dialect='.length).split(','));
+    else if (arg === '--test') parsed.tests.push(...(args[++i] ?? '').split(','));
+    else if (arg.startsWith('--test=')) parsed.tests.push(...arg.slice('--test='.length).split(','));
     else if (arg === '--keep') parsed.keep = true;
     else if (arg === '--no-build') parsed.build = false;
-    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--keep] [--no-build]`);
+    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created ...] [--keep] [--no-build]`);
   }
   if (parsed.dialects.length === 0) parsed.dialects = [...DIALECTS];
   for (const d of parsed.dialects) if (!DIALECTS.includes(d)) fail(`unknown dialect ${d} (sqlite, postgres or mysql)`);
+  if (parsed.tests.length === 0) parsed.tests = ['served', 'created'];
+  for (const t of parsed.tests) if (!['served', 'created'].includes(t)) fail(`unknown test ${t} (served: Strapi makes the database, Cairn serves it; created: Cairn creates it, Strapi starts on it)`);
   return parsed;
 }
 
