@@ -3,8 +3,8 @@
 //   1. `cairn db create --dir <conformance app>` on a fresh database;
 //   2. the layout is dumped; Strapi starts on the database (no error in its log), its bootstrap issues a token and the
 //      writes below go through its REST API; the answers to READS are recorded; Strapi stops;
-//   3. the layout is dumped again: Strapi may ADD tables (its admin's own, which Cairn does not create: listed), it
-//      must not change one that Cairn created, nor a row Cairn wrote (it adds its own: settings, the app's grants);
+//   3. the layout is dumped again: Strapi must neither add a table (Cairn creates its admin's too) nor change one,
+//      nor change a row Cairn wrote (it adds rows of its own: its stored schema, settings, the app's grants);
 //   4. Cairn starts on the database (now Strapi's: its layout check passes) and must answer READS as Strapi did.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ const READS = [
 /**
  * Runs the test for one dialect in `work` (an empty folder holding `strapi-app` and `cairn-app`, made by the caller).
  * `step(label, fn)` times and logs a step; `cleanups` collects what to undo. Returns { tablesAdded, tablesChanged,
- * rowsChanged, different, strapiErrors } (empty lists but tablesAdded when all is well); throws when a step fails.
+ * rowsChanged, different, strapiErrors } (all empty when all is well); throws when a step fails.
  */
 export async function createdDatabaseCase({ dialect, work, repo, secrets, layout, step, cleanups, keep }) {
   const strapiApp = join(work, 'strapi-app');

@@ -13,7 +13,7 @@ beforeAll(ensureBuilt);
 
 const CONFORMANCE_SRC = join(import.meta.dirname, '..', 'fixtures', 'conformance', 'app', 'src');
 const CREATED =
-  "created Strapi 5's layout for this model: 38 tables, the default locale and 2 roles with their default permissions " +
+  "created Strapi 5's layout for this model: 59 tables, the default locale and 2 roles with their default permissions " +
   "(Strapi adds its admin's tables and settings when it first starts on it)\n";
 const MATCHES = "the database matches Strapi 5's layout for this model\n";
 const dirs: string[] = [];
@@ -109,7 +109,7 @@ describeEachDialect('cairn db create', (dialect) => {
     const before = await databaseSnapshot(db, file());
     const run = cairn(['db', 'create', '--dir', dir]);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^cairn: the database is not empty \(38 tables: admin_users, articles, .*, and 28 more\): Strapi's layout is created in an empty database only; nothing was changed\n$/);
+    expect(run.stderr).toMatch(/^cairn: the database is not empty \(59 tables: admin_permissions, .*, and 49 more\): Strapi's layout is created in an empty database only; nothing was changed\n$/);
     expect(run.status).toBe(1);
     expect(await databaseSnapshot(db, file())).toEqual(before);
   });

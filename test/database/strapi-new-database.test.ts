@@ -10,11 +10,13 @@ import { readStrapiLocales } from '../../src/database/strapi-locales.js';
 import { checkStrapiLayout } from '../../src/database/strapi-layout/check.js';
 import { isoDatetime } from '../../src/database/strapi-layout/rows.js';
 import { planStrapiLayout } from '../../src/database/strapi-layout/plan.js';
+import { STRAPI_ADMIN_TABLES } from '../../src/database/strapi-layout/admin-tables.js';
+import { readLayout, type LayoutTable } from '../../src/database/layout.js';
 import { createStrapiDatabase, DatabaseNotEmptyError, tablesIn } from '../../src/database/strapi-layout/new-database.js';
 import { loadModel, type Model } from '../../src/model/index.js';
 import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
 import { databaseSnapshot } from '../helpers/db-snapshot.js';
-import { STRAPI_FIXTURE_DIR } from '../helpers/strapi-fixture.js';
+import { loadStrapiFixture, STRAPI_FIXTURE_DIR } from '../helpers/strapi-fixture.js';
 
 const CONFORMANCE_APP = join(import.meta.dirname, '..', 'fixtures', 'conformance', 'app');
 const NOW = new Date('2026-11-25T10:11:12.345Z');
@@ -79,12 +81,32 @@ describeEachDialect("createStrapiDatabase: an empty database becomes Strapi 5's 
     await drop?.();
   });
 
-  it("has exactly the plan's tables, and checkStrapiLayout finds no difference", async () => {
+  it("has exactly the plan's tables and Strapi's admin's, and checkStrapiLayout finds no difference", async () => {
     const planned = planStrapiLayout(model, dialect).map((t) => t.name);
-    expect(created.tables).toEqual(planned);
-    expect(await tablesIn(db)).toEqual([...planned].sort());
+    const all = [...planned, ...STRAPI_ADMIN_TABLES.map((t) => t.name)].sort();
+    expect(all).toHaveLength(59);
+    expect(created.tables).toEqual(all);
+    expect(await tablesIn(db)).toEqual(all);
     expect(await checkStrapiLayout(db, model)).toEqual([]);
   });
+
+  it("has Strapi's admin tables as real Strapi made them for the same model, native types included", async () => {
+    const nativeTables = async (of: Database) => {
+      const layout = await readLayout((sql, params) => of.query(sql, params), dialect, { native: true });
+      const admin = new Set(STRAPI_ADMIN_TABLES.map((t) => t.name));
+      return layout.tables.filter((t: LayoutTable) => admin.has(t.name));
+    };
+    const fixture = await loadStrapiFixture(dialect);
+    const strapiDb = await createDatabase(fixture.config, { readOnly: true });
+    try {
+      const strapiTables = await nativeTables(strapiDb);
+      expect(strapiTables).toHaveLength(21);
+      expect(await nativeTables(db)).toEqual(strapiTables);
+    } finally {
+      await strapiDb.close();
+      await fixture.drop();
+    }
+  }, 120_000);
 
   it("is detected as Strapi's layout, and opened as one", async () => {
     expect(await detectStorageLayout(dialect, (sql, params) => db.query(sql, params))).toBe('strapi');
@@ -171,7 +193,7 @@ describeEachDialect("createStrapiDatabase: an empty database becomes Strapi 5's 
     expect(error).toBeInstanceOf(DatabaseNotEmptyError);
     expect((error as DatabaseNotEmptyError).tables).toEqual([...created.tables].sort());
     expect((error as Error).message).toMatch(
-      /^the database is not empty \(38 tables: admin_users, articles, articles_author_lnk, (\w+, ){7}and 28 more\): Strapi's layout is created in an empty database only; nothing was changed$/,
+      /^the database is not empty \(59 tables: admin_permissions, admin_permissions_api_token_lnk, admin_permissions_role_lnk, admin_roles, admin_users, (\w+, ){5}and 49 more\): Strapi's layout is created in an empty database only; nothing was changed$/,
     );
     expect(await databaseSnapshot(db, sqliteFile(config))).toEqual(before);
   });

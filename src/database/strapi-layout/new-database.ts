@@ -1,5 +1,6 @@
 import type { Model } from '../../model/types.js';
 import type { Database, DialectName } from '../types.js';
+import { STRAPI_ADMIN_TABLES } from './admin-tables.js';
 import { createStrapiTables } from './create.js';
 import { STRAPI_DEFAULT_LOCALE, STRAPI_DEFAULT_ROLES, STRAPI_DEFAULT_STORE, STRAPI_INTERNAL_MIGRATIONS } from './default-rows.js';
 import { planStrapiLayout } from './plan.js';
@@ -7,25 +8,26 @@ import { insertRow, newRowColumns, strapiDatetime } from './rows.js';
 
 /** What createStrapiDatabase made. */
 export interface CreatedStrapiDatabase {
-  /** The tables created, by name (planStrapiLayout's, in its order). */
+  /** The tables created, by name, sorted: planStrapiLayout's and Strapi's admin's (admin-tables.ts). */
   tables: string[];
   /** Rows written, per table. */
   rows: Record<string, number>;
 }
 
 /**
- * Turns an EMPTY database into one Strapi 5.54 opens as its own, for this model: the tables Strapi makes for it
- * (plan.ts, created as Strapi creates them: create.ts) and the rows Strapi writes into a database it has just made
- * (default-rows.ts): its internal migrations as run, the default locale, users-permissions' two roles with their
- * default actions and settings. What Strapi would write on top at its first start (its admin's tables and rows,
- * content-manager settings, its stored schema) is left to it: it adds, and alters nothing created here.
+ * Turns an EMPTY database into one Strapi 5.54 opens as its own, for this model: every table Strapi makes for it
+ * (plan.ts's, and its admin's that Cairn does not use: admin-tables.ts; created as Strapi creates them: create.ts)
+ * and the rows Strapi writes into a database it has just made (default-rows.ts): its internal migrations as run,
+ * the default locale, users-permissions' two roles with their default actions and settings. Strapi's first start on
+ * it creates and alters no table, and changes none of these rows; it adds rows of its own (its stored schema,
+ * content-manager and upload settings) as it does on a database it made.
  *
  * Refuses a database that holds any table (DatabaseNotEmptyError), before writing anything. SQLite and PostgreSQL
  * create and fill in one transaction; on MariaDB (where each CREATE TABLE commits) a failure drops what was made.
  * A SQLite file is left in Strapi's journal mode (`delete`; Cairn's own layout uses WAL).
  */
 export async function createStrapiDatabase(db: Database, model: Model, options: { now?: Date } = {}): Promise<CreatedStrapiDatabase> {
-  const tables = planStrapiLayout(model, db.dialect);
+  const tables = [...planStrapiLayout(model, db.dialect), ...STRAPI_ADMIN_TABLES].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const present = await tablesIn(db);
   if (present.length) throw new DatabaseNotEmptyError(present);
   const at = options.now ?? new Date();
