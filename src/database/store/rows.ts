@@ -50,9 +50,9 @@ export class RowStore {
     return layoutBindValue(this.d, this.db.layout, value, type);
   }
 
-  /** The `_cmps` column holding a component's place in its field. */
+  /** The `_cmps` column holding a component's place in its field (Strapi's `order` is a keyword: quoted). */
   private get ordColumn(): string {
-    return this.q(this.strapi ? 'order' : 'ord');
+    return this.strapi ? this.q('order') : 'ord';
   }
 
   /** INSERT a row; returns its id. */
