@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../src/database/index.js';
+import { documentLockKey } from '../../src/database/document-locks.js';
 import { documentsLinkingTo } from '../../src/database/lock-targets.js';
+import { deleteLockSet, writeLockSet } from '../../src/documents/write-locks.js';
 import { writeStrapiRelations, type RowVersion } from '../../src/documents/strapi-relation-writes.js';
 import { planRow } from '../../src/documents/write-plan.js';
 import { ValidationError } from '../../src/errors/index.js';
@@ -277,6 +279,18 @@ describeEachDialect('writeStrapiRelations: relation writes on Strapi 5 join tabl
     expect(t.published).toBeGreaterThan(0);
     const linking = await documentsLinkingTo(db, model, article, article.attributes.get('related') as RelationAttribute, tDoc!);
     expect(linking).toEqual(expect.arrayContaining([s1, s2]));
+    // The write locks of an inverse-side `set` take the documents linking here now (they lose their link), a
+    // delete's every document linking to it.
+    const author = schema('api::author.author') as ContentType;
+    const [authorRow] = await ids(`SELECT author_id AS id FROM articles_author_lnk GROUP BY author_id ORDER BY COUNT(*) DESC, author_id`);
+    const authorDoc = await docOf('authors', authorRow!);
+    const articleDocs = (await db.query<{ d: string }>(`SELECT DISTINCT a.document_id AS d FROM articles_author_lnk l JOIN articles a ON a.id = l.article_id WHERE l.author_id = ?`, [authorRow])).map((r) => r.d);
+    expect(articleDocs.length).toBeGreaterThan(0);
+    const locks = await writeLockSet(db, model, author, authorDoc, planRow(model, author, { articles: { set: [] } }, 'update'));
+    expect(locks.rereadAfterLocking).toBe(true);
+    expect([...locks.keys].sort()).toEqual([documentLockKey(author.uid, authorDoc), ...articleDocs.map((d) => documentLockKey('api::article.article', d))].sort());
+    const deleting = await deleteLockSet(db, model, author, authorDoc);
+    expect([...deleting.keys].sort()).toEqual([documentLockKey(author.uid, authorDoc), ...articleDocs.map((d) => documentLockKey('api::article.article', d))].sort());
   });
 
   it('writes the inverse side to a localized owner: the item\'s locale, else the default one; a missing locale is an error', async () => {
