@@ -15,7 +15,14 @@ import type { RelationPlan } from './write-plan.js';
  */
 export type RowVersion = 'draft' | 'published' | 'single';
 
-export type StrapiRelationScope = RelationScope & { version: RowVersion };
+export type StrapiRelationScope = RelationScope & {
+  version: RowVersion;
+  /**
+   * The row was inserted by this request (a create, or a locale's first draft): Strapi writes the lists a `connect`
+   * makes there 0, 1, 2... rather than 1..n (docs/strapi-5-writes.md 5.1). Defaults to false (an update).
+   */
+  created?: boolean;
+};
 
 /**
  * Writes a row's relation plans into Strapi 5's join tables (`*_lnk`, docs/strapi-5-writes.md 3 and 5), the
@@ -140,8 +147,8 @@ async function writeSide(
   await connectOrdered(links, members, anchorKey, new Set(removedLinks), async () => {
     removed = await links.unlink(removedLinks);
   });
-  // Strapi's `cleanOrderColumns`: after an update the list is 1..n again.
-  await links.renumber();
+  // Strapi's `cleanOrderColumns`: after an update the list is 1..n again; a create's connect is 0-based.
+  await links.renumber(scope.created ? 0 : 1);
   await links.renumberOtherSide(removed);
   await stealFrom(connectRows);
 }

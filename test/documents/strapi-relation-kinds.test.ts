@@ -113,6 +113,31 @@ describeEachDialect('writeStrapiRelations: relation kinds on tables made as Stra
     ]);
   });
 
+  it('writes a created row\'s connect 0-based, as Strapi\'s create does; its set 1..n', async () => {
+    const [p0, p1, p2] = posts;
+    const doc = 'note9aaaaaaaaaaaaaaaaaaa';
+    await db.execute(`INSERT INTO notes (document_id, title, published_at) VALUES (?, ?, ?)`, [doc, 'new', published]);
+    const row = await lastId('notes');
+    const relations = planRow(model, schema('api::note.note'), { posts: { connect: [p0!.doc, { documentId: p1!.doc, position: { start: true } }] } }, 'create').relations;
+    await writeStrapiRelations(db, model, schema('api::note.note'), row, relations, { defaultLocale: 'en', versioned: false, version: 'single', created: true });
+    // Both rows of p1 are placed at the start, one after the other, as Strapi's orderer places two `start` items:
+    // the later first (a list read by status shows one of them only).
+    expect(await list('notes_posts_lnk', 'note_id', row, 'post_id', 'post_ord')).toEqual([
+      [p1!.published, 0],
+      [p1!.draft, 1],
+      [p0!.draft, 2],
+      [p0!.published, 3],
+    ]);
+    const set = planRow(model, schema('api::note.note'), { posts: [p2!.doc, p0!.doc] }, 'create').relations;
+    await writeStrapiRelations(db, model, schema('api::note.note'), row, set, { defaultLocale: 'en', versioned: false, version: 'single', created: true });
+    expect(await list('notes_posts_lnk', 'note_id', row, 'post_id', 'post_ord')).toEqual([
+      [p2!.draft, 1],
+      [p2!.published, 2],
+      [p0!.draft, 3],
+      [p0!.published, 4],
+    ]);
+  });
+
   it('keeps one document on a one-way manyToOne (no order column): both rows, replaced on connect, narrowed by status', async () => {
     const [p0, p1] = posts;
     const note = notes[1]!;

@@ -12,7 +12,7 @@ import { rowIdOf } from './link-errors.js';
  * `*_lnk` columns. Members are row ids; the caller has already checked them (they come from the target's table).
  */
 export class StrapiLinkRows {
-  /** Member-level operations on the same list (set, entries, renumber). */
+  /** Member-level operations on the same list (set, members). */
   readonly list: StrapiLinkList;
   private readonly t: string;
   private readonly key: string;
@@ -136,23 +136,32 @@ export class StrapiLinkRows {
     await this.db.execute(`INSERT INTO ${this.t} (${values.map(([c]) => c).join(', ')}) VALUES (${marks(values)})`, values.map(([, v]) => v));
   }
 
-  /** Spreads this list's order values to 1..n in its order (Strapi's `cleanOrderColumns` after every update). */
-  async renumber(): Promise<void> {
-    if (this.ordered) await this.list.renumber();
+  /**
+   * Spreads this list's order values to `first`, `first` + 1... in its order: 1..n is Strapi's `cleanOrderColumns`
+   * after every update, 0..n-1 what its create with `connect` writes (docs/strapi-5-writes.md 5.1).
+   */
+  async renumber(first = 1): Promise<void> {
+    if (this.ordered) await this.spread(first);
   }
 
   /**
    * Makes room for `n` members before the first one: a connect places items before the first entry at its value
    * minus 1, 2..., and MySQL's order columns are `double unsigned`. When the first value is not above `n`, the list
-   * is spread to n+1..n+m (one statement; the caller renumbers it 1..n once the connect is written).
+   * is spread to n+1, n+2... (one statement; the caller renumbers it once the connect is written).
    */
   async roomAtStart(n: number): Promise<void> {
     const o = this.ordered$();
     const [r] = await this.db.query<{ v: number | null }>(`SELECT MIN(${o}) AS v FROM ${this.t} WHERE ${this.key} = ?`, [this.rowId]);
     const first = numberOrNull(r?.v);
-    if (first === null || first > n) return;
-    const ranked = `SELECT id, ROW_NUMBER() OVER (ORDER BY ${o}, id) + ${Math.trunc(n)} AS n FROM ${this.t} WHERE ${this.key} = ?`;
+    if (first !== null && first <= n) await this.spread(n + 1);
+  }
+
+  private async spread(first: number): Promise<void> {
+    const o = this.ordered$();
+    // `first` is an integer this module chose: written as a literal (no dialect has to guess a parameter's type).
+    const ranked = `SELECT id, ROW_NUMBER() OVER (ORDER BY ${o}, id) + ${Math.trunc(first) - 1} AS n FROM ${this.t} WHERE ${this.key} = ?`;
     if (this.db.dialect === 'mysql') {
+      // A window function makes MariaDB/MySQL materialise the derived table, so it may read the table it updates.
       await this.db.execute(`UPDATE ${this.t} JOIN (${ranked}) r ON ${this.t}.id = r.id SET ${this.t}.${o} = r.n`, [this.rowId]);
     } else {
       await this.db.execute(`UPDATE ${this.t} SET ${o} = r.n FROM (${ranked}) r WHERE ${this.t}.id = r.id`, [this.rowId]);
