@@ -143,7 +143,7 @@ async function writeSide(
     return i >= 0 ? members[i].key : undefined;
   };
   let removed: number[] = [];
-  if (members.length) await links.roomAtStart(members.length);
+  if (members.length) await links.prepareConnect(members.length);
   await connectOrdered(links, members, anchorKey, new Set(removedLinks), async () => {
     removed = await links.unlink(removedLinks);
   });

@@ -340,6 +340,37 @@ describeEachDialect('writeStrapiRelations: relation writes on Strapi 5 join tabl
     await expect(writeStrapiRelations(db, model, restaurant, row!, media, { defaultLocale: 'en', versioned: true, version: 'draft' })).rejects.toThrow(/files_related_mph/);
   });
 
+  it('places rows between links that tie (Strapi\'s draft/published ties) and at the start in one connect: the list is spread first', async () => {
+    const cats = await categoryDocs();
+    const cat = cats[3]!;
+    const list = () => links('articles_categories_lnk', 'category_id', cat.id, 'article_id', 'article_ord', 'category_ord');
+    // Every link of the category at one value: no room between any two, as Strapi's first-publish ties leave.
+    await db.execute(`UPDATE articles_categories_lnk SET article_ord = 5 WHERE category_id = ?`, [cat.id]);
+    const before = (await list()).map((l) => l.member);
+    expect(before.length).toBeGreaterThan(2);
+    // An anchor inside the run of ties: the first article after the first one.
+    const firstDoc = await docOf('articles', before[0]!);
+    let anchorDoc = firstDoc;
+    for (const m of before) if (anchorDoc === firstDoc) anchorDoc = await docOf('articles', m);
+    expect(anchorDoc).not.toBe(firstDoc);
+    const anchorRows: number[] = [];
+    for (const m of before) if ((await docOf('articles', m)) === anchorDoc) anchorRows.push(m);
+    const [x, y] = await publishedArticles(30, 2);
+    const [xv, yv] = [await versionsOf('articles', x!), await versionsOf('articles', y!)];
+    expect(before).not.toContain(xv.draft);
+    await write('api::category.category', cat.id, 'single', {
+      articles: { connect: [{ documentId: x, position: { before: anchorDoc } }, { documentId: y, position: { start: true } }] },
+    });
+    const after = await list();
+    const members = after.map((l) => l.member);
+    expect(members.slice(0, 2).sort()).toEqual([yv.draft, yv.published].sort());
+    const at = members.indexOf(before.find((m) => anchorRows.includes(m))!);
+    expect(at).toBeGreaterThan(4);
+    expect(members.slice(at - 2, at)).toEqual([xv.draft, xv.published]);
+    expect(members.filter((m) => before.includes(m))).toEqual(before);
+    expect(after.map((l) => l.order)).toEqual(after.map((_, i) => i + 1));
+  });
+
   it('writes a component\'s relation (menu.dishes, oneToMany one-way): no steal from other menus', async () => {
     const [menu, otherMenu] = await ids(`SELECT id FROM components_sections_menus ORDER BY id`);
     const dishes = await ids(`SELECT id FROM dishes ORDER BY id`);

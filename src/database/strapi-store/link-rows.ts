@@ -140,20 +140,35 @@ export class StrapiLinkRows {
    * Spreads this list's order values to `first`, `first` + 1... in its order: 1..n is Strapi's `cleanOrderColumns`
    * after every update, 0..n-1 what its create with `connect` writes (docs/strapi-5-writes.md 5.1).
    */
-  async renumber(first = 1): Promise<void> {
+  async renumber(first = this.firstAfterRoom): Promise<void> {
     if (this.ordered) await this.spread(first);
   }
 
+  /** Where a renumbering without a given start begins: 1, or past the room `prepareConnect` keeps. */
+  private firstAfterRoom = 1;
+
   /**
-   * Makes room for `n` members before the first one: a connect places items before the first entry at its value
-   * minus 1, 2..., and MySQL's order columns are `double unsigned`. When the first value is not above `n`, the list
-   * is spread to n+1, n+2... (one statement; the caller renumbers it once the connect is written).
+   * Readies the list for a connect of `n` members (documents/relation-order.ts places them between the order values
+   * of the links it loads):
+   * - links that tie (Strapi gives a draft's link and its published copy the same value on a first publish) or have
+   *   no value leave no gap to place anything between, and the window of ranks the orderer reads cannot tell them
+   *   apart: they are spread first;
+   * - items placed before the first link take its value minus 1, 2..., and MySQL's order columns are `double
+   *   unsigned`: the first value must be above `n`.
+   * Either way the list is spread to n+1, n+2... in its order (one statement; the caller renumbers it once the
+   * connect is written, as Strapi does after every update).
    */
-  async roomAtStart(n: number): Promise<void> {
+  async prepareConnect(n: number): Promise<void> {
     const o = this.ordered$();
-    const [r] = await this.db.query<{ v: number | null }>(`SELECT MIN(${o}) AS v FROM ${this.t} WHERE ${this.key} = ?`, [this.rowId]);
-    const first = numberOrNull(r?.v);
-    if (first !== null && first <= n) await this.spread(n + 1);
+    const [r] = await this.db.query<{ lo: number | null; links: number | string; orders: number | string }>(
+      `SELECT MIN(${o}) AS lo, COUNT(*) AS links, COUNT(DISTINCT ${o}) AS orders FROM ${this.t} WHERE ${this.key} = ?`,
+      [this.rowId],
+    );
+    const first = numberOrNull(r?.lo);
+    // A renumbering during the connect (should a gap run out of precision) keeps the room too.
+    this.firstAfterRoom = n + 1;
+    if (Number(r?.links ?? 0) === 0) return;
+    if (first === null || first <= n || Number(r!.links) !== Number(r!.orders)) await this.spread(n + 1);
   }
 
   private async spread(first: number): Promise<void> {
