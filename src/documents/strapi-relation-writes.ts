@@ -133,9 +133,9 @@ async function writeSide(
     return { key: id === undefined ? `new:${row}` : `link:${id}`, ref: target.documentId, position: target.position, insert: { member: row } };
   });
   const anchorKey = async (a: Anchor): Promise<string | undefined> => {
-    const version = a.status === undefined ? undefined : a.status;
+    // The anchor's rows in its locale (any, unless named) and version (any, unless named): the first in this list.
     const rows = (await versionRows(db, other, a.documentId, other.localized ? a.locale : undefined))
-      .filter((r) => version === undefined || r.published === (version === 'published'))
+      .filter((r) => a.status === undefined || r.published === (a.status === 'published'))
       .map((r) => r.id);
     const id = await links.firstLinkOf(rows);
     if (id !== null) return `link:${id}`;

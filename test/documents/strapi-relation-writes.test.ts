@@ -308,6 +308,13 @@ describeEachDialect('writeStrapiRelations: relation writes on Strapi 5 join tabl
     const list = await links('restaurants_categories_lnk', 'category_id', cat.id, 'restaurant_id', 'restaurant_ord', null);
     expect(list.map((l) => l.member)).toEqual([frRows.draft, frRows.published, en.draft, en.published].filter((id) => id > 0));
     expect(await served(`/api/restaurants/${doc}`, 'categories', 'draft', 'fr')).toContain(cat.doc);
+    // An anchor's locale picks its rows: before the `en` version, after the `fr` one.
+    const [second] = await db.query<{ d: string }>(`SELECT document_id AS d FROM restaurants WHERE locale = 'en' AND published_at IS NOT NULL AND document_id <> ? ORDER BY id`, [doc]);
+    const secondRows = await versionsOf('restaurants', second!.d, 'en');
+    await write('api::category.category', cat.id, 'single', { restaurants: { connect: [{ documentId: second!.d, position: { before: doc, locale: 'en' } }] } });
+    const placed = await links('restaurants_categories_lnk', 'category_id', cat.id, 'restaurant_id', 'restaurant_ord', null);
+    expect(placed.map((l) => l.member)).toEqual([frRows.draft, frRows.published, secondRows.draft, secondRows.published, en.draft, en.published].filter((id) => id > 0));
+    expect(placed.map((l) => l.order)).toEqual(placed.map((_, i) => i + 1));
     const error = await rejection(() => write('api::category.category', cat.id, 'single', { restaurants: { connect: [{ documentId: doc, locale: 'de' }] } }));
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.message).toBe(`Document with id "${doc}", locale "de" not found`);
