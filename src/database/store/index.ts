@@ -8,6 +8,7 @@ export {
   documentRowIds,
   existingVersions,
   otherLocaleRows,
+  siblingRowIds,
   versionRows,
   type ExistingVersion,
   type VersionRow,
