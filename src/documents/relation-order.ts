@@ -47,7 +47,8 @@ export function orderConnected(window: WindowMember[], items: OrderedItem[], flo
       throw new ValidationError(`The relation with id ${item.shown.ref} cannot be connected at a position relative to itself`);
     }
   }
-  const sorted = [...window].sort((a, b) => a.order - b.order);
+  // In read order: by order value, then link id (`link:<id>` keys), as lists are read.
+  const sorted = [...window].sort((a, b) => a.order - b.order || linkIdOf(a.key) - linkIdOf(b.key));
   // Strapi's ranks: members adjacent in the list are one apart; between members that are not, two ranks stand for
   // the entries between them: the first member's successor and the second's predecessor (the same entry or not).
   const rankOf = new Map<string, number>();
@@ -185,4 +186,9 @@ function realOrders(computed: Computed[], keyAtRank: ReadonlyMap<number, number>
     }
   }
   return result;
+}
+
+/** The link id in a window key (`link:<id>`). */
+function linkIdOf(key: string): number {
+  return Number(key.slice(key.indexOf(':') + 1));
 }

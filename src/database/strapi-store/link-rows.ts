@@ -80,9 +80,11 @@ export class StrapiLinkRows {
   async window(anchors: Array<number | null>): Promise<WindowMember[]> {
     const o = this.ordered$();
     const t = this.t;
+    // Neighbours in read order (order value, then link id): a link tied with its neighbour sees its equal value,
+    // which leaves no room between them, so the orderer renumbers the list before placing anything there.
     const neighbours =
-      `(SELECT MAX(p.${o}) FROM ${t} p WHERE p.${this.key} = ? AND p.${o} < w.${o}) AS prev, ` +
-      `(SELECT MIN(n.${o}) FROM ${t} n WHERE n.${this.key} = ? AND n.${o} > w.${o}) AS next`;
+      `(SELECT MAX(p.${o}) FROM ${t} p WHERE p.${this.key} = ? AND p.${o} <= w.${o} AND (p.${o} < w.${o} OR p.id < w.id)) AS prev, ` +
+      `(SELECT MIN(n.${o}) FROM ${t} n WHERE n.${this.key} = ? AND n.${o} >= w.${o} AND (n.${o} > w.${o} OR n.id > w.id)) AS next`;
     const ids = anchors.filter((id): id is number => id !== null);
     const byId = ids.length ? `SELECT w.id, w.${o} AS o, ${neighbours} FROM ${t} w WHERE w.${this.key} = ? AND w.id IN (${marks(ids)}) UNION ALL ` : '';
     const rows = await this.db.query<{ id: number; o: number; prev: number | null; next: number | null }>(
