@@ -6,6 +6,7 @@ import type { Breakpoints } from './images.js';
 import { imageInfo } from './image-process.js';
 import { extensionOfMime } from './mime-extension.js';
 import type { ProviderFile, UploadProvider } from './provider.js';
+import { apiUploadFolder, fileIntoFolder } from '../database/strapi-layout/upload-folder.js';
 
 export const FILE_UID = 'plugin::upload.file';
 
@@ -37,7 +38,7 @@ function baseName(filename: string): string {
  */
 export class UploadService {
   constructor(
-    private readonly host: Pick<UploadHost, 'documents' | 'log'>,
+    private readonly host: Pick<UploadHost, 'db' | 'documents' | 'log'>,
     private readonly provider: UploadProvider,
     private readonly breakpoints: Breakpoints,
   ) {}
@@ -55,6 +56,8 @@ export class UploadService {
         }
       }
       const documents = this.host.documents(FILE_UID);
+      // In Strapi's tables, files uploaded through the Content API go into its "API Uploads" folder, as Strapi files them.
+      const folder = this.host.db.layout === 'strapi' ? await apiUploadFolder(this.host.db) : undefined;
       for (const p of prepared) {
         const formats = p.formats.length
           ? Object.fromEntries(
@@ -80,9 +83,11 @@ export class UploadService {
               url: p.main.url,
               provider: this.provider.name,
               provider_metadata: p.main.provider_metadata ?? null,
+              ...(folder ? { folderPath: folder.path } : {}),
             },
           }),
         );
+        if (folder) await fileIntoFolder(this.host.db, created[created.length - 1], folder);
       }
       return created;
     } catch (error) {

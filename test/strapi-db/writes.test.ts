@@ -189,6 +189,28 @@ describeEachDialect('Writes into a database that Strapi made', (dialect) => {
     expect(row).toMatchObject({ document_id: file.documentId, name: 'notes.txt', ext: '.txt', mime: 'text/plain', url: file.url, provider: 'local', locale: null });
     expect(readFileSync(join(app.cairn.config.dir, 'public', file.url), 'utf8')).toBe('hello');
     expect((await app.get(`/api/upload/files/${file.id}`)).json()).toMatchObject({ id: file.id, name: 'notes.txt' });
+    // Filed in Strapi's "API Uploads" folder (the one the store names), last in it, as Strapi files API uploads.
+    const [folder] = await rows<{ id: number; path: string }>("SELECT id, path FROM upload_folders WHERE name = 'API Uploads'");
+    expect(row.folder_path).toBe(folder.path);
+    const [link] = await rows<{ folder_id: number; file_ord: number }>('SELECT folder_id, file_ord FROM files_folder_lnk WHERE file_id = ?', [file.id]);
+    const [last] = await rows<{ m: number }>('SELECT MAX(file_ord) AS m FROM files_folder_lnk WHERE folder_id = ?', [folder.id]);
+    expect([Number(link.folder_id), Number(link.file_ord)]).toEqual([Number(folder.id), Number(last.m)]);
+
+    // A database whose store names no folder gets one made, its name kept apart from the root folders' names.
+    await app.cairn.db.execute(`DELETE FROM strapi_core_store_settings WHERE ${app.cairn.db.quote('key')} = ?`, ['plugin_upload_api-folder']);
+    const again = await app.cairn.fastify.inject({
+      method: 'POST',
+      url: '/api/upload',
+      payload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${STRAPI_TOKENS[dialect]['anchor-full-access']}` },
+    });
+    expect(again.statusCode, again.body).toBe(201);
+    const [made] = await rows<{ id: number; path: string; path_id: number }>("SELECT id, path, path_id FROM upload_folders WHERE name = 'API Uploads (1)'");
+    expect(made.path).toBe(`/${made.path_id}`);
+    const [store] = await rows<{ v: string }>(`SELECT ${app.cairn.db.quote('value')} AS v FROM strapi_core_store_settings WHERE ${app.cairn.db.quote('key')} = ?`, ['plugin_upload_api-folder']);
+    expect(JSON.parse(typeof store.v === 'string' ? store.v : JSON.stringify(store.v))).toEqual({ id: Number(made.id) });
+    const [second] = await rows<{ folder_path: string }>('SELECT folder_path FROM files WHERE id = ?', [(again.json() as Array<{ id: number }>)[0].id]);
+    expect(second.folder_path).toBe(made.path);
   });
 
   it('writes a localized entry with its components, dynamic zone and media per version row', async () => {
