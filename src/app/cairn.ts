@@ -16,7 +16,7 @@ import { assertStrapiLayout } from '../database/strapi-layout/check.js';
 import { withStrapiNames } from '../database/strapi-layout/named-model.js';
 import { createStrapiDatabase, tablesIn } from '../database/strapi-layout/new-database.js';
 import type { StorageLayout } from '../database/types.js';
-import { createsStrapiLayout } from './empty-database-layout.js';
+import { createsStrapiLayout, emptyDatabaseLayout } from './empty-database-layout.js';
 import { OPEN_ACCESS, type AccessControl } from '../auth/access-control.js';
 import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
@@ -225,7 +225,7 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never, options.prepared ? { warn: () => undefined } : {});
   const modelFiles = await readModelFiles(options.dir);
   const log = options.log ?? createLogger();
-  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly });
+  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly, emptyLayout: emptyDatabaseLayout() });
   try {
     // Decided before the model is built (it is named by the layout's rules): an empty database may become Strapi's.
     const createsStrapi = await createsStrapiLayout(db, options);
