@@ -204,11 +204,19 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   }
 }
 
+/**
+ * Makes Strapi's tables in a database that was empty at open, when this start decided so (`cairn.createsStrapiLayout`,
+ * CAIRN_EMPTY_DATABASE_LAYOUT=strapi). Run holding the start-up lock; emptiness is asked again there: a process that
+ * started alongside may have made the tables already.
+ */
+export async function createStrapiLayoutIfPending(cairn: Cairn): Promise<void> {
+  if (cairn.createsStrapiLayout && (await tablesIn(cairn.db)).length === 0) await createStrapiDatabase(cairn.db, cairn.model);
+}
+
 /** A start's database work, in order: tables, the features' setup, the app's bootstrap. */
 async function setUp(cairn: Cairn): Promise<void> {
   // A database that Strapi made is never altered (its tables are Strapi's to manage): it must match the model as is.
-  // Under the lock, emptiness is asked again: a process that started alongside may have made the tables already.
-  if (cairn.createsStrapiLayout && (await tablesIn(cairn.db)).length === 0) await createStrapiDatabase(cairn.db, cairn.model);
+  await createStrapiLayoutIfPending(cairn);
   if (cairn.db.layout === 'strapi') await assertStrapiLayout(cairn.db, cairn.model);
   else await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
   for (const task of cairn.setup) await task();
