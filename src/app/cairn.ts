@@ -14,6 +14,9 @@ import { resolveLocales, storedLocales, type LocaleInfo } from '../project/local
 import { readStrapiLocales } from '../database/strapi-locales.js';
 import { assertStrapiLayout } from '../database/strapi-layout/check.js';
 import { withStrapiNames } from '../database/strapi-layout/named-model.js';
+import { createStrapiDatabase, tablesIn } from '../database/strapi-layout/new-database.js';
+import type { StorageLayout } from '../database/types.js';
+import { createsStrapiLayout, emptyDatabaseLayout } from './empty-database-layout.js';
 import { OPEN_ACCESS, type AccessControl } from '../auth/access-control.js';
 import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
@@ -70,6 +73,11 @@ export class Cairn {
   /** `strapi.customFields`: the app declares its custom fields here in `register()`, before the model is built. */
   readonly customFields = new CustomFields();
   private builtModel: Model | undefined;
+  /**
+   * The database was empty at open and this start makes it Strapi's (CAIRN_EMPTY_DATABASE_LAYOUT=strapi): `db.layout`
+   * says 'strapi' from the start, so the model is named by Strapi's rules; setUp creates the tables.
+   */
+  createsStrapiLayout = false;
   /** The app's read settings (`api.rest` limits, locale codes and the default one), built once for every reader. */
   readonly readSettings: ReadSettings;
 
@@ -196,9 +204,19 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   }
 }
 
+/**
+ * Makes Strapi's tables in a database that was empty at open, when this start decided so (`cairn.createsStrapiLayout`,
+ * CAIRN_EMPTY_DATABASE_LAYOUT=strapi). Run holding the start-up lock; emptiness is asked again there: a process that
+ * started alongside may have made the tables already.
+ */
+export async function createStrapiLayoutIfPending(cairn: Cairn): Promise<void> {
+  if (cairn.createsStrapiLayout && (await tablesIn(cairn.db)).length === 0) await createStrapiDatabase(cairn.db, cairn.model);
+}
+
 /** A start's database work, in order: tables, the features' setup, the app's bootstrap. */
 async function setUp(cairn: Cairn): Promise<void> {
   // A database that Strapi made is never altered (its tables are Strapi's to manage): it must match the model as is.
+  await createStrapiLayoutIfPending(cairn);
   if (cairn.db.layout === 'strapi') await assertStrapiLayout(cairn.db, cairn.model);
   else await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
   for (const task of cairn.setup) await task();
@@ -215,11 +233,15 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never, options.prepared ? { warn: () => undefined } : {});
   const modelFiles = await readModelFiles(options.dir);
   const log = options.log ?? createLogger();
-  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly });
+  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly, emptyLayout: emptyDatabaseLayout() });
   try {
+    // Decided before the model is built (it is named by the layout's rules): an empty database may become Strapi's.
+    const createsStrapi = await createsStrapiLayout(db, options);
+    // The layout is read-only to callers; this one start decides it for the database it is about to fill.
+    if (createsStrapi) (db as { layout: StorageLayout }).layout = 'strapi';
     const configured = resolveLocales(config.plugins.i18n?.config);
-    // A database that Strapi made has its own locales, edited in Strapi's admin.
-    const locales = db.layout === 'strapi' ? await readLocalesOf(db, configured) : configured;
+    // A database that Strapi made has its own locales, edited in Strapi's admin (one being made has none yet).
+    const locales = db.layout === 'strapi' && !createsStrapi ? await readLocalesOf(db, configured) : configured;
     const fastify = Fastify({
       // Fastify's request logging (a child logger per request) only on demand; Cairn logs errors with `log`.
       ...(options.logger ? { loggerInstance: log as FastifyBaseLogger } : {}),
@@ -230,6 +252,7 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
       schemaController: { compilersFactory: lazySchemaCompilers() as never },
     });
     const cairn = new Cairn(config, db, locales, fastify, log);
+    cairn.createsStrapiLayout = createsStrapi;
     cairn.hooks = await loadAppHooks(options.dir);
     // Services apps call from register() exist before it runs (the features' own registration comes after).
     registerGraphqlServices(cairn);

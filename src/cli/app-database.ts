@@ -7,7 +7,7 @@ import type { Cairn } from '../app/cairn.js';
  * The schema is synced first, so they work on a fresh database too (never on a database Strapi made).
  */
 export async function openApp(dirInput: string): Promise<{ cairn: Cairn; close(): Promise<void> }> {
-  const [{ loadCairn }, { syncSchema }, { ensureAuthTables }] = await Promise.all([
+  const [{ loadCairn, createStrapiLayoutIfPending }, { syncSchema }, { ensureAuthTables }] = await Promise.all([
     import('../app/cairn.js'),
     import('../database/index.js'),
     import('../database/auth-tables.js'),
@@ -16,6 +16,8 @@ export async function openApp(dirInput: string): Promise<{ cairn: Cairn; close()
   try {
     // The start-up lock: a command run while a server starts on the same database waits for its schema sync.
     await cairn.db.exclusive('startup', async () => {
+      // An empty database becomes Strapi's as a start would make it (CAIRN_EMPTY_DATABASE_LAYOUT=strapi).
+      await createStrapiLayoutIfPending(cairn);
       // A database that Strapi made is never altered: its tables are Strapi's (auth's included).
       if (cairn.db.layout === 'strapi') return;
       await syncSchema(cairn.db, cairn.model, { warn: () => undefined });

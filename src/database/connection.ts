@@ -294,6 +294,11 @@ function cachingStatements(handle: SqliteHandle): SqliteDatabase {
  * switch needs the file to itself: SQLite answers SQLITE_BUSY at once (no busy wait, which could deadlock), so the
  * loser tries again, until the other has switched it.
  */
+/** Whether the SQLite file holds no table or view (SQLite's own `sqlite_*` aside), as new-database.ts's tablesIn. */
+function sqliteIsEmpty(handle: { prepare(sql: string): { get(): unknown } }): boolean {
+  return !handle.prepare(`SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 1`).get();
+}
+
 async function enableWal(handle: { pragma(source: string, options?: { simple: boolean }): unknown }): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -314,6 +319,12 @@ export interface CreateDatabaseOptions {
    * read-only transactions): for commands that must leave the database as they found it (`cairn db check`).
    */
   readOnly?: boolean;
+  /**
+   * The layout the caller gives an EMPTY database (default 'cairn'). With 'strapi', an empty SQLite file is left in its
+   * rollback journal, Strapi's mode, instead of WAL: createStrapiDatabase would have to switch it back, which fails
+   * while another process (starting alongside) has the file open.
+   */
+  emptyLayout?: StorageLayout;
 }
 
 /** Opens a connection pool for Strapi's `config/database` shape. All sessions work in UTC. */
@@ -338,7 +349,7 @@ export async function createDatabase(config: DatabaseConfig, options: CreateData
     sqliteHandle.pragma('busy_timeout = 5000');
     layout = await detectStorageLayout('sqlite', (sql, params) => sqliteHandle.prepare(sql).all(...params) as Array<Record<string, unknown>>);
     // WAL is written into the file's header: a file that Strapi made keeps the journal mode Strapi left it in.
-    if (layout === 'cairn' && !options.readOnly) await enableWal(sqliteHandle);
+    if (layout === 'cairn' && !options.readOnly && !(options.emptyLayout === 'strapi' && sqliteIsEmpty(sqliteHandle))) await enableWal(sqliteHandle);
     sqliteHandle.pragma('foreign_keys = ON');
     sqliteHandle.pragma('synchronous = NORMAL');
     // SQLite's LOWER folds ASCII only; $eqi/$containsi fold every script like PostgreSQL does.
