@@ -11,9 +11,10 @@ const MYSQL = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
 /**
  * A fresh database for `dialect`. SQLite: `<workDir>/db/data.db`, named to both apps relative to their folders
  * (which are `<workDir>/<app>`: the conformance app's config joins the name to its folder, so it must be relative).
+ * PostgreSQL and MySQL: `cairn_interop_<dialect><suffix>` (each test its own suffix, so --keep keeps them all).
  * Returns { env, layoutTarget, drop() }.
  */
-export async function freshDatabase(dialect, workDir) {
+export async function freshDatabase(dialect, workDir, suffix = '') {
   if (dialect === 'sqlite') {
     mkdirSync(join(workDir, 'db'), { recursive: true });
     const file = join(workDir, 'db', 'data.db');
@@ -23,7 +24,7 @@ export async function freshDatabase(dialect, workDir) {
       drop: async () => rmSync(join(workDir, 'db'), { recursive: true, force: true }),
     };
   }
-  const name = `cairn_interop_${dialect}`;
+  const name = `cairn_interop_${dialect}${suffix}`;
   if (dialect === 'postgres') {
     await pgAdmin(async (c) => {
       // a leftover of an interrupted run of this harness (the name is this harness's own)

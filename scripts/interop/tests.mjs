@@ -1,0 +1,109 @@
+// The two interop tests, each a sequence of the steps of steps.mjs on one dialect. Neither throws for a difference:
+// differences are in the result; a step that fails (a server that does not start, a script that crashes) throws.
+import { join } from 'node:path';
+import { kit, lineDiff, readJson, repo, RequestRefused } from './steps.mjs';
+
+export const WRITE_DEVIATIONS = join(repo, 'test', 'interop', 'write-deviations.json');
+
+/**
+ * Test 1: Strapi makes and seeds the database and records the reads; Cairn starts on it and records the same reads;
+ * the two recordings must be equal (under Cairn's read deviations) and the layout unchanged by Cairn.
+ * Returns { layoutUnchanged, layoutDiff?, reads: comparison, strapiRecording } (the folder test 2 compares with).
+ */
+export async function strapiWritesCairnReads(run) {
+  const result = {};
+  await run.prepare();
+  await run.startStrapi('strapi start');
+  await run.seed('strapi seed');
+  result.strapiRecording = await run.record('strapi record', 'strapi');
+  await run.stopServer('strapi stop');
+
+  const before = await run.layout('layout before', 'before');
+  await run.startCairn('cairn start');
+  const cairnRecording = await run.record('cairn record', 'cairn');
+  await run.stopServer('cairn stop');
+  Object.assign(result, layoutCheck(before, await run.layout('layout after', 'after')));
+
+  result.reads = await run.compare('compare', { reference: result.strapiRecording, actual: cairnRecording, ...cairnReadDeviations(run.dialect) });
+  return result;
+}
+
+/**
+ * Test 2: Strapi makes the tables and issues the token, and stops unseeded; Cairn starts on the database, seed.mjs
+ * writes everything through Cairn's REST API, Cairn records the reads and stops; the layout must be unchanged; Strapi
+ * starts again and records the same reads. Compared: Strapi's reads with Cairn's (the same rows: under Cairn's read
+ * deviations), and Strapi's reads of the Cairn-seeded database with test 1's Strapi reads of the Strapi-seeded one
+ * (`strapiSeeded`, a recording folder, or undefined when test 1 did not run: then that comparison is skipped), where
+ * only the differences listed in test/interop/write-deviations.json, exactly, are accepted.
+ * Returns { seedRefused?, layoutUnchanged, layoutDiff?, reads?, seeds? }.
+ */
+export async function cairnWritesStrapiReads(run, strapiSeeded) {
+  const result = {};
+  await run.prepare();
+  await run.startStrapi('strapi start (tables)');
+  await run.stopServer('strapi stop');
+
+  const before = await run.layout('layout before', 'before');
+  await run.startCairn('cairn start');
+  let cairnRecording;
+  try {
+    await run.seed('cairn seed');
+    cairnRecording = await run.record('cairn record', 'cairn');
+  } catch (error) {
+    if (!(error instanceof RequestRefused)) throw error;
+    // Strapi answered this same request in test 1's seed: Cairn's refusal is a difference, not a harness fault.
+    result.seedRefused = error.request;
+  }
+  await run.stopServer('cairn stop');
+  // checked even when the seed stopped half-way: Cairn must never alter Strapi's tables
+  Object.assign(result, layoutCheck(before, await run.layout('layout after', 'after')));
+  if (result.seedRefused) return result;
+
+  await run.startStrapi('strapi restart');
+  const strapiRecording = await run.record('strapi record', 'strapi');
+  await run.stopServer('strapi stop');
+
+  result.reads = await run.compare('compare same db', { reference: strapiRecording, actual: cairnRecording, ...cairnReadDeviations(run.dialect) });
+  if (strapiSeeded) {
+    const seeds = await run.compare('compare seeds', { reference: strapiSeeded, actual: strapiRecording });
+    result.seeds = acceptListed(seeds, run.dialect);
+  }
+  return result;
+}
+
+function layoutCheck(before, after) {
+  return before === after ? { layoutUnchanged: true } : { layoutUnchanged: false, layoutDiff: lineDiff(before, after) };
+}
+
+/**
+ * The deviations scripts/conformance.mjs uses for REST (the kit's and test/conformance/rest's: where Cairn differs on
+ * purpose), and test/strapi-db/deviations.json's for this dialect: where Strapi's answer depends on the database (NULL
+ * order, a 500 on PostgreSQL) and Cairn's does not, Cairn answers what Strapi answers on SQLite, which for a fresh
+ * seed is the kit's golden (recorded by Strapi on SQLite). As { deviations, overrides } for `InteropRun.compare`.
+ */
+function cairnReadDeviations(dialect) {
+  const deviations = { ...readJson(join(kit, 'deviations.json')), ...readJson(join(repo, 'test', 'conformance', 'rest', 'deviations.json')) };
+  const byDatabase = readJson(join(repo, 'test', 'strapi-db', 'deviations.json'))[dialect] ?? {};
+  for (const [name, { sameAs }] of Object.entries(byDatabase)) {
+    if (sameAs !== 'sqlite') throw new Error(`test/strapi-db/deviations.json: ${name} is the same as Strapi on ${sameAs}; only SQLite's fresh-seed answers are recorded (the kit's goldens)`);
+    deviations[name] = { override: true };
+  }
+  return {
+    deviations,
+    overrides: [[join(kit, 'overrides')], [join(repo, 'test', 'conformance', 'rest', 'overrides')], [join(kit, 'goldens'), Object.keys(byDatabase)]],
+    asOnSqlite: Object.keys(byDatabase),
+  };
+}
+
+/**
+ * Splits a comparison's differences into those test/interop/write-deviations.json lists for this dialect with exactly
+ * this first difference (a deliberate Cairn difference, with its reason) and the rest. An entry whose difference did
+ * not occur is reported as stale.
+ */
+function acceptListed(comparison, dialect) {
+  const listed = Object.entries(readJson(WRITE_DEVIATIONS)).filter(([name, d]) => !name.startsWith('_') && (!d.dialects || d.dialects.includes(dialect)));
+  const expected = new Map(listed.map(([name, d]) => [`${name}: ${d.differs}`, d.why]));
+  const accepted = comparison.different.filter((line) => expected.has(line));
+  const stale = [...expected.keys()].filter((line) => !accepted.includes(line));
+  return { ...comparison, different: comparison.different.filter((line) => !expected.has(line)), accepted, stale };
+}
