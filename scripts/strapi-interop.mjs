@@ -70,7 +70,7 @@ for (const dialect of options.dialects) {
   }
   if (options.tests.includes('2')) {
     console.log(`\n=== ${dialect}: test 2, Cairn writes, Strapi reads ===`);
-    result.t2 = await runTest(dialect, join(work, 'test2'), '_writes', (run) => cairnWritesStrapiReads(run, result.t1?.strapiRecording));
+    result.t2 = await runTest(dialect, join(work, 'test2'), '_writes', (run) => cairnWritesStrapiReads(run, result.t1));
   }
   if (options.keep) console.log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
@@ -80,7 +80,7 @@ if (options.tests.includes('1')) summaryTest1(results.map((r) => ({ dialect: r.d
 if (options.tests.includes('2')) summaryTest2(results.map((r) => ({ dialect: r.dialect, ...r.t2 })));
 console.log(`\ntotal ${fmt(Date.now() - started)}${install.installed ? ` (of which npm ci ${fmt(install.ms)})` : ''}`);
 const all = results.flatMap((r) => [r.t1, r.t2]).filter(Boolean);
-const differs = (t) => t.seedRefused || t.layoutUnchanged === false || t.reads?.different.length || t.seeds?.different.length;
+const differs = (t) => t.seedRefused || t.layoutUnchanged === false || t.reads?.different.length || t.seeds?.different.length || t.rows?.different.length;
 process.exit(all.some((t) => t.error) ? 2 : all.some(differs) ? 1 : 0);
 
 /** One test on one dialect, start to end; never throws: a failed step is the result's `error`. */
@@ -107,7 +107,7 @@ async function runTest(dialect, dir, dbSuffix, test) {
 
 function printOutcome(r) {
   if (r.seedRefused) console.log(`  seed through Cairn REFUSED: ${r.seedRefused}`);
-  for (const [what, c] of [['reads', r.reads], ['Strapi-seeded vs Cairn-seeded', r.seeds]]) {
+  for (const [what, c] of [['reads', r.reads], ['Strapi-seeded vs Cairn-seeded', r.seeds], ['rows per table, Strapi-seeded vs Cairn-seeded', r.rows]]) {
     if (!c) continue;
     const asOnSqlite = c.asOnSqlite ? ` (${c.asOnSqlite} of them as Strapi answers on SQLite: test/strapi-db/deviations.json)` : '';
     const accepted = c.accepted ? `, ${c.accepted.length} listed in write-deviations.json` : '';
@@ -134,12 +134,13 @@ function summaryTest1(rows) {
 
 function summaryTest2(rows) {
   console.log('\n=== interop test 2: Cairn seeds a database Strapi made, Strapi reads it ===');
-  table(['dialect', 'seed through Cairn', 'Cairn vs Strapi (same db): equal/compared', 'Strapi: Cairn-seeded vs Strapi-seeded: equal/listed/compared', 'different', 'layout unchanged', 'Strapi tables', 'Cairn start+seed+record', 'Strapi restart+record', 'total'], rows.map((r) => [
+  table(['dialect', 'seed through Cairn', 'Cairn vs Strapi (same db): equal/compared', 'Strapi: Cairn-seeded vs Strapi-seeded: equal/listed/compared', 'tables with as many rows: equal/listed/compared', 'different', 'layout unchanged', 'Strapi tables', 'Cairn start+seed+record', 'Strapi restart+record', 'total'], rows.map((r) => [
     r.dialect,
     r.error ? `error: ${r.error.split('\n')[0]}` : r.seedRefused ? `REFUSED: ${r.seedRefused.slice(0, 160)}` : 'ok',
     r.reads ? `${r.reads.equal}/${r.reads.compared}` : '-',
     r.seeds ? `${r.seeds.equal}/${r.seeds.accepted.length}/${r.seeds.compared}` : r.reads ? 'skipped (no test 1)' : '-',
-    r.reads ? r.reads.different.length + (r.seeds?.different.length ?? 0) : '-',
+    r.rows ? `${r.rows.equal}/${r.rows.accepted.length}/${r.rows.compared}` : r.reads ? 'skipped (no test 1)' : '-',
+    r.reads ? r.reads.different.length + (r.seeds?.different.length ?? 0) + (r.rows?.different.length ?? 0) : '-',
     yesNo(r.layoutUnchanged),
     sum(r.times, 'strapi start (tables)', 'strapi stop'),
     sum(r.times, 'cairn start', 'cairn seed', 'cairn record'),
@@ -148,13 +149,16 @@ function summaryTest2(rows) {
   ]));
   differences(rows, 'reads', 'Cairn vs Strapi on the Cairn-seeded database');
   differences(rows, 'seeds', 'Strapi on the Cairn-seeded database vs Strapi on the Strapi-seeded one');
-  for (const r of rows.filter((x) => x.seeds?.accepted.length)) {
-    console.log(`\n${r.dialect}: ${r.seeds.accepted.length} listed in ${WRITE_DEVIATIONS.slice(repo.length)} (deliberate Cairn differences)`);
-    for (const line of r.seeds.accepted) console.log(`  ${line}`);
-  }
-  for (const r of rows.filter((x) => x.seeds?.stale.length)) {
-    console.log(`\n${r.dialect}: ${r.seeds.stale.length} listed in write-deviations.json but not seen (stale: remove them)`);
-    for (const line of r.seeds.stale) console.log(`  ${line}`);
+  differences(rows, 'rows', 'rows per table after the Strapi seed vs after the Cairn seed');
+  for (const key of ['seeds', 'rows']) {
+    for (const r of rows.filter((x) => x[key]?.accepted.length)) {
+      console.log(`\n${r.dialect}: ${r[key].accepted.length} listed in ${WRITE_DEVIATIONS.slice(repo.length)} (deliberate Cairn differences)`);
+      for (const line of r[key].accepted) console.log(`  ${line}`);
+    }
+    for (const r of rows.filter((x) => x[key]?.stale.length)) {
+      console.log(`\n${r.dialect}: ${r[key].stale.length} listed in write-deviations.json but not seen (stale: remove them)`);
+      for (const line of r[key].stale) console.log(`  ${line}`);
+    }
   }
 }
 

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshDatabase } from './databases.mjs';
+import { countRows, freshDatabase } from './databases.mjs';
 import { freePort, startCairn, startStrapi, stop } from './servers.mjs';
 import { prepareStrapiApp } from './strapi-app.mjs';
 
@@ -127,6 +127,11 @@ export class InteropRun {
       if (result.status !== 0) throw new Error(`db-layout.mjs failed:\n${result.stdout}${result.stderr}`);
       return readFileSync(out, 'utf8');
     });
+  }
+
+  /** The number of rows of every table of `layout` (a dump of `layout()`), as { table: count }. */
+  rowCounts(label, layout) {
+    return this.step(label, () => countRows(this.dialect, this.db.layoutTarget, JSON.parse(layout).tables.map((t) => t.name)));
   }
 
   /**

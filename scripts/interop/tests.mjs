@@ -8,7 +8,8 @@ export const WRITE_DEVIATIONS = join(repo, 'test', 'interop', 'write-deviations.
 /**
  * Test 1: Strapi makes and seeds the database and records the reads; Cairn starts on it and records the same reads;
  * the two recordings must be equal (under Cairn's read deviations) and the layout unchanged by Cairn.
- * Returns { layoutUnchanged, layoutDiff?, reads: comparison, strapiRecording } (the folder test 2 compares with).
+ * Returns { layoutUnchanged, layoutDiff?, reads: comparison, strapiRecording, strapiRows } (the recording's folder
+ * and the rows per table after Strapi's seed: what test 2 compares with).
  */
 export async function strapiWritesCairnReads(run) {
   const result = {};
@@ -19,6 +20,7 @@ export async function strapiWritesCairnReads(run) {
   await run.stopServer('strapi stop');
 
   const before = await run.layout('layout before', 'before');
+  result.strapiRows = await run.rowCounts('row counts', before);
   await run.startCairn('cairn start');
   const cairnRecording = await run.record('cairn record', 'cairn');
   await run.stopServer('cairn stop');
@@ -32,10 +34,11 @@ export async function strapiWritesCairnReads(run) {
  * Test 2: Strapi makes the tables and issues the token, and stops unseeded; Cairn starts on the database, seed.mjs
  * writes everything through Cairn's REST API, Cairn records the reads and stops; the layout must be unchanged; Strapi
  * starts again and records the same reads. Compared: Strapi's reads with Cairn's (the same rows: under Cairn's read
- * deviations), and Strapi's reads of the Cairn-seeded database with test 1's Strapi reads of the Strapi-seeded one
- * (`strapiSeeded`, a recording folder, or undefined when test 1 did not run: then that comparison is skipped), where
- * only the differences listed in test/interop/write-deviations.json, exactly, are accepted.
- * Returns { seedRefused?, layoutUnchanged, layoutDiff?, reads?, seeds? }.
+ * deviations), and Strapi's reads of the Cairn-seeded database with test 1's Strapi reads of the Strapi-seeded one,
+ * and the number of rows in each table after the two seeds (`strapiSeeded`: test 1's result, or undefined when test 1
+ * did not run: then these two comparisons are skipped); of these two, only the differences listed in
+ * test/interop/write-deviations.json, exactly, are accepted.
+ * Returns { seedRefused?, layoutUnchanged, layoutDiff?, reads?, seeds?, rows? }.
  */
 export async function cairnWritesStrapiReads(run, strapiSeeded) {
   const result = {};
@@ -56,18 +59,21 @@ export async function cairnWritesStrapiReads(run, strapiSeeded) {
   }
   await run.stopServer('cairn stop');
   // checked even when the seed stopped half-way: Cairn must never alter Strapi's tables
-  Object.assign(result, layoutCheck(before, await run.layout('layout after', 'after')));
+  const after = await run.layout('layout after', 'after');
+  Object.assign(result, layoutCheck(before, after));
   if (result.seedRefused) return result;
+  const cairnRows = await run.rowCounts('row counts', after);
 
   await run.startStrapi('strapi restart');
   const strapiRecording = await run.record('strapi record', 'strapi');
   await run.stopServer('strapi stop');
 
   result.reads = await run.compare('compare same db', { reference: strapiRecording, actual: cairnRecording, ...cairnReadDeviations(run.dialect) });
-  if (strapiSeeded) {
-    const seeds = await run.compare('compare seeds', { reference: strapiSeeded, actual: strapiRecording });
-    result.seeds = acceptListed(seeds, run.dialect);
+  if (strapiSeeded?.strapiRecording) {
+    const seeds = await run.compare('compare seeds', { reference: strapiSeeded.strapiRecording, actual: strapiRecording });
+    result.seeds = acceptListed(seeds, 'reads', run.dialect);
   }
+  if (strapiSeeded?.strapiRows) result.rows = acceptListed(compareRows(strapiSeeded.strapiRows, cairnRows), 'rows', run.dialect);
   return result;
 }
 
@@ -95,13 +101,20 @@ function cairnReadDeviations(dialect) {
   };
 }
 
+/** Rows per table after the two seeds, as a comparison: "table: n (Strapi-seeded) vs m (Cairn-seeded)" per difference. */
+function compareRows(reference, actual) {
+  const tables = [...new Set([...Object.keys(reference), ...Object.keys(actual)])].sort();
+  const different = tables.filter((t) => reference[t] !== actual[t]).map((t) => `${t}: ${reference[t] ?? 'no table'} (Strapi-seeded) vs ${actual[t] ?? 'no table'} (Cairn-seeded)`);
+  return { compared: tables.length, equal: tables.length - different.length, different };
+}
+
 /**
- * Splits a comparison's differences into those test/interop/write-deviations.json lists for this dialect with exactly
- * this first difference (a deliberate Cairn difference, with its reason) and the rest. An entry whose difference did
- * not occur is reported as stale.
+ * Splits a comparison's differences into those the `section` ("reads" or "rows") of
+ * test/interop/write-deviations.json lists for this dialect with exactly this difference (a deliberate Cairn
+ * difference, with its reason) and the rest. An entry whose difference did not occur is reported as stale.
  */
-function acceptListed(comparison, dialect) {
-  const listed = Object.entries(readJson(WRITE_DEVIATIONS)).filter(([name, d]) => !name.startsWith('_') && (!d.dialects || d.dialects.includes(dialect)));
+function acceptListed(comparison, section, dialect) {
+  const listed = Object.entries(readJson(WRITE_DEVIATIONS)[section] ?? {}).filter(([, d]) => !d.dialects || d.dialects.includes(dialect));
   const expected = new Map(listed.map(([name, d]) => [`${name}: ${d.differs}`, d.why]));
   const accepted = comparison.different.filter((line) => expected.has(line));
   const stale = [...expected.keys()].filter((line) => !accepted.includes(line));
