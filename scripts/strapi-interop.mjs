@@ -3,20 +3,20 @@
 // npm into a cache outside the repository and runs the fixture app test/interop/strapi-app plus the conformance model;
 // its bootstrap issues a full-access API token that both servers accept (the same secrets). Steps: scripts/interop/.
 //
-// Test 1, Strapi writes, Cairn reads: Strapi makes and seeds the database (seed.mjs), every read request of
+// Test 1 (`served`), Strapi writes, Cairn reads: Strapi makes and seeds the database (seed.mjs), every read request of
 // queries.json is recorded; Strapi stops; the layout is dumped; Cairn starts on the same database, answers the same
 // requests, stops; compare.mjs compares the two recordings; the layout is dumped again and must be unchanged.
 //
-// Test 2, Cairn writes, Strapi reads: Strapi makes the tables of a fresh database and stops unseeded; Cairn starts on
+// Test 2 (`written`), Cairn writes, Strapi reads: Strapi makes the tables of a fresh database and stops unseeded; Cairn starts on
 // it and seed.mjs writes everything through Cairn's REST API; Cairn records the reads and stops; the layout must be
 // unchanged; Strapi starts again and records the same reads. Compared: Strapi's reads with Cairn's (both read the same
 // rows), and Strapi's reads of this Cairn-seeded database with test 1's Strapi reads of the Strapi-seeded one (equal
 // but for what test/interop/write-deviations.json lists, with its reason).
 //
-//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test 1|2 ...] [--keep] [--no-build]
+//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|written ...] [--keep] [--no-build]
 //
-// --dialect (repeatable, or a comma list; default all three), --test (the same; default both; test 2 without test 1
-// skips its comparison with the Strapi-seeded database), --keep (keep the temp folders and databases and print
+// --dialect (repeatable, or a comma list; default all three), --test (the same; default both; `written` without
+// `served` skips its comparisons with the Strapi-seeded database), --keep (keep the temp folders and databases and print
 // where), --no-build (use dist/ as it is). Env: CAIRN_STRAPI_CACHE (the install cache's root, default
 // ~/.cache/cairn-strapi). Exits 1 when any answer differs, a write is refused or the layout changed, 2 when a step
 // fails.
@@ -31,7 +31,8 @@ import { fmt, InteropRun, readRequests, repo } from './interop/steps.mjs';
 import { cairnWritesStrapiReads, strapiWritesCairnReads, WRITE_DEVIATIONS } from './interop/tests.mjs';
 
 const DIALECTS = ['sqlite', 'postgres', 'mysql'];
-const TESTS = ['1', '2'];
+// Test 1 is `served` (Cairn serves what Strapi wrote), test 2 `written` (Strapi reads what Cairn wrote).
+const TESTS = ['served', 'written'];
 
 const options = parseArgs(process.argv.slice(2));
 const started = Date.now();
@@ -64,20 +65,20 @@ for (const dialect of options.dialects) {
   currentWork = work;
   const result = { dialect };
   results.push(result);
-  if (options.tests.includes('1')) {
-    console.log(`\n=== ${dialect}: test 1, Strapi writes, Cairn reads ===`);
+  if (options.tests.includes('served')) {
+    console.log(`\n=== ${dialect}: test 1 (served), Strapi writes, Cairn reads ===`);
     result.t1 = await runTest(dialect, join(work, 'test1'), '', strapiWritesCairnReads);
   }
-  if (options.tests.includes('2')) {
-    console.log(`\n=== ${dialect}: test 2, Cairn writes, Strapi reads ===`);
+  if (options.tests.includes('written')) {
+    console.log(`\n=== ${dialect}: test 2 (written), Cairn writes, Strapi reads ===`);
     result.t2 = await runTest(dialect, join(work, 'test2'), '_writes', (run) => cairnWritesStrapiReads(run, result.t1));
   }
   if (options.keep) console.log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }
 
-if (options.tests.includes('1')) summaryTest1(results.map((r) => ({ dialect: r.dialect, ...r.t1 })));
-if (options.tests.includes('2')) summaryTest2(results.map((r) => ({ dialect: r.dialect, ...r.t2 })));
+if (options.tests.includes('served')) summaryTest1(results.map((r) => ({ dialect: r.dialect, ...r.t1 })));
+if (options.tests.includes('written')) summaryTest2(results.map((r) => ({ dialect: r.dialect, ...r.t2 })));
 console.log(`\ntotal ${fmt(Date.now() - started)}${install.installed ? ` (of which npm ci ${fmt(install.ms)})` : ''}`);
 const all = results.flatMap((r) => [r.t1, r.t2]).filter(Boolean);
 const differs = (t) => t.seedRefused || t.layoutUnchanged === false || t.reads?.different.length || t.seeds?.different.length || t.rows?.different.length;
@@ -118,7 +119,7 @@ function printOutcome(r) {
 }
 
 function summaryTest1(rows) {
-  console.log('\n=== interop test 1: Strapi makes and seeds the database, Cairn serves it ===');
+  console.log('\n=== interop test 1 (served): Strapi makes and seeds the database, Cairn serves it ===');
   table(['dialect', 'compared', 'equal', 'different', 'layout unchanged', 'Strapi start+seed+record', 'Cairn start+record', 'total'], rows.map((r) => [
     r.dialect,
     r.reads?.compared ?? '-',
@@ -133,13 +134,13 @@ function summaryTest1(rows) {
 }
 
 function summaryTest2(rows) {
-  console.log('\n=== interop test 2: Cairn seeds a database Strapi made, Strapi reads it ===');
+  console.log('\n=== interop test 2 (written): Cairn seeds a database Strapi made, Strapi reads it ===');
   table(['dialect', 'seed through Cairn', 'Cairn vs Strapi (same db): equal/compared', 'Strapi: Cairn-seeded vs Strapi-seeded: equal/listed/compared', 'tables with as many rows: equal/listed/compared', 'different', 'layout unchanged', 'Strapi tables', 'Cairn start+seed+record', 'Strapi restart+record', 'total'], rows.map((r) => [
     r.dialect,
     r.error ? `error: ${r.error.split('\n')[0]}` : r.seedRefused ? `REFUSED: ${r.seedRefused.slice(0, 160)}` : 'ok',
     r.reads ? `${r.reads.equal}/${r.reads.compared}` : '-',
-    r.seeds ? `${r.seeds.equal}/${r.seeds.accepted.length}/${r.seeds.compared}` : r.reads ? 'skipped (no test 1)' : '-',
-    r.rows ? `${r.rows.equal}/${r.rows.accepted.length}/${r.rows.compared}` : r.reads ? 'skipped (no test 1)' : '-',
+    r.seeds ? `${r.seeds.equal}/${r.seeds.accepted.length}/${r.seeds.compared}` : r.reads ? 'skipped (no served)' : '-',
+    r.rows ? `${r.rows.equal}/${r.rows.accepted.length}/${r.rows.compared}` : r.reads ? 'skipped (no served)' : '-',
     r.reads ? r.reads.different.length + (r.seeds?.different.length ?? 0) + (r.rows?.different.length ?? 0) : '-',
     yesNo(r.layoutUnchanged),
     sum(r.times, 'strapi start (tables)', 'strapi stop'),
@@ -193,12 +194,12 @@ function parseArgs(args) {
     else if (arg.startsWith('--test=')) list('tests', arg.slice('--test='.length));
     else if (arg === '--keep') parsed.keep = true;
     else if (arg === '--no-build') parsed.build = false;
-    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test 1|2 ...] [--keep] [--no-build]`);
+    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|written ...] [--keep] [--no-build]`);
   }
   if (parsed.dialects.length === 0) parsed.dialects = [...DIALECTS];
   if (parsed.tests.length === 0) parsed.tests = [...TESTS];
   for (const d of parsed.dialects) if (!DIALECTS.includes(d)) fail(`unknown dialect ${d} (sqlite, postgres or mysql)`);
-  for (const t of parsed.tests) if (!TESTS.includes(t)) fail(`unknown test ${t} (1 or 2)`);
+  for (const t of parsed.tests) if (!TESTS.includes(t)) fail(`unknown test ${t} (served: Strapi writes, Cairn reads; written: Cairn writes, Strapi reads)`);
   return parsed;
 }
 

@@ -9,9 +9,8 @@ const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', password: '' };
 const MYSQL = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
 
 /**
- * A fresh database for `dialect`. SQLite: `<workDir>/db/data.db`, named to both apps relative to their folders
+ * A fresh database for `dialect` (`suffix` tells apart the databases of the harness's tests). SQLite: `<workDir>/db/data.db`, named to both apps relative to their folders
  * (which are `<workDir>/<app>`: the conformance app's config joins the name to its folder, so it must be relative).
- * PostgreSQL and MySQL: `cairn_interop_<dialect><suffix>` (each test its own suffix, so --keep keeps them all).
  * Returns { env, layoutTarget, drop() }.
  */
 export async function freshDatabase(dialect, workDir, suffix = '') {
