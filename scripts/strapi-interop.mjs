@@ -7,18 +7,21 @@
 // queries.json is recorded; Strapi stops; the layout is dumped; Cairn starts on the same database, answers the same
 // requests, stops; compare.mjs compares the two recordings; the layout is dumped again and must be unchanged.
 //
-// Test 2 (`written`), Cairn writes, Strapi reads: Strapi makes the tables of a fresh database and stops unseeded; Cairn starts on
-// it and seed.mjs writes everything through Cairn's REST API; Cairn records the reads and stops; the layout must be
-// unchanged; Strapi starts again and records the same reads. Compared: Strapi's reads with Cairn's (both read the same
-// rows), and Strapi's reads of this Cairn-seeded database with test 1's Strapi reads of the Strapi-seeded one (equal
-// but for what test/interop/write-deviations.json lists, with its reason).
+// Test 2 (`created`, interop/created-database.mjs): Cairn creates the database (`cairn db create`), Strapi starts on it
+// without adding or changing a table or changing a row Cairn wrote, writes content, and Cairn serves it as Strapi does.
 //
-//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|written ...] [--keep] [--no-build]
+// Test 3 (`written`), Cairn writes, Strapi reads: Strapi makes the tables of a fresh database and stops unseeded;
+// Cairn starts on it and seed.mjs writes everything through Cairn's REST API; Cairn records the reads and stops; the
+// layout must be unchanged; Strapi starts again and records the same reads. Compared: Strapi's reads with Cairn's
+// (both read the same rows), and Strapi's reads of this Cairn-seeded database, and its rows per table, with test 1's
+// of the Strapi-seeded one (equal but for what test/interop/write-deviations.json lists, with its reason).
 //
-// --dialect (repeatable, or a comma list; default all three), --test (the same; default both; `written` without
-// `served` skips its comparisons with the Strapi-seeded database), --keep (keep the temp folders and databases and print
-// where), --no-build (use dist/ as it is). Env: CAIRN_STRAPI_CACHE (the install cache's root, default
-// ~/.cache/cairn-strapi). Exits 1 when any answer differs, a write is refused or the layout changed, 2 when a step
+//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written ...] [--keep] [--no-build]
+//
+// --dialect (repeatable, or a comma list; default all three), --test (the same; default all three; `written` without
+// `served` skips its comparisons with the Strapi-seeded database), --keep (keep the temp folders and databases and
+// print where), --no-build (use dist/ as it is). Env: CAIRN_STRAPI_CACHE (the install cache's root, default
+// ~/.cache/cairn-strapi). Exits 1 when any answer differs, a write is refused or a layout or row changed, 2 when a step
 // fails.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -28,11 +31,12 @@ import { dirname, join } from 'node:path';
 import { ensureStrapiInstall } from './interop/install.mjs';
 import { FIXTURE_APP } from './interop/strapi-app.mjs';
 import { fmt, InteropRun, readRequests, repo } from './interop/steps.mjs';
-import { cairnWritesStrapiReads, strapiWritesCairnReads, WRITE_DEVIATIONS } from './interop/tests.mjs';
+import { cairnCreatesStrapiWrites, cairnWritesStrapiReads, strapiWritesCairnReads, WRITE_DEVIATIONS } from './interop/tests.mjs';
 
 const DIALECTS = ['sqlite', 'postgres', 'mysql'];
-// Test 1 is `served` (Cairn serves what Strapi wrote), test 2 `written` (Strapi reads what Cairn wrote).
-const TESTS = ['served', 'written'];
+// Test 1 is `served` (Cairn serves what Strapi wrote), test 2 `created` (Strapi starts on a database Cairn created),
+// test 3 `written` (Strapi reads what Cairn wrote).
+const TESTS = ['served', 'created', 'written'];
 
 const options = parseArgs(process.argv.slice(2));
 const started = Date.now();
@@ -69,19 +73,35 @@ for (const dialect of options.dialects) {
     console.log(`\n=== ${dialect}: test 1 (served), Strapi writes, Cairn reads ===`);
     result.t1 = await runTest(dialect, join(work, 'test1'), '', strapiWritesCairnReads);
   }
+  if (options.tests.includes('created')) {
+    console.log(`\n=== ${dialect}: test 2 (created), Cairn creates the database, Strapi starts on it ===`);
+    result.t2 = await runTest(dialect, join(work, 'test2'), '', cairnCreatesStrapiWrites);
+  }
   if (options.tests.includes('written')) {
-    console.log(`\n=== ${dialect}: test 2 (written), Cairn writes, Strapi reads ===`);
-    result.t2 = await runTest(dialect, join(work, 'test2'), '_writes', (run) => cairnWritesStrapiReads(run, result.t1));
+    console.log(`\n=== ${dialect}: test 3 (written), Cairn writes, Strapi reads ===`);
+    result.t3 = await runTest(dialect, join(work, 'test3'), '_writes', (run) => cairnWritesStrapiReads(run, result.t1));
   }
   if (options.keep) console.log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }
 
 if (options.tests.includes('served')) summaryTest1(results.map((r) => ({ dialect: r.dialect, ...r.t1 })));
-if (options.tests.includes('written')) summaryTest2(results.map((r) => ({ dialect: r.dialect, ...r.t2 })));
+if (options.tests.includes('created')) summaryTest2(results.map((r) => ({ dialect: r.dialect, ...r.t2 })));
+if (options.tests.includes('written')) summaryTest3(results.map((r) => ({ dialect: r.dialect, ...r.t3 })));
 console.log(`\ntotal ${fmt(Date.now() - started)}${install.installed ? ` (of which npm ci ${fmt(install.ms)})` : ''}`);
-const all = results.flatMap((r) => [r.t1, r.t2]).filter(Boolean);
-const differs = (t) => t.seedRefused || t.layoutUnchanged === false || t.reads?.different.length || t.seeds?.different.length || t.rows?.different.length;
+const all = results.flatMap((r) => [r.t1, r.t2, r.t3]).filter(Boolean);
+const differs = (t) =>
+  t.seedRefused ||
+  t.layoutUnchanged === false ||
+  t.reads?.different.length ||
+  t.seeds?.different.length ||
+  t.rows?.different.length ||
+  // test 2's
+  t.tablesAdded?.length ||
+  t.tablesChanged?.length ||
+  t.rowsChanged?.length ||
+  t.strapiErrors?.length ||
+  t.different?.length;
 process.exit(all.some((t) => t.error) ? 2 : all.some(differs) ? 1 : 0);
 
 /** One test on one dialect, start to end; never throws: a failed step is the result's `error`. */
@@ -133,8 +153,28 @@ function summaryTest1(rows) {
   differences(rows, 'reads', 'Cairn vs Strapi');
 }
 
-function summaryTest2(rows) {
-  console.log('\n=== interop test 2 (written): Cairn seeds a database Strapi made, Strapi reads it ===');
+function summaryTest2(created) {
+  console.log('\n=== interop test 2 (created): Cairn creates the database, Strapi starts on it and writes, Cairn serves it ===');
+  table(['dialect', 'tables Strapi added', 'tables Strapi changed', "Cairn's rows Strapi changed", 'errors in Strapi log', 'compared', 'different', 'total'], created.map((r) => [
+    r.dialect,
+    r.tablesAdded?.length ?? '-',
+    r.error ? `error: ${r.error.split('\n')[0]}` : r.tablesChanged.length ? r.tablesChanged.join(', ') : 'none',
+    r.rowsChanged?.length ?? '-',
+    r.strapiErrors?.length ?? '-',
+    r.compared ?? '-',
+    r.different?.length ?? '-',
+    sum(r.times, 'total'),
+  ]));
+  for (const r of created) {
+    if (r.tablesAdded?.length) console.log(`  ${r.dialect} tables Strapi added: ${r.tablesAdded.join(', ')}`);
+    for (const line of r.rowsChanged ?? []) console.log(`  ${r.dialect} row changed or gone: ${line.slice(0, 300)}`);
+    for (const line of r.strapiErrors ?? []) console.log(`  ${r.dialect} Strapi log: ${line.slice(0, 300)}`);
+    for (const line of r.different ?? []) console.log(`  ${r.dialect} different: ${line}`);
+  }
+}
+
+function summaryTest3(rows) {
+  console.log('\n=== interop test 3 (written): Cairn seeds a database Strapi made, Strapi reads it ===');
   table(['dialect', 'seed through Cairn', 'Cairn vs Strapi (same db): equal/compared', 'Strapi: Cairn-seeded vs Strapi-seeded: equal/listed/compared', 'tables with as many rows: equal/listed/compared', 'different', 'layout unchanged', 'Strapi tables', 'Cairn start+seed+record', 'Strapi restart+record', 'total'], rows.map((r) => [
     r.dialect,
     r.error ? `error: ${r.error.split('\n')[0]}` : r.seedRefused ? `REFUSED: ${r.seedRefused.slice(0, 160)}` : 'ok',
@@ -194,12 +234,12 @@ function parseArgs(args) {
     else if (arg.startsWith('--test=')) list('tests', arg.slice('--test='.length));
     else if (arg === '--keep') parsed.keep = true;
     else if (arg === '--no-build') parsed.build = false;
-    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|written ...] [--keep] [--no-build]`);
+    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written ...] [--keep] [--no-build]`);
   }
   if (parsed.dialects.length === 0) parsed.dialects = [...DIALECTS];
   if (parsed.tests.length === 0) parsed.tests = [...TESTS];
   for (const d of parsed.dialects) if (!DIALECTS.includes(d)) fail(`unknown dialect ${d} (sqlite, postgres or mysql)`);
-  for (const t of parsed.tests) if (!TESTS.includes(t)) fail(`unknown test ${t} (served: Strapi writes, Cairn reads; written: Cairn writes, Strapi reads)`);
+  for (const t of parsed.tests) if (!TESTS.includes(t)) fail(`unknown test ${t} (served: Strapi writes, Cairn reads; created: Cairn creates the database, Strapi starts on it; written: Cairn writes, Strapi reads)`);
   return parsed;
 }
 

@@ -14,7 +14,7 @@ export const kit = join(repo, 'test', 'fixtures', 'conformance');
 
 // Both apps read these (the fixture app's config/admin.js and plugins.js, the conformance app's too): Cairn must
 // accept the API token Strapi issued (its hash is salted with API_TOKEN_SALT) and the JWTs either side signs.
-const SECRETS = {
+export const SECRETS = {
   API_TOKEN_SALT: 'interop-api-token-salt',
   JWT_SECRET: 'interop-users-permissions-jwt-secret',
   ADMIN_JWT_SECRET: 'interop-admin-jwt-secret',
@@ -72,17 +72,21 @@ export class InteropRun {
     }
   }
 
-  /**
-   * The fixture Strapi app (package.json, config/, src/index.js) with the conformance model copied into its src/ and
-   * node_modules linking to the install cache; beside it a copy of the conformance app for Cairn (the repository's
-   * copy is never written to); a fresh database. The apps sit in the same folder, so a relative SQLite file name is
-   * the same file for both.
-   */
-  async prepare() {
+  prepareApps() {
     prepareStrapiApp(this.strapiApp, this.install);
     cpSync(join(kit, 'app'), this.cairnApp, { recursive: true });
     writeFileSync(this.queriesFile, JSON.stringify(this.reads));
     writeFileSync(this.namesFile, this.reads.map((q) => q.name).join('\n'));
+  }
+
+  /**
+   * The fixture Strapi app (package.json, config/, src/index.js) with the conformance model copied into its src/ and
+   * node_modules linking to the install cache; beside it a copy of the conformance app for Cairn (the repository's
+   * copy is never written to); a fresh database. The apps sit in the same folder, so a relative SQLite file name is
+   * the same file for both. `prepareApps` alone makes the apps only.
+   */
+  async prepare() {
+    this.prepareApps();
     this.db = await this.step('database', () => freshDatabase(this.dialect, this.dir, this.dbSuffix));
     this.cleanups.push(() => (this.keep ? console.log(`  kept database ${this.db.layoutTarget}`) : this.db.drop()));
     this.env = { ...process.env, ...SECRETS, ...this.db.env };
@@ -121,12 +125,7 @@ export class InteropRun {
 
   /** The database's layout as db-layout.mjs prints it (also written to `<dir>/layout-<name>.json`). */
   layout(label, name) {
-    return this.step(label, () => {
-      const out = join(this.dir, `layout-${name}.json`);
-      const result = spawnSync(process.execPath, [join(repo, 'scripts', 'db-layout.mjs'), '--client', this.dialect, this.db.layoutTarget, '--out', out], { encoding: 'utf8' });
-      if (result.status !== 0) throw new Error(`db-layout.mjs failed:\n${result.stdout}${result.stderr}`);
-      return readFileSync(out, 'utf8');
-    });
+    return this.step(label, () => dumpLayout(this.dialect, this.db.layoutTarget, join(this.dir, `layout-${name}.json`)));
   }
 
   /** The number of rows of every table of `layout` (a dump of `layout()`), as { table: count }. */
@@ -184,6 +183,14 @@ export class InteropRun {
       }
     }
   }
+}
+
+/** The database's layout as db-layout.mjs prints it (also written to `out`); `native`: with each column's native type. */
+export function dumpLayout(dialect, target, out, { native = false } = {}) {
+  const args = [join(repo, 'scripts', 'db-layout.mjs'), '--client', dialect, target, ...(native ? ['--native'] : []), '--out', out];
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`db-layout.mjs failed:\n${result.stdout}${result.stderr}`);
+  return readFileSync(out, 'utf8');
 }
 
 /** The lines only one of two layout dumps has (db-layout.mjs puts one column, index or key per line). */

@@ -1,7 +1,8 @@
 // The two interop tests, each a sequence of the steps of steps.mjs on one dialect. Neither throws for a difference:
 // differences are in the result; a step that fails (a server that does not start, a script that crashes) throws.
 import { join } from 'node:path';
-import { kit, lineDiff, readJson, repo, RequestRefused } from './steps.mjs';
+import { createdDatabaseCase } from './created-database.mjs';
+import { dumpLayout, kit, lineDiff, readJson, repo, RequestRefused, SECRETS } from './steps.mjs';
 
 export const WRITE_DEVIATIONS = join(repo, 'test', 'interop', 'write-deviations.json');
 
@@ -9,7 +10,7 @@ export const WRITE_DEVIATIONS = join(repo, 'test', 'interop', 'write-deviations.
  * Test 1: Strapi makes and seeds the database and records the reads; Cairn starts on it and records the same reads;
  * the two recordings must be equal (under Cairn's read deviations) and the layout unchanged by Cairn.
  * Returns { layoutUnchanged, layoutDiff?, reads: comparison, strapiRecording, strapiRows } (the recording's folder
- * and the rows per table after Strapi's seed and Cairn's start: what test 2 compares with).
+ * and the rows per table after Strapi's seed and Cairn's start: what test 3 compares with).
  */
 export async function strapiWritesCairnReads(run) {
   const result = {};
@@ -25,7 +26,7 @@ export async function strapiWritesCairnReads(run) {
   await run.stopServer('cairn stop');
   const after = await run.layout('layout after', 'after');
   Object.assign(result, layoutCheck(before, after));
-  // counted after Cairn's start, as in test 2: a start writes rows of its own (config/permissions makes each role
+  // counted after Cairn's start, as in test 3: a start writes rows of its own (config/permissions makes each role
   // hold exactly the actions it lists: Strapi's default users-permissions grants go)
   result.strapiRows = await run.rowCounts('row counts', after);
 
@@ -34,7 +35,7 @@ export async function strapiWritesCairnReads(run) {
 }
 
 /**
- * Test 2: Strapi makes the tables and issues the token, and stops unseeded; Cairn starts on the database, seed.mjs
+ * Test 3: Strapi makes the tables and issues the token, and stops unseeded; Cairn starts on the database, seed.mjs
  * writes everything through Cairn's REST API, Cairn records the reads and stops; the layout must be unchanged; Strapi
  * starts again and records the same reads. Compared: Strapi's reads with Cairn's (the same rows: under Cairn's read
  * deviations), and Strapi's reads of the Cairn-seeded database with test 1's Strapi reads of the Strapi-seeded one,
@@ -77,6 +78,19 @@ export async function cairnWritesStrapiReads(run, strapiSeeded) {
     result.seeds = acceptListed(seeds, 'reads', run.dialect);
   }
   if (strapiSeeded?.strapiRows) result.rows = acceptListed(compareRows(strapiSeeded.strapiRows, cairnRows), 'rows', run.dialect);
+  return result;
+}
+
+/**
+ * Test 2: Cairn creates the database, Strapi starts on it and writes, Cairn serves it (created-database.mjs, which
+ * takes its steps as functions: the run's step timer and cleanups, a layout dump with native types).
+ */
+export async function cairnCreatesStrapiWrites(run) {
+  run.prepareApps();
+  const cleanups = { add: (fn) => run.cleanups.push(fn) };
+  const layout = (dialect, target, out) => dumpLayout(dialect, target, out, { native: true });
+  const result = await createdDatabaseCase({ dialect: run.dialect, work: run.dir, repo, secrets: SECRETS, layout, step: (label, fn) => run.step(label, fn), cleanups, keep: run.keep });
+  console.log(`  tables Strapi added: ${result.tablesAdded.length}, changed: ${result.tablesChanged.length ? result.tablesChanged.join(', ') : 'none'}; rows of Cairn's it changed: ${result.rowsChanged.length}; errors in Strapi's log: ${result.strapiErrors.length}; ${result.compared} reads compared, ${result.different.length} different`);
   return result;
 }
 

@@ -7,6 +7,7 @@ import { describeMissingPackage } from '../project/config-module.js';
 const ONE_LINE_NAMES = new Set(['ConfigError', 'ModelError', 'ValidationError', 'LayoutMismatchError']);
 const ONE_LINE_CODES = new Set([
   'CAIRN_START_FAILED',
+  'CAIRN_DATABASE_NOT_EMPTY',
   'EADDRINUSE',
   'EADDRNOTAVAIL',
   'EACCES',

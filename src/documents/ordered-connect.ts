@@ -2,6 +2,12 @@ import type { Anchor, Position } from './relation-ops.js';
 import { orderConnected, type KeyedPosition, type OrderedItem } from './relation-order.js';
 import type { LinkList } from '../database/store/index.js';
 
+/**
+ * What connecting needs of a list, whatever the layout: Cairn's former link tables (database/store/link-list.ts)
+ * and Strapi's join tables (database/strapi-store/link-rows.ts) both key a list's links by link id.
+ */
+export type OrderedLinks = Pick<LinkList, 'window' | 'survivingNeighbour' | 'setOrder' | 'insert' | 'renumber'>;
+
 /** A connect item of an ordered list: its key (`link:<id>` if the list has it, else `new:...`) and its row if new. */
 export interface ConnectMember {
   key: string;
@@ -16,7 +22,7 @@ export interface ConnectMember {
  * first, last) is read and each member's key written.
  */
 export async function connectOrdered(
-  list: LinkList,
+  list: OrderedLinks,
   members: ConnectMember[],
   anchorKey: (anchor: Anchor) => Promise<string | undefined>,
   removed: ReadonlySet<number>,
@@ -68,7 +74,7 @@ function shownPosition(position: Position): unknown {
  * after its nearest surviving predecessor (or before its successor, or at the start), in request order, `before`
  * items first. Survivors are entries neither disconnected nor connected by the request.
  */
-async function rewriteRemovedAnchors(list: LinkList, items: OrderedItem[], removed: ReadonlySet<number>): Promise<void> {
+async function rewriteRemovedAnchors(list: OrderedLinks, items: OrderedItem[], removed: ReadonlySet<number>): Promise<void> {
   if (!removed.size) return;
   const moving = new Set(items.map((i) => linkId(i.key)).filter((id): id is number => id !== null));
   const groups = new Map<number, { before: OrderedItem[]; after: OrderedItem[] }>();

@@ -104,7 +104,7 @@ async function checkRow(store: RowStore, schema: ContentType | Component, rowId:
       }
       case 'media': {
         if (!attribute.required) break;
-        if (!(await hasLinks(store.db, attribute.linkTable, rowId))) fail(at, missingValue(at, 'mixed', null, 'create'), null);
+        if (!(await hasLinks(store.db, model, schema, attribute, rowId))) fail(at, missingValue(at, 'mixed', null, 'create'), null);
         break;
       }
       case 'component':

@@ -4,16 +4,15 @@ import type { Database } from '../database/types.js';
 import {
   LinkList,
   documentIdOfRow,
-  documentIdsByRowId,
   documentRowIds,
-  existingVersions,
   fileMimeTypes,
   linkFiles,
   type LinkKey,
   type StoredStatus,
 } from '../database/store/index.js';
 import { ValidationError } from '../errors/index.js';
-import type { Anchor, Position, RelationTarget } from './relation-ops.js';
+import type { Anchor, RelationTarget } from './relation-ops.js';
+import { narrowed, resolveTargets, type ResolvedTarget } from './relation-targets.js';
 import { connectOrdered, type ConnectMember } from './ordered-connect.js';
 import type { RelationPlan } from './write-plan.js';
 
@@ -124,69 +123,12 @@ async function writeMedia(db: Database, model: Model, rowId: number, attribute: 
   await linkFiles(db, attribute.linkTable, rowId, documentIds, 'replace');
 }
 
-function narrowed(position: Position, anchor: (a: Anchor) => Anchor): Position {
-  if ('before' in position) return { before: anchor(position.before) };
-  if ('after' in position) return { after: anchor(position.after) };
-  return position;
-}
-
 /** A media attribute's `allowedTypes` (images, videos, audios, files = anything else), checked on each file's mime. */
 async function checkAllowedTypes(db: Database, attribute: MediaAttribute, documentIds: string[]): Promise<void> {
   if (!attribute.allowedTypes.length || !documentIds.length) return;
   for (const file of await fileMimeTypes(db, documentIds)) {
     if (!allowsMime(attribute, file.mime)) throw new ValidationError(notAllowedMessage(attribute, file));
   }
-}
-
-interface ResolvedTarget extends LinkKey {
-  position?: Position;
-}
-
-/**
- * Checks that every target exists (in its locale; in the version it names, if any) and maps media file ids to
- * documentIds.
- */
-async function resolveTargets(
-  db: Database,
-  target: ContentType,
-  items: RelationTarget[],
-  localeOf: (t: RelationTarget) => string,
-  statusOf: (t: RelationTarget) => StoredStatus,
-  mustExist = true,
-): Promise<ResolvedTarget[]> {
-  if (!items.length) return [];
-  const numeric = items.filter((t) => typeof t.ref === 'number').map((t) => t.ref as number);
-  let byId = new Map<number, string>();
-  if (numeric.length) {
-    byId = await documentIdsByRowId(db, target, numeric);
-    // Ids (not documentIds) that name no entry: counted per target type, in Strapi's words.
-    const missing = new Set(numeric.filter((id) => !byId.has(id)));
-    if (mustExist && missing.size) {
-      const message = `${missing.size} relation(s) of type ${target.uid} associated with this entity do not exist`;
-      throw ValidationError.fromFieldErrors([{ path: [], message, name: 'ValidationError' }]);
-    }
-  }
-  const resolved = items.map((t) => ({
-    documentId: typeof t.ref === 'number' ? (byId.get(t.ref) ?? `#${t.ref}`) : t.ref,
-    locale: localeOf(t),
-    status: statusOf(t),
-    position: t.position,
-  }));
-  if (!mustExist) return resolved;
-  const found = new Set<string>();
-  for (const existing of await existingVersions(db, target, [...new Set(resolved.map((r) => r.documentId))])) {
-    const key = `${existing.documentId}|${target.localized ? existing.locale : ''}`;
-    found.add(`${key}|`);
-    if (existing.version) found.add(`${key}|${existing.version}`);
-  }
-  for (const r of resolved) {
-    if (!found.has(`${r.documentId}|${r.locale}|${r.status}`)) {
-      const shown = r.documentId.startsWith('#') ? r.documentId.slice(1) : r.documentId;
-      const status = r.status ? `, status "${r.status}"` : '';
-      throw new ValidationError(`Document with id "${shown}", locale "${target.localized ? r.locale : 'null'}"${status} not found`);
-    }
-  }
-  return resolved;
 }
 
 /**

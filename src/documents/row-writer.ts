@@ -17,12 +17,21 @@ export async function writeChildren(store: RowStore, schema: ContentType | Compo
 async function replaceComponents(store: RowStore, owner: ContentType | Component, rowId: number, plan: ComponentPlan, scope: RelationScope) {
   await checkGivenIds(store, owner, rowId, plan);
   await store.deleteComponents(owner, [rowId], plan.attribute);
+  // Strapi's `_cmps.order` is NULL for a single component, 1..n in a list or a dynamic zone; Cairn's former layout
+  // numbers every field from 1.
+  const single = store.db.layout === 'strapi' && isSingleComponent(owner, plan.attribute);
   let ord = 1;
   for (const item of plan.items) {
     const cmpId = await store.insert(item.component, item.row.columns);
-    await store.linkComponent(owner, rowId, cmpId, item.component.uid, plan.attribute, ord++);
+    await store.linkComponent(owner, rowId, cmpId, item.component.uid, plan.attribute, single ? null : ord++);
     await writeChildren(store, item.component, cmpId, item.row, scope);
   }
+}
+
+/** Whether `field` of `owner` holds one component (neither repeatable nor a dynamic zone). */
+function isSingleComponent(owner: ContentType | Component, field: string): boolean {
+  const attribute = owner.attributes.get(field);
+  return attribute?.kind === 'component' && !attribute.repeatable;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ContentType, Model } from '../model/types.js';
+import type { ContentType, Model, RelationAttribute } from '../model/types.js';
 import type { Database } from '../database/types.js';
 import { documentLockKey } from '../database/document-locks.js';
 import { documentIdsOfRows, documentsLinkingTo } from '../database/lock-targets.js';
@@ -36,7 +36,8 @@ async function addRelationTargets(db: Database, model: Model, documentId: string
     // An inverse-side `set` (content types only: components own their relations) replaces the list: the documents
     // linking here now lose their link.
     if (!attribute.owner && ops.kind === 'set') {
-      documentIds.push(...(await documentsLinkingTo(db, target.table, attribute.linkTable, documentId)));
+      const owning = target.attributes.get(attribute.mappedBy!) as RelationAttribute;
+      documentIds.push(...(await documentsLinkingTo(db, model, target, owning, documentId)));
       set.rereadAfterLocking = true;
     }
     set.keys.push(...documentIds.map((id) => documentLockKey(target.uid, id)));
@@ -56,7 +57,7 @@ export async function deleteLockSet(db: Database, model: Model, contentType: Con
   for (const owner of model.contentTypes.values()) {
     for (const attribute of owner.attributes.values()) {
       if (attribute.kind !== 'relation' || !attribute.owner || attribute.target !== contentType.uid) continue;
-      const linking = await documentsLinkingTo(db, owner.table, attribute.linkTable, documentId);
+      const linking = await documentsLinkingTo(db, model, owner, attribute, documentId);
       set.keys.push(...linking.map((id) => documentLockKey(owner.uid, id)));
     }
   }

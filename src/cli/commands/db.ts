@@ -36,4 +36,48 @@ export function registerDb(program: Command): void {
       reportFatal(error);
     }
   });
+  dirOption(db.command('create').description("create Strapi 5's tables and first rows for the app's model in an empty database")).action(async (opts: { dir: string }) => {
+    try {
+      await createCommand(resolve(opts.dir));
+    } catch (error) {
+      reportFatal(error);
+    }
+  });
+}
+
+/**
+ * `cairn db create`: an empty database becomes the one Strapi 5 makes for the app's model (strapi-layout/new-database.ts),
+ * which Strapi and Cairn then open as Strapi's. The database is first opened read-only: one that holds any table is
+ * refused (exit 1) before anything is written, not even SQLite's journal mode. No schema sync, features or bootstrap.
+ */
+async function createCommand(dir: string): Promise<void> {
+  const [{ loadCairn }, { createStrapiDatabase, tablesIn, DatabaseNotEmptyError }] = await Promise.all([
+    import('../../app/cairn.js'),
+    import('../../database/strapi-layout/new-database.js'),
+  ]);
+  let readOnly: Awaited<ReturnType<typeof loadCairn>> | undefined;
+  try {
+    readOnly = await loadCairn({ dir, readOnly: true });
+  } catch (error) {
+    // A SQLite file that does not exist yet is an empty database: opened for writing below, it is made.
+    if ((error as { code?: unknown }).code !== 'SQLITE_CANTOPEN') throw error;
+  }
+  if (readOnly) {
+    try {
+      const tables = await tablesIn(readOnly.db);
+      if (tables.length) throw new DatabaseNotEmptyError(tables);
+    } finally {
+      await readOnly.db.close();
+    }
+  }
+  const cairn = await loadCairn({ dir });
+  try {
+    const created = await createStrapiDatabase(cairn.db, cairn.model);
+    process.stdout.write(
+      `created Strapi 5's layout for this model: ${created.tables.length} tables, the default locale and ${created.rows.up_roles ?? 0} roles with their default permissions ` +
+        `(Strapi adds its admin's tables and settings when it first starts on it)\n`,
+    );
+  } finally {
+    await cairn.db.close();
+  }
 }

@@ -52,10 +52,7 @@ export class CompileContext {
 
   /** A value bound for comparison with a column of `type` (see SqlDialect.bindValue), in the layout's form. */
   bindValue(value: unknown, type: ColumnType): unknown {
-    if (this.datetimesAsMillis && (type === 'datetime' || type === 'timestamp')) {
-      return Array.isArray(value) ? value.map(epochMillis) : epochMillis(value);
-    }
-    return this.dialect.bindValue(value, type);
+    return layoutBindValue(this.dialect, this.layout, value, type);
   }
 
   /** `alias.column`, quoted. */
@@ -66,6 +63,18 @@ export class CompileContext {
   table(name: string): string {
     return this.dialect.quote(name);
   }
+}
+
+/**
+ * A value bound for a column of `type` in the layout's stored form: what filters compare with and what the row
+ * store writes. Strapi's SQLite keeps datetimes as INTEGER milliseconds since the epoch; everything else is the
+ * dialect's own binding (SqlDialect.bindValue).
+ */
+export function layoutBindValue(dialect: SqlDialect, layout: StorageLayout, value: unknown, type: ColumnType): unknown {
+  if (layout === 'strapi' && dialect.name === 'sqlite' && (type === 'datetime' || type === 'timestamp')) {
+    return Array.isArray(value) ? value.map(epochMillis) : epochMillis(value);
+  }
+  return dialect.bindValue(value, type);
 }
 
 /** An ISO datetime (as filters carry it) as milliseconds since the epoch; anything else as it is. */

@@ -1,13 +1,14 @@
 export { RowStore, rowExists, type ComponentLink } from './rows.js';
 export { copyLinks, deleteLinksTo, hasLinks } from './links.js';
 export { LinkList, type LinkAnchor, type LinkKey, type StoredStatus, type WindowMember } from './link-list.js';
-export { fileDocumentIds, fileMimeTypes, linkFiles } from './media-links.js';
+export { copyFileRows, deleteFileRows, fileDocumentIds, fileMimeTypes, hasFileRows, linkFileRows, linkFiles } from './media-links.js';
 export {
   documentIdOfRow,
   documentIdsByRowId,
   documentRowIds,
   existingVersions,
   otherLocaleRows,
+  siblingRowIds,
   versionRows,
   type ExistingVersion,
   type VersionRow,

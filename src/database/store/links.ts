@@ -1,6 +1,9 @@
-import type { Component, ContentType } from '../../model/types.js';
+import type { Component, ContentType, MediaAttribute, Model, RelationAttribute } from '../../model/types.js';
 import type { Database } from '../types.js';
 import { sqlDialect } from '../sql/index.js';
+import { relationJoin } from '../strapi-layout/names.js';
+import { listSide } from '../strapi-store/list-side.js';
+import { hasFileRows } from './media-links.js';
 
 /**
  * Link tables (`<owner>_<attribute>_lnk`): one row per link from an owner row (`entity_id`) to a target document
@@ -27,8 +30,24 @@ export async function deleteLinksTo(db: Database, linkTable: string, documentId:
   else await db.execute(`DELETE FROM ${q(linkTable)} WHERE target_document_id = ? AND target_locale = ?`, [documentId, locale]);
 }
 
-/** Whether a row links anything through `linkTable`. */
-export async function hasLinks(db: Database, linkTable: string, rowId: number): Promise<boolean> {
-  const [hit] = await db.query(`SELECT 1 AS hit FROM ${sqlDialect(db.dialect).quote(linkTable)} WHERE entity_id = ? LIMIT 1`, [rowId]);
+/**
+ * Whether row `rowId` of `schema` has anything in a relation or media attribute (a required one's check before
+ * publishing). Cairn's former layout reads the attribute's link table; Strapi's the relation's join table from this
+ * attribute's side (an inverse attribute reads the owner's table backwards), or `files_related_mph` for media.
+ */
+export async function hasLinks(
+  db: Database,
+  model: Model,
+  schema: ContentType | Component,
+  attribute: RelationAttribute | MediaAttribute,
+  rowId: number,
+): Promise<boolean> {
+  if (db.layout === 'strapi') {
+    if (attribute.kind === 'media') return hasFileRows(db, schema.uid, rowId, attribute.name);
+    const side = listSide(relationJoin(model, schema, attribute));
+    const [hit] = await db.query(`SELECT 1 AS hit FROM ${db.quote(side.table)} WHERE ${db.quote(side.key)} = ? LIMIT 1`, [rowId]);
+    return hit !== undefined;
+  }
+  const [hit] = await db.query(`SELECT 1 AS hit FROM ${sqlDialect(db.dialect).quote(attribute.linkTable)} WHERE entity_id = ? LIMIT 1`, [rowId]);
   return hit !== undefined;
 }

@@ -1,4 +1,5 @@
 import type { Database } from '../types.js';
+import { MEDIA_MORPH_TABLE } from '../strapi-layout/names.js';
 
 /**
  * The media library's files (`files`) and the links from entries' media attributes to them. A media attribute's
@@ -39,4 +40,84 @@ export async function linkFiles(db: Database, linkTable: string, rowId: number, 
   for (const documentId of fileDocumentIds) {
     await db.execute(`INSERT INTO ${table} (entity_id, target_document_id, target_locale, ord, inv_ord) VALUES (?, ?, '', ?, ?)`, [rowId, documentId, ++ord, 1]);
   }
+}
+
+/*
+ * Strapi's layout keeps every media field of every type in one table, `files_related_mph` (strapi-layout/names.ts
+ * MEDIA_MORPH_TABLE): `(file_id, related_id, related_type, field, order)`, `related_id` the version row's (or the
+ * component row's) id and `related_type` its schema's uid. No foreign key holds `related_id`: the rows go only when
+ * written away (docs/strapi-5-writes.md, 7 and 9).
+ */
+
+/**
+ * Links files (documentIds, in order, each once) to row `rowId` of `relatedType` through media field `field`, as
+ * Strapi writes `files_related_mph`: `order` 1..n in place of the field's rows (`replace`), or after the field's last
+ * one (`append`: MAX(order) + 1...). Files that do not exist are left out (their neighbours close up). Returns the
+ * number of rows written.
+ */
+export async function linkFileRows(
+  db: Database,
+  relatedType: string,
+  rowId: number,
+  field: string,
+  fileDocumentIds: readonly string[],
+  mode: 'append' | 'replace',
+): Promise<number> {
+  const table = db.quote(MEDIA_MORPH_TABLE);
+  const order = db.quote('order');
+  const wanted = [...new Set(fileDocumentIds)];
+  const found = wanted.length
+    ? await db.query<{ id: number | string; document_id: string }>(`SELECT id, document_id FROM ${db.quote('files')} WHERE document_id IN (${wanted.map(() => '?').join(', ')})`, wanted)
+    : [];
+  const fileIds = new Map(found.map((row) => [row.document_id, Number(row.id)]));
+  const files = wanted.filter((documentId) => fileIds.has(documentId)).map((documentId) => fileIds.get(documentId)!);
+  const where = `related_id = ? AND related_type = ? AND field = ?`;
+  let last = 0;
+  if (mode === 'replace') {
+    await db.execute(`DELETE FROM ${table} WHERE ${where}`, [rowId, relatedType, field]);
+  } else {
+    const [max] = await db.query<{ m: number | string | null }>(`SELECT MAX(${order}) AS m FROM ${table} WHERE ${where}`, [rowId, relatedType, field]);
+    last = Number(max?.m ?? 0);
+  }
+  if (!files.length) return 0;
+  const result = await db.execute(
+    `INSERT INTO ${table} (file_id, related_id, related_type, field, ${order}) VALUES ${files.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+    files.flatMap((fileId, i) => [fileId, rowId, relatedType, field, last + i + 1]),
+  );
+  return result.affectedRows;
+}
+
+/** Whether row `rowId` of `relatedType` has a file in media field `field`. */
+export async function hasFileRows(db: Database, relatedType: string, rowId: number, field: string): Promise<boolean> {
+  const [hit] = await db.query(`SELECT 1 AS hit FROM ${db.quote(MEDIA_MORPH_TABLE)} WHERE related_id = ? AND related_type = ? AND field = ? LIMIT 1`, [
+    rowId,
+    relatedType,
+    field,
+  ]);
+  return hit !== undefined;
+}
+
+/** Deletes the media rows of rows of `relatedType` (every field). */
+export async function deleteFileRows(db: Database, relatedType: string, rowIds: readonly number[]): Promise<void> {
+  if (!rowIds.length) return;
+  await db.execute(`DELETE FROM ${db.quote(MEDIA_MORPH_TABLE)} WHERE related_type = ? AND related_id IN (${rowIds.map(() => '?').join(', ')})`, [
+    relatedType,
+    ...rowIds,
+  ]);
+}
+
+/**
+ * Gives row `toId` of `relatedType` the media rows `fromId` has (files, fields and orders), in place of its own: one
+ * DELETE and one `INSERT ... SELECT`, whatever the number of files. The ids are checked integers, written as
+ * literals (a parameter in a SELECT list has no type PostgreSQL can infer).
+ */
+export async function copyFileRows(db: Database, relatedType: string, fromId: number, toId: number): Promise<void> {
+  for (const id of [fromId, toId]) if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`${MEDIA_MORPH_TABLE}: ${String(id)} is not a row id`);
+  const table = db.quote(MEDIA_MORPH_TABLE);
+  const order = db.quote('order');
+  await db.execute(`DELETE FROM ${table} WHERE related_id = ? AND related_type = ?`, [toId, relatedType]);
+  await db.execute(
+    `INSERT INTO ${table} (file_id, related_id, related_type, field, ${order}) SELECT file_id, ${toId}, related_type, field, ${order} FROM ${table} WHERE related_id = ? AND related_type = ? ORDER BY id`,
+    [fromId, relatedType],
+  );
 }

@@ -1,21 +1,31 @@
 import type { Component, ContentType, Model } from '../../model/types.js';
 import type { Database } from '../types.js';
-import { sqlDialect, StoredJson } from '../sql/index.js';
+import type { ColumnType } from '../../query/types.js';
+import { layoutBindValue, sqlDialect, StoredJson } from '../sql/index.js';
+import { incomingJoins, owningJoins } from '../strapi-store/relations-of.js';
+import { alignNonDraftOwners, checkedRowId, copyColumns, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
 import { columnTypes } from './bind-types.js';
 import { copyLinks } from './links.js';
+import { copyFileRows, deleteFileRows } from './media-links.js';
 
 /** A row's component in one of its fields, at its place in that field's list. */
 export interface ComponentLink {
   cmp_id: number | string;
   component_type: string;
   field: string;
-  ord: number;
+  /** Cairn's `ord`, Strapi's `order`: NULL there for a single component, 1..n in a list or a dynamic zone. */
+  ord: number | null;
 }
 
 /**
  * Rows and the components they own (`<table>_cmps`: a row's component rows, by field and order). Writing a
  * component attribute replaces its rows whole (documents/row-writer.ts decides what to write); deleting or copying
  * a row takes its components, nested ones included, and its own link rows with it.
+ *
+ * One class for both layouts (`db.layout`). In Strapi's, the model is the renamed one (strapi-layout/named-model.ts),
+ * values are bound in Strapi's stored form (SQLite datetimes as epoch milliseconds), `_cmps` orders by `order`
+ * (NULL for a single component), media rows live in `files_related_mph`, relations in join tables by row id, and a
+ * version is copied by the database (copyVersion) rather than read and written back.
  */
 export class RowStore {
   constructor(
@@ -31,11 +41,25 @@ export class RowStore {
     return this.d.quote(name);
   }
 
+  private get strapi(): boolean {
+    return this.db.layout === 'strapi';
+  }
+
+  /** A value as the layout stores it in a column of `type` (sql/context.ts layoutBindValue). */
+  private bind(value: unknown, type: ColumnType): unknown {
+    return layoutBindValue(this.d, this.db.layout, value, type);
+  }
+
+  /** The `_cmps` column holding a component's place in its field (Strapi's `order` is a keyword: quoted). */
+  private get ordColumn(): string {
+    return this.strapi ? this.q('order') : 'ord';
+  }
+
   /** INSERT a row; returns its id. */
   async insert(schema: ContentType | Component, columns: Record<string, unknown>): Promise<number> {
     const types = columnTypes(schema);
     const names = Object.keys(columns);
-    const values = names.map((n) => this.d.bindValue(columns[n], types.get(n) ?? 'string'));
+    const values = names.map((n) => this.bind(columns[n], types.get(n) ?? 'string'));
     const text = names.length
       ? `INSERT INTO ${this.q(schema.table)} (${names.map((n) => this.q(n)).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`
       : `INSERT INTO ${this.q(schema.table)} ${this.d.defaultValues} RETURNING id`;
@@ -49,27 +73,42 @@ export class RowStore {
     const types = columnTypes(schema);
     await this.db.execute(
       `UPDATE ${this.q(schema.table)} SET ${names.map((n) => `${this.q(n)} = ?`).join(', ')} WHERE id IN (${ids.map(() => '?').join(', ')})`,
-      [...names.map((n) => this.d.bindValue(columns[n], types.get(n) ?? 'string')), ...ids],
+      [...names.map((n) => this.bind(columns[n], types.get(n) ?? 'string')), ...ids],
     );
   }
 
-  /** The stored values of some columns of a row (undefined when the row is gone). */
+  /**
+   * The stored values of some columns of a row (undefined when the row is gone), as the driver reads them: in
+   * Strapi's layout on SQLite a datetime is its epoch milliseconds, a boolean 0 or 1 (what `insert` takes back).
+   */
   async columnValues(schema: ContentType | Component, rowId: number, columns: string[]): Promise<Record<string, unknown> | undefined> {
     const q = this.d.quote;
     const [row] = await this.db.query<Record<string, unknown>>(`SELECT ${columns.map(q).join(', ')} FROM ${q(schema.table)} WHERE id = ?`, [rowId]);
     return row;
   }
 
-  /** Attaches component row `cmpId` to row `rowId`, in `field` at place `ord`. */
-  async linkComponent(owner: ContentType | Component, rowId: number, cmpId: number, componentUid: string, field: string, ord: number): Promise<void> {
+  /**
+   * Attaches component row `cmpId` to row `rowId`, in `field` at place `ord`: 1..n in a list or a dynamic zone; in
+   * Strapi's layout null for a single component (Strapi's `order` is NULL there).
+   */
+  async linkComponent(owner: ContentType | Component, rowId: number, cmpId: number, componentUid: string, field: string, ord: number | null): Promise<void> {
     await this.db.execute(
-      `INSERT INTO ${this.q(owner.componentsTable)} (entity_id, cmp_id, component_type, field, ord) VALUES (?, ?, ?, ?, ?)`,
+      `INSERT INTO ${this.q(owner.componentsTable)} (entity_id, cmp_id, component_type, field, ${this.ordColumn}) VALUES (?, ?, ?, ?, ?)`,
       [rowId, cmpId, componentUid, field, ord],
     );
   }
 
   /** A row's components in every field, in each field's order. */
   async componentLinks(schema: ContentType | Component, rowId: number): Promise<ComponentLink[]> {
+    if (this.strapi) {
+      const order = this.ordColumn;
+      const links = await this.db.query<ComponentLink>(
+        `SELECT cmp_id, component_type, field, ${order} AS ord FROM ${this.q(schema.componentsTable)} WHERE entity_id = ? ORDER BY ${order}, id`,
+        [rowId],
+      );
+      // A REAL column: drivers may hand back 1.0 as text (MariaDB's double), or the number.
+      return links.map((link) => ({ ...link, ord: link.ord === null ? null : Number(link.ord) }));
+    }
     return this.db.query<ComponentLink>(
       `SELECT cmp_id, component_type, field, ord FROM ${this.q(schema.componentsTable)} WHERE entity_id = ? ORDER BY ord, id`,
       [rowId],
@@ -114,11 +153,26 @@ export class RowStore {
     );
   }
 
-  /** Deletes rows with their components and their own link rows. */
+  /**
+   * Deletes rows with their components and their own link rows. In Strapi's layout also their media rows and their
+   * links in every join table where they are on either side (owner, or target of any schema's relation): Strapi
+   * leaves those to `ON DELETE CASCADE`, written out here so that nothing depends on SQLite's foreign-key switch.
+   * No list is renumbered (Strapi's cascades renumber nothing either).
+   */
   async deleteRows(schema: ContentType | Component, ids: number[]): Promise<void> {
     if (!ids.length) return;
     await this.deleteComponents(schema, ids);
     const marks = ids.map(() => '?').join(', ');
+    if (this.strapi) {
+      if ([...schema.attributes.values()].some((a) => a.kind === 'media')) await deleteFileRows(this.db, schema.uid, ids);
+      const sides = [
+        ...owningJoins(this.model, schema).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.ownerColumn)}`),
+        ...(schema.modelType === 'contentType' ? incomingJoins(this.model, schema.uid).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.targetColumn)}`) : []),
+      ];
+      for (const side of new Set(sides)) await this.db.execute(`DELETE FROM ${side} IN (${marks})`, ids);
+      await this.db.execute(`DELETE FROM ${this.q(schema.table)} WHERE id IN (${marks})`, ids);
+      return;
+    }
     for (const attribute of schema.attributes.values()) {
       if ((attribute.kind === 'relation' && attribute.owner) || attribute.kind === 'media') {
         await this.db.execute(`DELETE FROM ${this.q(attribute.linkTable)} WHERE entity_id IN (${marks})`, ids);
@@ -132,6 +186,7 @@ export class RowStore {
    * Returns the new row's id.
    */
   async copyRow(schema: ContentType | Component, fromId: number, overrides: Record<string, unknown>): Promise<number> {
+    if (this.strapi) throw new Error(`copyRow is Cairn's former layout's; in Strapi's, copyVersion copies ${schema.uid} rows`);
     const types = columnTypes(schema);
     // json columns are read as their stored text (drivers parse some: pg's json, MySQL's JSON type), to be
     // written back as it is, even text that is not JSON (another tool's).
@@ -159,6 +214,63 @@ export class RowStore {
     }
     return newId;
   }
+
+  /**
+   * Strapi's layout: makes row `toId` (or, when undefined, a NEW row inserted by `INSERT ... SELECT`) a copy of
+   * version row `fromId`, in one transaction, every stored value copied by the database:
+   * - every column but `id`, then `overrides` (e.g. `published_at`) bound as `update` binds;
+   * - its components replaced by fresh copies of `fromId`'s (every level, new ids, `_cmps` rows with their `order`,
+   *   the copies' media rows and own relation links);
+   * - its `files_related_mph` rows replaced by `fromId`'s;
+   * - its own-side links (every owning relation) replaced by `fromId`'s, each member mapped to its `members` version
+   *   (a target without Draft & Publish: the same row; a D&P target without that version: dropped). A new row gets
+   *   the other side's orders copied (first publish); an existing one keeps them for members it keeps (restored),
+   *   MAX + 1 for new members;
+   * - with `members: 'published'`, the lists of owners WITHOUT Draft & Publish that link it made equal to those
+   *   linking `fromId` (Strapi links such owners to both versions).
+   * Links where the row is the target of a D&P owner are left alone. Returns the row written. Unknown rows, a row
+   * copied onto itself and overrides of columns the table does not have are refused before anything is written.
+   */
+  async copyVersion(contentType: ContentType, fromId: number, toId: number | undefined, overrides: Record<string, unknown>, members: 'published' | 'draft'): Promise<number> {
+    if (!this.strapi) throw new Error(`copyVersion is Strapi's layout's; in Cairn's former one, copyRow copies ${contentType.uid} rows`);
+    return this.db.transaction((trx) => copyVersionRow(new RowStore(trx, this.model), contentType, fromId, toId, overrides, members));
+  }
+}
+
+/**
+ * Strapi's layout: makes row `toId` of a content type (or, when undefined, a new row) a copy of version row `fromId`
+ * for publishing (`members: 'published'`) or discarding a draft (`'draft'`). See RowStore.copyVersion.
+ */
+async function copyVersionRow(
+  store: RowStore,
+  contentType: ContentType,
+  fromId: number,
+  toId: number | undefined,
+  overrides: Record<string, unknown>,
+  members: 'published' | 'draft',
+): Promise<number> {
+  const { db, model } = store;
+  const table = contentType.table;
+  checkedRowId(fromId, table, 'the row copied from');
+  if (toId !== undefined) {
+    checkedRowId(toId, table, 'the row copied to');
+    if (toId === fromId) throw new Error(`${table}: row ${fromId} cannot be copied onto itself`);
+  }
+  const wanted = toId === undefined ? [fromId] : [fromId, toId];
+  const found = new Set((await db.query<{ id: number | string }>(`SELECT id FROM ${db.quote(table)} WHERE id IN (${wanted.map(() => '?').join(', ')})`, wanted)).map((r) => Number(r.id)));
+  for (const id of wanted) if (!found.has(id)) throw new Error(`${table} has no row ${id} to copy ${id === fromId ? 'from' : 'to'}`);
+  const unknown = Object.keys(overrides).filter((name) => !storedColumns(contentType).includes(name));
+  if (unknown.length) throw new Error(`${table} has no column ${unknown.join(', ')} to override`);
+
+  const columns = storedColumns(contentType).filter((name) => !(name in overrides));
+  const rowId = await copyColumns(db, contentType, fromId, toId, columns);
+  if (Object.keys(overrides).length) await store.update(contentType, [rowId], overrides);
+  if (toId !== undefined) await store.deleteComponents(contentType, [rowId]);
+  await copyComponents(db, model, contentType, fromId, rowId, members);
+  if ([...contentType.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, contentType.uid, fromId, rowId);
+  await copyOwnLinks(db, model, contentType, fromId, rowId, members, toId === undefined);
+  if (members === 'published') await alignNonDraftOwners(db, model, contentType, fromId, rowId);
+  return rowId;
 }
 
 /** Whether a row of `table` has this id. */

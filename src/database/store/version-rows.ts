@@ -80,3 +80,13 @@ export async function existingVersions(db: Database, contentType: ContentType, d
   );
   return rows.map((row) => ({ documentId: row.document_id, locale: row.locale, version: row.version }));
 }
+
+/**
+ * The rows of the document row `rowId` belongs to, in every locale and version (itself included): what Strapi calls
+ * a row's siblings, whose links to a one-owner target are not "stolen" by the row's own writes.
+ */
+export async function siblingRowIds(db: Database, contentType: ContentType, rowId: number): Promise<number[]> {
+  const t = sqlDialect(db.dialect).quote(contentType.table);
+  const rows = await db.query<{ id: number }>(`SELECT id FROM ${t} WHERE document_id = (SELECT document_id FROM ${t} WHERE id = ?) ORDER BY id`, [rowId]);
+  return rows.map((r) => Number(r.id));
+}

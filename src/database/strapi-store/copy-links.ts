@@ -54,17 +54,7 @@ export async function copyLinksMapped(db: Database, join: RelationJoin, copy: Co
       });
     }
     // `m` is the member the new link names: the source link's member itself, or its counterpart version.
-    const counterpart =
-      copy.members === 'same'
-        ? { join: '', id: `l.${member}` }
-        : {
-            join:
-              ` JOIN ${q(side.memberTable)} s ON s.id = l.${member}` +
-              ` JOIN ${q(side.memberTable)} m ON m.document_id = s.document_id` +
-              ` AND (m.locale = s.locale OR (m.locale IS NULL AND s.locale IS NULL))` +
-              ` AND m.published_at IS ${copy.members === 'published' ? 'NOT ' : ''}NULL`,
-            id: 'm.id',
-          };
+    const counterpart = counterpartOf(db, side.memberTable, member, copy.members);
     const columns = [key, member];
     // `to` is a checked row id: written as a literal, as a parameter in a SELECT list has no type PostgreSQL can infer.
     const values = [String(to), counterpart.id];
@@ -90,5 +80,73 @@ export async function copyLinksMapped(db: Database, join: RelationJoin, copy: Co
       params,
     );
     return result.affectedRows;
+  });
+}
+
+/** The counterpart of `l`'s member in a mapped copy: its SQL id and the joins that find it (see copyLinksMapped). */
+function counterpartOf(db: Database, memberTable: string, member: string, members: MemberVersion): { join: string; id: string } {
+  const q = (name: string) => db.quote(name);
+  if (members === 'same') return { join: '', id: `l.${member}` };
+  return {
+    join:
+      ` JOIN ${q(memberTable)} s ON s.id = l.${member}` +
+      ` JOIN ${q(memberTable)} m ON m.document_id = s.document_id` +
+      ` AND (m.locale = s.locale OR (m.locale IS NULL AND s.locale IS NULL))` +
+      ` AND m.published_at IS ${members === 'published' ? 'NOT ' : ''}NULL`,
+    id: 'm.id',
+  };
+}
+
+/**
+ * Makes row `to`'s list on this side of one join table equal to row `from`'s, each member replaced by its
+ * counterpart version (as copyLinksMapped), where `to` may already have links: republishing into a kept row, or
+ * aligning a target's list of owners. Three set-based statements, whatever the lengths:
+ * - links of `to` to members the mapped copy does not have are deleted;
+ * - links it keeps take `from`'s order value on this side and keep their other-side order (Strapi's "restored from the
+ *   replaced version");
+ * - links it lacks are inserted with `from`'s order value, the other side's order after every link of the member
+ *   (MAX + 1).
+ * Returns the number of links `to` has on this side afterwards.
+ */
+export async function replaceLinksMapped(db: Database, join: RelationJoin, copy: Omit<CopyLinks, 'otherOrder'>): Promise<number> {
+  const side = listSide(join);
+  const from = rowIdOf(copy.from, side.table, 'the row copied from');
+  const to = rowIdOf(copy.to, side.table, 'the row copied to');
+  if (from === to) throw new LinkListError('self-anchor', `${side.table}: a row's links cannot be copied onto itself (row ${from})`, { table: side.table, row: from });
+  const q = (name: string) => db.quote(name);
+  const [t, key, member] = [q(side.table), q(side.key), q(side.member)];
+  const counterpart = counterpartOf(db, side.memberTable, member, copy.members);
+  // The mapped copy: `from`'s links, each with the member `to` should link.
+  const mapped = (select: string, extra = '') => `SELECT ${select} FROM ${t} l${counterpart.join} WHERE l.${key} = ?${extra}`;
+  return db.transaction(async (trx) => {
+    const rows = await trx.query<{ id: number }>(`SELECT id FROM ${q(side.keyTable)} WHERE id IN (?, ?)`, [from, to]);
+    const found = new Set(rows.map((r) => Number(r.id)));
+    for (const id of [from, to]) {
+      if (!found.has(id)) throw new LinkListError('unknown-row', `${side.table}: ${side.keyTable} has no row ${id} to copy links ${id === from ? 'from' : 'to'}`, { table: side.table, row: id });
+    }
+    // MariaDB (10.3.1+) and the others let DELETE and UPDATE read the table they write in a subquery.
+    await trx.execute(`DELETE FROM ${t} WHERE ${t}.${key} = ? AND NOT EXISTS (${mapped('1', ` AND ${counterpart.id} = ${t}.${member}`)})`, [to, from]);
+    if (side.order) {
+      const o = q(side.order);
+      await trx.execute(`UPDATE ${t} SET ${o} = (${mapped(`MIN(l.${o})`, ` AND ${counterpart.id} = ${t}.${member}`)}) WHERE ${t}.${key} = ?`, [from, to]);
+    }
+    const columns = [key, member];
+    // `to` is a checked row id: a literal, as a parameter in a SELECT list has no type PostgreSQL can infer.
+    const values = [String(to), counterpart.id];
+    if (side.order) {
+      columns.push(q(side.order));
+      values.push(`l.${q(side.order)}`);
+    }
+    if (side.otherOrder) {
+      const x = q(side.otherOrder);
+      columns.push(x);
+      values.push(`COALESCE((SELECT MAX(x.${x}) FROM ${t} x WHERE x.${member} = ${counterpart.id}), 0) + 1`);
+    }
+    await trx.execute(
+      `INSERT INTO ${t} (${columns.join(', ')}) ${mapped(values.join(', '), ` AND NOT EXISTS (SELECT 1 FROM ${t} k WHERE k.${key} = ${to} AND k.${member} = ${counterpart.id})`)}`,
+      [from],
+    );
+    const [count] = await trx.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${t} WHERE ${key} = ?`, [to]);
+    return Number(count?.n ?? 0);
   });
 }

@@ -1,0 +1,243 @@
+import type { Database } from '../types.js';
+import type { RelationJoin } from '../strapi-layout/names.js';
+import type { WindowMember } from '../store/link-list.js';
+import { StrapiLinkList } from './link-list.js';
+import { rowIdOf } from './link-errors.js';
+
+/**
+ * The links of one row on one side of a Strapi 5 join table, addressed by link id: what a relation write from a
+ * request needs besides `StrapiLinkList` (which addresses members). Strapi's ordering of a `connect`
+ * (documents/relation-order.ts, run by documents/ordered-connect.ts) works on the links it loads, so this class
+ * gives the same window, order writes and inserts as Cairn's former link lists (store/link-list.ts), over
+ * `*_lnk` columns. Members are row ids; the caller has already checked them (they come from the target's table).
+ */
+export class StrapiLinkRows {
+  /** Member-level operations on the same list (set, members). */
+  readonly list: StrapiLinkList;
+  private readonly t: string;
+  private readonly key: string;
+  private readonly member: string;
+  private readonly order: string | undefined;
+  private readonly otherOrder: string | undefined;
+
+  constructor(
+    private readonly db: Database,
+    join: RelationJoin,
+    rowId: number,
+  ) {
+    this.list = new StrapiLinkList(db, join, rowId);
+    const side = this.list.side;
+    const q = (name: string) => db.quote(name);
+    this.t = q(side.table);
+    this.key = q(side.key);
+    this.member = q(side.member);
+    this.order = side.order === undefined ? undefined : q(side.order);
+    this.otherOrder = side.otherOrder === undefined ? undefined : q(side.otherOrder);
+  }
+
+  get rowId(): number {
+    return this.list.rowId;
+  }
+
+  /** False on a to-one side (no order column). */
+  get ordered(): boolean {
+    return this.order !== undefined;
+  }
+
+  /** Member row id -> its link id, for those of `members` this list links. */
+  async linksOf(members: readonly number[]): Promise<Map<number, number>> {
+    if (!members.length) return new Map();
+    const rows = await this.db.query<{ id: number; m: number }>(
+      `SELECT id, ${this.member} AS m FROM ${this.t} WHERE ${this.key} = ? AND ${this.member} IN (${marks(members)})`,
+      [this.rowId, ...members],
+    );
+    return new Map(rows.map((r) => [Number(r.m), Number(r.id)]));
+  }
+
+  /** The first link (by order, then id) of any of `members`, or null: the entry a position relative to them names. */
+  async firstLinkOf(members: readonly number[]): Promise<number | null> {
+    if (!members.length) return null;
+    // A document has at most a few rows here: sorted in JS, as ORDER BY could lead a planner to walk the whole list.
+    const rows = await this.db.query<{ id: number; o: number | null }>(
+      `SELECT id, ${this.order ?? 'NULL'} AS o FROM ${this.t} WHERE ${this.key} = ? AND ${this.member} IN (${marks(members)})`,
+      [this.rowId, ...members],
+    );
+    if (!rows.length) return null;
+    rows.sort((a, b) => Number(a.o ?? 0) - Number(b.o ?? 0) || Number(a.id) - Number(b.id));
+    return Number(rows[0].id);
+  }
+
+  /**
+   * What Strapi loads to order a connect: the anchors' links, the first and the last link, each with its
+   * neighbours' order values (documents/relation-order.ts).
+   */
+  async window(anchors: Array<number | null>): Promise<WindowMember[]> {
+    const o = this.ordered$();
+    const t = this.t;
+    const neighbours =
+      `(SELECT MAX(p.${o}) FROM ${t} p WHERE p.${this.key} = ? AND p.${o} < w.${o}) AS prev, ` +
+      `(SELECT MIN(n.${o}) FROM ${t} n WHERE n.${this.key} = ? AND n.${o} > w.${o}) AS next`;
+    const ids = anchors.filter((id): id is number => id !== null);
+    const byId = ids.length ? `SELECT w.id, w.${o} AS o, ${neighbours} FROM ${t} w WHERE w.${this.key} = ? AND w.id IN (${marks(ids)}) UNION ALL ` : '';
+    const rows = await this.db.query<{ id: number; o: number; prev: number | null; next: number | null }>(
+      `${byId}SELECT w.id, w.${o} AS o, ${neighbours} FROM ${t} w WHERE w.${this.key} = ? AND w.${o} IN ` +
+        `((SELECT MIN(${o}) FROM ${t} WHERE ${this.key} = ?), (SELECT MAX(${o}) FROM ${t} WHERE ${this.key} = ?))`,
+      [...(ids.length ? [this.rowId, this.rowId, this.rowId, ...ids] : []), this.rowId, this.rowId, this.rowId, this.rowId, this.rowId],
+    );
+    const members = new Map<string, WindowMember>();
+    for (const r of rows) members.set(`link:${r.id}`, { key: `link:${r.id}`, order: Number(r.o), prev: numberOrNull(r.prev), next: numberOrNull(r.next) });
+    return [...members.values()];
+  }
+
+  /** The nearest link before (-1) or after (1) link `id` that `skip` does not exclude, or null. */
+  async survivingNeighbour(id: number, direction: -1 | 1, skip: (id: number) => boolean): Promise<number | null> {
+    const o = this.ordered$();
+    const [start] = await this.db.query<{ o: number | null }>(`SELECT ${o} AS o FROM ${this.t} WHERE id = ?`, [id]);
+    let order = numberOrNull(start?.o);
+    while (order !== null) {
+      const [r] = await this.db.query<{ v: number | null }>(
+        `SELECT ${direction < 0 ? 'MAX' : 'MIN'}(${o}) AS v FROM ${this.t} WHERE ${this.key} = ? AND ${o} ${direction < 0 ? '<' : '>'} ?`,
+        [this.rowId, order],
+      );
+      order = numberOrNull(r?.v);
+      if (order === null) return null;
+      const rows = await this.db.query<{ id: number }>(`SELECT id FROM ${this.t} WHERE ${this.key} = ? AND ${o} = ? ORDER BY id`, [this.rowId, order]);
+      const kept = rows.map((row) => Number(row.id)).find((candidate) => !skip(candidate));
+      if (kept !== undefined) return kept;
+    }
+    return null;
+  }
+
+  /** Sets link `id`'s order value in this list (the link keeps its row and its other-side order). */
+  async setOrder(id: number, order: number): Promise<void> {
+    await this.db.execute(`UPDATE ${this.t} SET ${this.ordered$()} = ? WHERE id = ? AND ${this.key} = ?`, [order, id, this.rowId]);
+  }
+
+  /** Inserts a link to `row.member` at `order` in this list; in the member's own list it goes last (MAX + 1). */
+  async insert(row: Record<string, unknown>, order: number): Promise<void> {
+    await this.insertLink(rowIdOf(row.member, this.list.side.table, 'a member'), order);
+  }
+
+  /** Links `member` (a to-one side: no order here); in the member's own list it goes last. */
+  async link(member: number): Promise<void> {
+    await this.insertLink(member, undefined);
+  }
+
+  private async insertLink(member: number, order: number | undefined): Promise<void> {
+    const values: Array<[string, unknown]> = [
+      [this.key, this.rowId],
+      [this.member, member],
+    ];
+    if (this.order) values.push([this.order, order ?? null]);
+    if (this.otherOrder) {
+      const [r] = await this.db.query<{ v: number | null }>(`SELECT MAX(${this.otherOrder}) AS v FROM ${this.t} WHERE ${this.member} = ?`, [member]);
+      values.push([this.otherOrder, (numberOrNull(r?.v) ?? 0) + 1]);
+    }
+    await this.db.execute(`INSERT INTO ${this.t} (${values.map(([c]) => c).join(', ')}) VALUES (${marks(values)})`, values.map(([, v]) => v));
+  }
+
+  /**
+   * Spreads this list's order values to `first`, `first` + 1... in its order: 1..n is Strapi's `cleanOrderColumns`
+   * after every update, 0..n-1 what its create with `connect` writes (docs/strapi-5-writes.md 5.1).
+   */
+  async renumber(first = this.firstAfterRoom): Promise<void> {
+    if (this.ordered) await this.spread(first);
+  }
+
+  /** Where a renumbering without a given start begins: 1, or past the room `prepareConnect` keeps. */
+  private firstAfterRoom = 1;
+
+  /**
+   * Readies the list for a connect of `n` members (documents/relation-order.ts places them between the order values
+   * of the links it loads):
+   * - links that tie (Strapi gives a draft's link and its published copy the same value on a first publish) or have
+   *   no value leave no gap to place anything between, and the window of ranks the orderer reads cannot tell them
+   *   apart: they are spread first;
+   * - items placed before the first link take its value minus 1, 2..., and MySQL's order columns are `double
+   *   unsigned`: the first value must be above `n`.
+   * Either way the list is spread to n+1, n+2... in its order (one statement; the caller renumbers it once the
+   * connect is written, as Strapi does after every update).
+   */
+  async prepareConnect(n: number): Promise<void> {
+    const o = this.ordered$();
+    const [r] = await this.db.query<{ lo: number | null; links: number | string; orders: number | string }>(
+      `SELECT MIN(${o}) AS lo, COUNT(*) AS links, COUNT(DISTINCT ${o}) AS orders FROM ${this.t} WHERE ${this.key} = ?`,
+      [this.rowId],
+    );
+    const first = numberOrNull(r?.lo);
+    // A renumbering during the connect (should a gap run out of precision) keeps the room too.
+    this.firstAfterRoom = n + 1;
+    if (Number(r?.links ?? 0) === 0) return;
+    if (first === null || first <= n || Number(r!.links) !== Number(r!.orders)) await this.spread(n + 1);
+  }
+
+  private async spread(first: number): Promise<void> {
+    const o = this.ordered$();
+    // `first` is an integer this module chose: written as a literal (no dialect has to guess a parameter's type).
+    const ranked = `SELECT id, ROW_NUMBER() OVER (ORDER BY ${o}, id) + ${Math.trunc(first) - 1} AS n FROM ${this.t} WHERE ${this.key} = ?`;
+    if (this.db.dialect === 'mysql') {
+      // A window function makes MariaDB/MySQL materialise the derived table, so it may read the table it updates.
+      await this.db.execute(`UPDATE ${this.t} JOIN (${ranked}) r ON ${this.t}.id = r.id SET ${this.t}.${o} = r.n`, [this.rowId]);
+    } else {
+      await this.db.execute(`UPDATE ${this.t} SET ${o} = r.n FROM (${ranked}) r WHERE ${this.t}.id = r.id`, [this.rowId]);
+    }
+  }
+
+  /** Deletes these links of this list; returns the members they linked. */
+  async unlink(linkIds: readonly number[]): Promise<number[]> {
+    if (!linkIds.length) return [];
+    const where = `${this.key} = ? AND id IN (${marks(linkIds)})`;
+    const rows = await this.db.query<{ m: number }>(`SELECT ${this.member} AS m FROM ${this.t} WHERE ${where}`, [this.rowId, ...linkIds]);
+    await this.db.execute(`DELETE FROM ${this.t} WHERE ${where}`, [this.rowId, ...linkIds]);
+    return rows.map((r) => Number(r.m));
+  }
+
+  /** Deletes this list's links to members other than `kept` (a to-one side being replaced); returns their members. */
+  async unlinkAllBut(kept: readonly number[]): Promise<number[]> {
+    const except = kept.length ? ` AND ${this.member} NOT IN (${marks(kept)})` : '';
+    const rows = await this.db.query<{ id: number }>(`SELECT id FROM ${this.t} WHERE ${this.key} = ?${except}`, [this.rowId, ...kept]);
+    return this.unlink(rows.map((r) => Number(r.id)));
+  }
+
+  /**
+   * Strapi's renumbering of the members' own lists after a relation write deleted some of their links
+   * (`cleanOrderColumns` on the other side: `ROW_NUMBER()` over each member's links, every version and owner).
+   */
+  async renumberOtherSide(members: readonly number[]): Promise<void> {
+    const x = this.otherOrder;
+    if (!x || !members.length) return;
+    const unique = [...new Set(members)];
+    const ranked = `SELECT id, ROW_NUMBER() OVER (PARTITION BY ${this.member} ORDER BY ${x}, id) AS n FROM ${this.t} WHERE ${this.member} IN (${marks(unique)})`;
+    if (this.db.dialect === 'mysql') {
+      await this.db.execute(`UPDATE ${this.t} JOIN (${ranked}) r ON ${this.t}.id = r.id SET ${this.t}.${x} = r.n`, unique);
+    } else {
+      await this.db.execute(`UPDATE ${this.t} SET ${x} = r.n FROM (${ranked}) r WHERE ${this.t}.id = r.id`, unique);
+    }
+  }
+
+  /**
+   * Strapi's "steal" on a relation whose members have one owner (bidirectional oneToOne, and the owners of a
+   * oneToMany written from its inverse side): the links of `members` from rows of this side other than `ownRows`
+   * (the rows of this list's document: its other versions and locales keep theirs) are deleted. Returns how many.
+   */
+  async unlinkMembersElsewhere(members: readonly number[], ownRows: readonly number[]): Promise<number> {
+    if (!members.length) return 0;
+    const keys = ownRows.length ? ownRows : [this.rowId];
+    const result = await this.db.execute(`DELETE FROM ${this.t} WHERE ${this.member} IN (${marks(members)}) AND ${this.key} NOT IN (${marks(keys)})`, [
+      ...members,
+      ...keys,
+    ]);
+    return result.affectedRows;
+  }
+
+  private ordered$(): string {
+    if (!this.order) throw new Error(`${this.list.side.table}: the ${this.list.side.key} side has no order column`);
+    return this.order;
+  }
+}
+
+function numberOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+const marks = (values: readonly unknown[]): string => values.map(() => '?').join(', ');

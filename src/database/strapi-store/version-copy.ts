@@ -1,0 +1,127 @@
+import type { Component, ContentType, Model } from '../../model/types.js';
+import type { Database } from '../types.js';
+import { sqlDialect } from '../sql/dialect.js';
+import { relationJoin } from '../strapi-layout/names.js';
+import { copyFileRows } from '../store/media-links.js';
+import { copyLinksMapped, replaceLinksMapped, type MemberVersion } from './copy-links.js';
+import { incomingJoins, owningJoins } from './relations-of.js';
+
+/**
+ * The pieces of a version copy in Strapi's layout (publishing copies a draft row into a published one, discarding a
+ * draft the other way; docs/strapi-5-writes.md, 2, 4, 6, 7): stored values copied by the database (`INSERT ...
+ * SELECT`, `UPDATE` from the source row), never read into JS and written back, so every value stays exactly as
+ * Strapi stored it.
+ */
+
+/** The columns of a schema's rows but `id`: a content type's system columns and attributes; a component's attributes. */
+export function storedColumns(schema: ContentType | Component): string[] {
+  const attributes = [...schema.attributes.values()].flatMap((a) => (a.kind === 'scalar' ? [a.column] : []));
+  if (schema.modelType === 'component') return attributes;
+  return ['document_id', ...attributes, 'created_at', 'updated_at', 'published_at', 'created_by_id', 'updated_by_id', 'locale'];
+}
+
+/** A row id checked before it is written into SQL as a literal. */
+export function checkedRowId(value: unknown, table: string, what: string): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw new Error(`${table}: ${what} must be a row id (a positive integer), got ${JSON.stringify(value) ?? String(value)}`);
+}
+
+/**
+ * Copies `columns` of row `fromId` into row `toId` (an `UPDATE` from the source row), or into a new row (`INSERT ...
+ * SELECT`) when `toId` is undefined. Returns the row written.
+ */
+export async function copyColumns(db: Database, schema: ContentType | Component, fromId: number, toId: number | undefined, columns: readonly string[]): Promise<number> {
+  const t = db.quote(schema.table);
+  const q = (name: string) => db.quote(name);
+  if (toId === undefined) {
+    if (!columns.length) {
+      // Nothing to copy but the row itself (a component without attributes of its own).
+      if (!(await db.query(`SELECT id FROM ${t} WHERE id = ?`, [fromId])).length) throw new Error(`${schema.table} has no row ${fromId} to copy`);
+      const [row] = await db.query<{ id: number | string }>(`INSERT INTO ${t} ${sqlDialect(db.dialect).defaultValues} RETURNING id`);
+      return Number(row!.id);
+    }
+    const [row] = await db.query<{ id: number | string }>(
+      `INSERT INTO ${t} (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM ${t} WHERE id = ? RETURNING id`,
+      [fromId],
+    );
+    if (!row) throw new Error(`${schema.table} has no row ${fromId} to copy`);
+    return Number(row.id);
+  }
+  if (!columns.length) return toId;
+  if (db.dialect === 'mysql') {
+    await db.execute(`UPDATE ${t} d JOIN ${t} s ON s.id = ? SET ${columns.map((c) => `d.${q(c)} = s.${q(c)}`).join(', ')} WHERE d.id = ?`, [fromId, toId]);
+  } else {
+    // PostgreSQL and SQLite (3.33+): UPDATE ... FROM, the target named by its table, the source by an alias.
+    await db.execute(`UPDATE ${t} SET ${columns.map((c) => `${q(c)} = s.${q(c)}`).join(', ')} FROM ${t} s WHERE s.id = ? AND ${t}.id = ?`, [fromId, toId]);
+  }
+  return toId;
+}
+
+/** Which version of a relation's members a copy links: a target without Draft & Publish has one row, the same one. */
+export function memberVersionOf(model: Model, targetUid: string, members: 'published' | 'draft'): MemberVersion {
+  return model.contentTypes.get(targetUid)?.draftAndPublish ? members : 'same';
+}
+
+/**
+ * Gives row `toId` the own-side links of row `fromId` in every owning relation of `schema`, each member mapped to its
+ * `members` version. A row without links yet (`fresh`) gets them copied with the other side's orders as they are
+ * (Strapi's first publish: a tie with the source link); a row that has links gets its lists made equal, each kept
+ * member's other-side order restored from its old link, new ones after every link of the member
+ * (replaceLinksMapped). One or three statements per join table.
+ */
+export async function copyOwnLinks(db: Database, model: Model, schema: ContentType | Component, fromId: number, toId: number, members: 'published' | 'draft', fresh: boolean): Promise<void> {
+  for (const { attribute } of owningJoins(model, schema)) {
+    const join = relationJoin(model, schema, attribute);
+    const version = memberVersionOf(model, attribute.target, members);
+    if (fresh) await copyLinksMapped(db, join, { from: fromId, to: toId, members: version, otherOrder: 'copy' });
+    else await replaceLinksMapped(db, join, { from: fromId, to: toId, members: version });
+  }
+}
+
+/**
+ * Makes the lists of owners WITHOUT Draft & Publish that link row `toId` of `contentType` equal those that link
+ * `fromId`: Strapi links such an owner to both versions of a D&P target. An owner that links `fromId` but not `toId`
+ * gets a link to it, last in the owner's list (MAX + 1); one that links `toId` but not `fromId` any more loses it;
+ * `toId`'s order of its owners is `fromId`'s. Links from owners with Draft & Publish (other documents' versions) and
+ * from components (their entry's version) are left alone.
+ */
+export async function alignNonDraftOwners(db: Database, model: Model, contentType: ContentType, fromId: number, toId: number): Promise<void> {
+  for (const { owner, table } of incomingJoins(model, contentType.uid)) {
+    if (owner.modelType !== 'contentType' || owner.draftAndPublish || owner.uid === contentType.uid) continue;
+    await replaceLinksMapped(db, { table, side: 'inverse' }, { from: fromId, to: toId, members: 'same' });
+  }
+}
+
+/** One `_cmps` row: a component row attached to a row in one field. */
+interface CmpsRow {
+  id: number | string;
+  cmp_id: number | string;
+  component_type: string;
+}
+
+/**
+ * Attaches fresh copies of row `fromId`'s components (every level) to row `toId` of `owner`: each component row copied
+ * by the database, its `_cmps` row copied with its field and `order` (NULL for a single component), its media rows
+ * and its own relation links (members mapped to their `members` version) with it. `toId` must have no components.
+ * Components are a handful per entry: one `INSERT ... SELECT` per component row, as a new row's id comes back one
+ * at a time on every dialect.
+ */
+export async function copyComponents(db: Database, model: Model, owner: ContentType | Component, fromId: number, toId: number, members: 'published' | 'draft'): Promise<void> {
+  if (![...owner.attributes.values()].some((a) => a.kind === 'component' || a.kind === 'dynamiczone')) return;
+  const cmps = db.quote(owner.componentsTable);
+  const order = db.quote('order');
+  const links = await db.query<CmpsRow>(`SELECT id, cmp_id, component_type FROM ${cmps} WHERE entity_id = ? ORDER BY id`, [fromId]);
+  for (const link of links) {
+    const component = model.components.get(link.component_type);
+    if (!component) continue;
+    const oldId = Number(link.cmp_id);
+    const newId = await copyColumns(db, component, oldId, undefined, storedColumns(component));
+    await db.execute(
+      `INSERT INTO ${cmps} (entity_id, cmp_id, component_type, field, ${order}) SELECT ${checkedRowId(toId, owner.componentsTable, 'the row copied to')}, ${newId}, component_type, field, ${order} FROM ${cmps} WHERE id = ?`,
+      [Number(link.id)],
+    );
+    if ([...component.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, component.uid, oldId, newId);
+    await copyOwnLinks(db, model, component, oldId, newId, members, true);
+    await copyComponents(db, model, component, oldId, newId, members);
+  }
+}
