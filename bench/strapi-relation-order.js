@@ -7,46 +7,18 @@
 //   gets category_ord = MAX over the article's links + 1).
 // Runs on SQLite and PostgreSQL (DIALECTS=sqlite,postgres; SIDES=owner,inverse; MODES=commit,shared; LIST, OPS).
 // Usage: npm run build && node bench/strapi-relation-order.js
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import pg from 'pg';
 import { createDatabase } from '../dist/database/index.js';
 import { joinTableNames } from '../dist/database/strapi-layout/names.js';
 import { StrapiLinkList } from '../dist/database/strapi-store/index.js';
+import { fixtureCopy } from './strapi-fixture.js';
 
 const LIST = Number(process.env.LIST ?? 10_000);
 const OPS = Number(process.env.OPS ?? 1_000);
 const dialects = (process.env.DIALECTS ?? 'sqlite,postgres').split(',');
 const sides = (process.env.SIDES ?? 'owner,inverse').split(',');
 const modes = (process.env.MODES ?? 'commit,shared').split(',');
-const FIXTURES = join(import.meta.dirname, '..', 'test', 'fixtures', 'strapi-db');
 const article = { collectionName: 'articles', singularName: 'article' };
 const category = { collectionName: 'categories', singularName: 'category' };
-
-/** A fresh copy of the database Strapi made, as the tests load it (test/helpers/strapi-fixture.ts). */
-async function fixtureCopy(dialect) {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'cairn-strapi-order-'));
-    writeFileSync(join(dir, 'data.db'), gunzipSync(readFileSync(join(FIXTURES, 'strapi.sqlite.db.gz'))));
-    return { config: { connection: { client: 'sqlite', connection: { filename: join(dir, 'data.db') } } }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `cairn_strapi_order_${Date.now()}`;
-  const admin = async (sql) => {
-    const client = new pg.Client({ host: '127.0.0.1', user: 'postgres', database: 'postgres' });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const connection = { host: '127.0.0.1', user: 'postgres', database: name };
-  const client = new pg.Client(connection);
-  await client.connect();
-  await client.query(gunzipSync(readFileSync(join(FIXTURES, 'strapi.postgres.sql.gz'))).toString('utf8').replace(/^\\(un)?restrict .*$/gm, ''));
-  await client.end();
-  return { config: { connection: { client: 'postgres', connection } }, drop: () => admin(`DROP DATABASE ${name} WITH (FORCE)`) };
-}
 
 /** Inserts `rows` (arrays of values for `columns`) 500 at a time. */
 async function insertMany(db, table, columns, rows) {

@@ -6,7 +6,10 @@ import type { LinkList } from '../database/store/index.js';
  * What connecting needs of a list, whatever the layout: Cairn's former link tables (database/store/link-list.ts)
  * and Strapi's join tables (database/strapi-store/link-rows.ts) both key a list's links by link id.
  */
-export type OrderedLinks = Pick<LinkList, 'window' | 'survivingNeighbour' | 'setOrder' | 'insert' | 'renumber'>;
+export type OrderedLinks = Pick<LinkList, 'window' | 'survivingNeighbour' | 'setOrder' | 'insert' | 'renumber'> & {
+  /** Order values stay above this one, when the list's column has a bound (Strapi's unsigned columns on MySQL). */
+  readonly floor?: number;
+};
 
 /** A connect item of an ordered list: its key (`link:<id>` if the list has it, else `new:...`) and its row if new. */
 export interface ConnectMember {
@@ -45,7 +48,7 @@ export async function connectOrdered(
   if (!items.length) return;
   for (let attempt = 0; ; attempt++) {
     const window = await list.window(items.flatMap((i) => (i.position && ('before' in i.position || 'after' in i.position) ? [linkId('before' in i.position ? i.position.before : i.position.after)] : [])));
-    const orders = orderConnected(window, items);
+    const orders = orderConnected(window, items, list.floor);
     if (orders) {
       for (const member of members) {
         const order = orders.get(member.key)!;

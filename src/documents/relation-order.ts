@@ -39,7 +39,7 @@ interface Computed {
  * The new order key of each item (by key), or undefined when the keys around a gap have no room left between
  * them (the caller renumbers the list and asks again).
  */
-export function orderConnected(window: WindowMember[], items: OrderedItem[]): Map<string, number> | undefined {
+export function orderConnected(window: WindowMember[], items: OrderedItem[], floor?: number): Map<string, number> | undefined {
   for (const item of items) {
     const p = item.position;
     if (p && (('before' in p && p.before === item.key) || ('after' in p && p.after === item.key))) {
@@ -47,7 +47,8 @@ export function orderConnected(window: WindowMember[], items: OrderedItem[]): Ma
       throw new ValidationError(`The relation with id ${item.shown.ref} cannot be connected at a position relative to itself`);
     }
   }
-  const sorted = [...window].sort((a, b) => a.order - b.order);
+  // In read order: by order value, then link id (`link:<id>` keys), as lists are read.
+  const sorted = [...window].sort((a, b) => a.order - b.order || linkIdOf(a.key) - linkIdOf(b.key));
   // Strapi's ranks: members adjacent in the list are one apart; between members that are not, two ranks stand for
   // the entries between them: the first member's successor and the second's predecessor (the same entry or not).
   const rankOf = new Map<string, number>();
@@ -68,7 +69,7 @@ export function orderConnected(window: WindowMember[], items: OrderedItem[]): Ma
     if (at >= 0) computed.splice(at, 1);
     insert(computed, item, maxOrder);
   }
-  return realOrders(computed, keyAtRank);
+  return realOrders(computed, keyAtRank, floor);
 }
 
 /** Strapi's `insertRelation`: the item's rank-space order and its place in the array. */
@@ -143,7 +144,7 @@ function connectedFirst(item: OrderedItem): ValidationError {
  * Strapi's `getOrderMap` (items sharing a rank-space order take fractions of its gap in array order), then each
  * gap mapped back to the real keys that bound it. Undefined when a gap has no room left.
  */
-function realOrders(computed: Computed[], keyAtRank: ReadonlyMap<number, number>): Map<string, number> | undefined {
+function realOrders(computed: Computed[], keyAtRank: ReadonlyMap<number, number>, floor: number | undefined): Map<string, number> | undefined {
   const groups = new Map<number, Computed[]>();
   for (const c of computed) {
     const group = groups.get(c.order);
@@ -169,10 +170,13 @@ function realOrders(computed: Computed[], keyAtRank: ReadonlyMap<number, number>
     const low = keyAtRank.get(gap);
     const high = keyAtRank.get(gap + 1);
     const m = inGap.length;
-    let previous = low ?? -Infinity;
+    // Below the first entry, keys stay above `floor` when the list has one (MySQL's order columns in Strapi's
+    // tables are unsigned): they share the room between it and the first entry.
+    const bottom = low ?? floor;
+    let previous = bottom ?? -Infinity;
     for (const [i, r] of inGap.entries()) {
       let key: number;
-      if (low !== undefined && high !== undefined) key = low + ((high - low) * (i + 1)) / (m + 1);
+      if (bottom !== undefined && high !== undefined) key = bottom + ((high - bottom) * (i + 1)) / (m + 1);
       else if (high !== undefined) key = high - (m - i);
       else if (low !== undefined) key = low + i + 1;
       else key = i + 1;
@@ -182,4 +186,9 @@ function realOrders(computed: Computed[], keyAtRank: ReadonlyMap<number, number>
     }
   }
   return result;
+}
+
+/** The link id in a window key (`link:<id>`). */
+function linkIdOf(key: string): number {
+  return Number(key.slice(key.indexOf(':') + 1));
 }

@@ -7,6 +7,7 @@ import {
   documentRowIds,
   fileMimeTypes,
   linkFiles,
+  linkFileRows,
   type LinkKey,
   type StoredStatus,
 } from '../database/store/index.js';
@@ -44,7 +45,7 @@ export async function writeRelations(
   for (const plan of plans) {
     const attribute = plan.attribute;
     if (attribute.kind === 'media') {
-      await writeMedia(db, model, rowId, attribute, plan);
+      await writeMedia(db, model, source, rowId, attribute, plan);
       continue;
     }
     if (!attribute.owner) {
@@ -113,14 +114,16 @@ export async function writeRelations(
  * A media attribute's value replaces its files (relation-ops.ts gives it `set` only), each file once, checked
  * against the attribute's `allowedTypes`.
  */
-async function writeMedia(db: Database, model: Model, rowId: number, attribute: MediaAttribute, plan: RelationPlan): Promise<void> {
+export async function writeMedia(db: Database, model: Model, source: ContentType | Component, rowId: number, attribute: MediaAttribute, plan: RelationPlan): Promise<void> {
   if (plan.ops.kind !== 'set') throw new Error(`media attribute ${attribute.name}: set only`);
   // Files have neither locales nor versions.
   const fileContentType = model.contentTypes.get(attribute.target)!;
   const resolved = await resolveTargets(db, fileContentType, plan.ops.targets, () => '', () => '');
   const documentIds = [...new Set(resolved.map((r) => r.documentId))];
   await checkAllowedTypes(db, attribute, documentIds);
-  await linkFiles(db, attribute.linkTable, rowId, documentIds, 'replace');
+  // Strapi keeps every media field of every type in one table, by row id, type and field.
+  if (db.layout === 'strapi') await linkFileRows(db, source.uid, rowId, attribute.name, documentIds, 'replace');
+  else await linkFiles(db, attribute.linkTable, rowId, documentIds, 'replace');
 }
 
 /** A media attribute's `allowedTypes` (images, videos, audios, files = anything else), checked on each file's mime. */

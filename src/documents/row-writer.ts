@@ -1,20 +1,32 @@
 import type { Component, ContentType } from '../model/types.js';
 import type { RowStore } from '../database/store/index.js';
 import { ApplicationError } from '../errors/index.js';
-import type { ComponentPlan, RowPlan } from './write-plan.js';
-import { writeRelations, type RelationScope } from './relation-writes.js';
+import type { ComponentPlan, RelationPlan, RowPlan } from './write-plan.js';
+import { writeMedia, writeRelations } from './relation-writes.js';
+import { writeStrapiRelations, type StrapiRelationScope } from './strapi-relation-writes.js';
 
 /**
  * Writes what hangs off a row written from a plan: its components and relations (the row itself is inserted or
  * updated by the caller). Components are owned by one row: writing a component attribute replaces its rows (and
  * their nested components) whole, as the reference does ("fields not given become null").
  */
-export async function writeChildren(store: RowStore, schema: ContentType | Component, rowId: number, plan: RowPlan, scope: RelationScope): Promise<void> {
+export async function writeChildren(store: RowStore, schema: ContentType | Component, rowId: number, plan: RowPlan, scope: StrapiRelationScope): Promise<void> {
   for (const componentPlan of plan.components) await replaceComponents(store, schema, rowId, componentPlan, scope);
-  if (plan.relations.length) await writeRelations(store.db, store.model, schema, rowId, plan.relations, scope);
+  if (!plan.relations.length) return;
+  if (store.db.layout !== 'strapi') {
+    await writeRelations(store.db, store.model, schema, rowId, plan.relations, scope);
+    return;
+  }
+  // Strapi's layout keeps media apart from relations (`files_related_mph`, not a join table).
+  const relations: RelationPlan[] = [];
+  for (const relationPlan of plan.relations) {
+    if (relationPlan.attribute.kind === 'media') await writeMedia(store.db, store.model, schema, rowId, relationPlan.attribute, relationPlan);
+    else relations.push(relationPlan);
+  }
+  if (relations.length) await writeStrapiRelations(store.db, store.model, schema, rowId, relations, scope);
 }
 
-async function replaceComponents(store: RowStore, owner: ContentType | Component, rowId: number, plan: ComponentPlan, scope: RelationScope) {
+async function replaceComponents(store: RowStore, owner: ContentType | Component, rowId: number, plan: ComponentPlan, scope: StrapiRelationScope) {
   await checkGivenIds(store, owner, rowId, plan);
   await store.deleteComponents(owner, [rowId], plan.attribute);
   // Strapi's `_cmps.order` is NULL for a single component, 1..n in a list or a dynamic zone; Cairn's former layout
@@ -24,7 +36,8 @@ async function replaceComponents(store: RowStore, owner: ContentType | Component
   for (const item of plan.items) {
     const cmpId = await store.insert(item.component, item.row.columns);
     await store.linkComponent(owner, rowId, cmpId, item.component.uid, plan.attribute, single ? null : ord++);
-    await writeChildren(store, item.component, cmpId, item.row, scope);
+    // A component row is new: its lists are written as a created row's (Strapi's 0, 1, 2... for a connect).
+    await writeChildren(store, item.component, cmpId, item.row, { ...scope, created: true });
   }
 }
 

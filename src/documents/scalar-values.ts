@@ -36,15 +36,19 @@ export function checkScalar(attribute: ScalarAttribute, raw: unknown, name = att
 
 function castScalar(a: ScalarAttribute, raw: unknown, name: string): ScalarCheck {
   switch (a.type) {
+    case 'enumeration':
+      // Strapi's enumeration is a plain yup string, which casts a number to its text before checking the values.
+      if (typeof raw === 'string') return { ok: true, value: raw };
+      if (typeof raw === 'number' && Number.isFinite(raw)) return { ok: true, value: String(raw) };
+      return typeError(name, 'string', raw);
     case 'string':
     case 'text':
     case 'richtext':
     case 'email':
     case 'uid':
-    case 'enumeration':
     case 'password':
+      // Strapi's other text types keep the value as sent (its validator undoes yup's cast): a number is refused.
       if (typeof raw === 'string') return { ok: true, value: raw };
-      if (typeof raw === 'number' && Number.isFinite(raw)) return { ok: true, value: String(raw) };
       return typeError(name, 'string', raw);
     case 'integer':
     case 'float':
@@ -114,14 +118,19 @@ export function castDateTime(raw: unknown): ScalarCheck {
   return { ok: true, value: date.toISOString() };
 }
 
+const STRING_MAX_LENGTH = 255;
+
 /** `minLength` is checked when a draft is published, not on the draft (as Strapi 5 does); the rest always. */
 function checkConstraints(a: ScalarAttribute, value: unknown, name: string, draft: boolean): ScalarCheck {
   if (typeof value === 'string') {
     if (!draft && a.minLength !== undefined && value.length < a.minLength) {
       return fail(`${name} must be at least ${a.minLength} characters`);
     }
-    if (a.maxLength !== undefined && value.length > a.maxLength) {
-      return fail(`${name} must be at most ${a.maxLength} characters`);
+    // A `string` (short text) holds at most 255 characters unless its schema says otherwise, as in Strapi 5 (its
+    // column is a varchar(255) in Strapi's tables).
+    const maxLength = a.maxLength ?? (a.type === 'string' ? STRING_MAX_LENGTH : undefined);
+    if (maxLength !== undefined && value.length > maxLength) {
+      return fail(`${name} must be at most ${maxLength} characters`);
     }
     if (a.type === 'enumeration' && a.enum && !a.enum.includes(value)) {
       // Strapi adds null to the allowed values (an enumeration may be empty), which prints as a trailing ", ".

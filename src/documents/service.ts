@@ -2,15 +2,17 @@ import type { ContentType } from '../model/types.js';
 import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams } from '../query/index.js';
 import type { Database } from '../database/types.js';
-import { deleteLinksTo, otherLocaleRows, RowStore, uniqueValueTaken, versionRows, type VersionRow } from '../database/store/index.js';
-import { NotImplementedError, ValidationError, type FieldError } from '../errors/index.js';
+import { deleteLinksTo, otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
+import { ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
 import { readOne, readPage, type JsonPage } from './read.js';
 import { writeChildren } from './row-writer.js';
+import { writeStrapiRelations, type StrapiRelationScope } from './strapi-relation-writes.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
 import { discardDraftVersion, publishVersion, unpublishVersion } from './versions.js';
-import { planRow, type RowPlan } from './write-plan.js';
+import { discardStrapiDraft, publishStrapiVersion, unpublishStrapiVersion } from './strapi-versions.js';
+import { planRow, type RelationPlan, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
 import { deleteLockSet, lockForWrite, writeLockSet } from './write-locks.js';
 import { documentLockKey } from '../database/document-locks.js';
@@ -104,19 +106,8 @@ export class Documents implements DocumentService {
     return this.transaction(async (documents) => (await documents.findOneJson(spec, await documents.createDocument(params)))!);
   }
 
-  /**
-   * A database in Strapi's layout is served read-only until Cairn writes Strapi's version-row links (issue 18's next
-   * step): refused before anything is read or locked, so nothing is half-written in a layout Cairn cannot keep.
-   */
-  assertWritable(): void {
-    if (this.ctx.db.layout === 'strapi') {
-      throw new NotImplementedError(`Writing to a database that Strapi made is not supported yet: Cairn serves it read-only (${this.contentType.uid})`);
-    }
-  }
-
   /** Creates the document and returns its documentId (no answer read: see createAndRead). */
   async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
-    this.assertWritable();
     const locale = this.writeLocale(params);
     const plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
     await this.ctx.db.transaction(async (trx) => {
@@ -135,7 +126,7 @@ export class Documents implements DocumentService {
     if (ct.localized) columns.locale = locale;
     columns.published_at = ct.draftAndPublish ? null : now;
     const rowId = await store.insert(ct, columns);
-    await writeChildren(store, ct, rowId, plan, this.relationScope(locale));
+    await writeChildren(store, ct, rowId, plan, this.relationScope(locale, true));
     await this.shareColumns(trx, plan, documentId, locale);
     if (ct.draftAndPublish && status !== 'draft') {
       await this.publishChecked(store, await versionRows(trx, ct, documentId, locale), now, locale);
@@ -157,7 +148,6 @@ export class Documents implements DocumentService {
 
   /** Updates a document's version in a locale (creating the locale version if the document exists in another). */
   async updateDocument(params: WriteParams & { documentId: string }): Promise<boolean> {
-    this.assertWritable();
     const ct = this.contentType;
     const locale = this.writeLocale(params);
     // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
@@ -177,25 +167,31 @@ export class Documents implements DocumentService {
       const store = new RowStore(trx, this.ctx.model);
       const now = new Date().toISOString();
       const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
-      await store.update(ct, [target.id], { ...plan.columns, updated_at: now });
-      await writeChildren(store, ct, target.id, plan, this.relationScope(locale));
+      const published = ct.draftAndPublish && this.strapiLayout ? rows.find((r) => r.published) : undefined;
+      const publishing = ct.draftAndPublish && params.status !== 'draft';
+      // Read before the draft changes: whether the published row is the draft's copy, to which the same write applies.
+      const inSync = publishing && published !== undefined && target !== published && (await versionsInSync(trx, ct, target.id, published.id));
+      // Strapi sets published_at again on every update of a type without Draft & Publish (docs/strapi-5-writes.md, 2).
+      const republished = !ct.draftAndPublish && this.strapiLayout ? { published_at: now } : {};
+      await store.update(ct, [target.id], { ...plan.columns, updated_at: now, ...republished });
+      await writeChildren(store, ct, target.id, plan, this.relationScope(locale, false));
       await this.shareColumns(trx, plan, params.documentId, locale);
-      if (ct.draftAndPublish && params.status !== 'draft') {
-        await this.publishChecked(store, await versionRows(trx, ct, params.documentId, locale), now, locale);
-      }
+      if (inSync) await this.publishInSync(store, target.id, published!.id, plan, now, locale);
+      else if (publishing) await this.publishChecked(store, await versionRows(trx, ct, params.documentId, locale), now, locale);
+      else if (published) await separateDraftStamp(trx, ct, target.id, published.id);
       return true;
     });
   }
 
   async delete(params: { documentId: string; locale?: string }): Promise<{ documentId: string; deleted: number }> {
-    this.assertWritable();
     const ct = this.contentType;
     const locale = params.locale === '*' ? '*' : this.writeLocale(params);
     const deleted = await this.ctx.db.transaction(async (trx) => {
       await lockForWrite(trx, () => deleteLockSet(trx, this.ctx.model, ct, params.documentId));
       const rows = await versionRows(trx, ct, params.documentId, locale);
       await new RowStore(trx, this.ctx.model).deleteRows(ct, rows.map((r) => r.id));
-      if (rows.length) await this.removeInboundLinks(trx, params.documentId, locale);
+      // In Strapi's layout links join rows, and a row's links (both ways) go with it (RowStore.deleteRows).
+      if (rows.length && !this.strapiLayout) await this.removeInboundLinks(trx, params.documentId, locale);
       return rows.length;
     });
     return { documentId: params.documentId, deleted };
@@ -214,22 +210,52 @@ export class Documents implements DocumentService {
   private async publishChecked(store: RowStore, rows: VersionRow[], now: string, locale: string | undefined) {
     const draft = rows.find((r) => !r.published);
     if (draft) await checkPublishable(store, this.contentType, draft.id, locale);
-    await publishVersion(store, this.contentType, rows, now);
+    if (this.strapiLayout) await publishStrapiVersion(store, this.contentType, rows, now);
+    else await publishVersion(store, this.contentType, rows, now);
+  }
+
+  /**
+   * Publishes a write whose published row was the draft's copy before it (Strapi's layout): the published row gets the
+   * draft's columns, components and media again, and the write's own relation changes instead of a copy of every
+   * list, so a connect into a list of 10,000 publishes in the time of one link. Lists of Draft & Publish targets are
+   * copied (their published members differ from the draft's); lists the write did not touch are equal already.
+   */
+  private async publishInSync(store: RowStore, draftId: number, publishedId: number, plan: RowPlan, now: string, locale: string | undefined) {
+    const ct = this.contentType;
+    await checkPublishable(store, ct, draftId, locale);
+    const copied: string[] = [];
+    const applied: RelationPlan[] = [];
+    for (const relation of plan.relations) {
+      const attribute = relation.attribute;
+      if (attribute.kind !== 'relation') continue; // media: copied with the row
+      const other = this.ctx.model.contentTypes.get(attribute.target)!;
+      // Owner side: the targets' published rows, when they have versions, are not the draft's members.
+      if (attribute.owner && other.draftAndPublish) copied.push(attribute.name);
+      // Inverse side: an owner with versions links each version of this document by its own publishes.
+      else if (attribute.owner || !other.draftAndPublish) applied.push(relation);
+    }
+    await store.copyVersion(ct, draftId, publishedId, { published_at: now }, 'published', { links: copied });
+    if (applied.length) await writeStrapiRelations(store.db, store.model, ct, publishedId, applied, { ...this.relationScope(locale, false), version: 'published' });
   }
 
   async unpublish(params: { documentId: string; locale?: string }): Promise<boolean> {
-    return this.changeVersions(params, (store, rows) => unpublishVersion(store, this.contentType, rows));
+    const unpublish = this.strapiLayout ? unpublishStrapiVersion : unpublishVersion;
+    return this.changeVersions(params, (store, rows) => unpublish(store, this.contentType, rows));
   }
 
   async discardDraft(params: { documentId: string; locale?: string }): Promise<boolean> {
-    return this.changeVersions(params, (store, rows) => discardDraftVersion(store, this.contentType, rows));
+    const discard = this.strapiLayout ? discardStrapiDraft : discardDraftVersion;
+    return this.changeVersions(params, (store, rows) => discard(store, this.contentType, rows));
+  }
+
+  private get strapiLayout(): boolean {
+    return this.ctx.db.layout === 'strapi';
   }
 
   private async changeVersions(
     params: { documentId: string; locale?: string },
     change: (store: RowStore, rows: VersionRow[]) => Promise<void>,
   ): Promise<boolean> {
-    this.assertWritable();
     if (!this.contentType.draftAndPublish) throw new ValidationError(`${this.contentType.uid} does not use Draft & Publish`);
     const locale = this.writeLocale(params);
     return this.ctx.db.transaction(async (trx) => {
@@ -261,8 +287,10 @@ export class Documents implements DocumentService {
     return { draft: this.contentType.draftAndPublish && !params.wholeDraft };
   }
 
-  private relationScope(locale: string | undefined) {
-    return { locale, defaultLocale: this.ctx.locales.defaultLocale, versioned: this.contentType.draftAndPublish };
+  /** Where a write's relations go: every write goes to the draft of a Draft & Publish document (publishing copies it). */
+  private relationScope(locale: string | undefined, created: boolean): StrapiRelationScope {
+    const versioned = this.contentType.draftAndPublish;
+    return { locale, defaultLocale: this.ctx.locales.defaultLocale, versioned, version: versioned ? 'draft' : 'single', created };
   }
 
   /** Unique attributes are unique among other documents' versions of the same kind (drafts, or the rows). */

@@ -94,14 +94,8 @@ async function writeSide(
 
   if (ops.kind === 'set') {
     const rows = unique((await Promise.all((await resolve(ops.targets)).map(rowsOf))).flat());
-    let removed: number[];
-    if (!attribute.toMany) removed = await replaceToOne(links, rows);
-    else {
-      const before = await links.list.members();
-      await links.list.set(rows);
-      removed = before.filter((m) => !rows.includes(m));
-    }
-    await links.renumberOtherSide(removed);
+    if (!attribute.toMany) await replaceToOne(links, rows);
+    else await links.list.set(rows);
     await stealFrom(rows);
     return;
   }
@@ -122,8 +116,8 @@ async function writeSide(
 
   if (!attribute.toMany) {
     // A to-one list: connecting replaces what it held; positions mean nothing here.
-    const removed = connectRows.length ? await replaceToOne(links, connectRows) : await links.unlink(removedLinks);
-    await links.renumberOtherSide(removed);
+    if (connectRows.length) await replaceToOne(links, connectRows);
+    else await links.unlink(removedLinks);
     await stealFrom(connectRows);
     return;
   }
@@ -142,14 +136,13 @@ async function writeSide(
     const i = connected.findIndex((c) => rows.includes(c.row));
     return i >= 0 ? members[i].key : undefined;
   };
-  let removed: number[] = [];
-  if (members.length) await links.prepareConnect(members.length);
   await connectOrdered(links, members, anchorKey, new Set(removedLinks), async () => {
-    removed = await links.unlink(removedLinks);
+    await links.unlink(removedLinks);
   });
-  // Strapi's `cleanOrderColumns`: after an update the list is 1..n again; a create's connect is 0-based.
-  await links.renumber(scope.created ? 0 : 1);
-  await links.renumberOtherSide(removed);
+  // A created row's list holds only what this connect placed: written 0, 1, 2... as Strapi's create does. An update
+  // leaves the values where the connect put them (the midpoint of the neighbours': one row written, whatever the
+  // list's length), where Strapi renumbers the whole list 1..n; reads order the same.
+  if (scope.created) await links.renumber(0);
   await stealFrom(connectRows);
 }
 

@@ -43,8 +43,6 @@ export class UploadService {
   ) {}
 
   async upload(files: IncomingFile[]): Promise<string[]> {
-    // Refused before any byte is stored when file entries cannot be written (a database that Strapi made, for now).
-    this.host.documents(FILE_UID).assertWritable();
     const prepared: Prepared[] = [];
     for (const file of files) prepared.push(await this.prepare(file));
     const stored: ProviderFile[] = [];

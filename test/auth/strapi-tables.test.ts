@@ -147,10 +147,9 @@ describeEachDialect('auth from the tables of a database Strapi made', (dialect) 
       // Reads: any token. /api/users is not the public role's, so this is the token's doing.
       expect((await app.request('GET', '/api/articles?pagination[pageSize]=1', undefined, bearer(key))).status, name).toBe(200);
       expect((await app.request('GET', '/api/users', undefined, bearer(key))).status, name).toBe(200);
-      // A write: refused to a read-only token (403); a full-access one gets past auth to the writer, which does not
-      // write Strapi's layout yet (501).
+      // A write: refused to a read-only token (403), made with the others.
       const write = await app.request('POST', '/api/categories', { data: { name: `by ${name}` } }, bearer(key));
-      expect(write.status, `${name}: ${write.raw}`).toBe(type === 'read-only' ? 403 : 501);
+      expect(write.status, `${name}: ${write.raw}`).toBe(type === 'read-only' ? 403 : 201);
     }
   });
 
@@ -199,7 +198,7 @@ describeEachDialect('auth from the tables of a database Strapi made', (dialect) 
 
     // The user's role (authenticated, in Strapi's tables) decides: granted reads and writes pass, the rest is 403.
     expect((await app.request('GET', '/api/articles?pagination[pageSize]=1', undefined, bearer(jwt))).status).toBe(200);
-    expect((await app.request('POST', '/api/categories', { data: { name: 'by jwt' } }, bearer(jwt))).status).toBe(501);
+    expect((await app.request('POST', '/api/categories', { data: { name: 'by jwt' } }, bearer(jwt))).status).toBe(201);
     expect((await app.request('GET', '/api/users', undefined, bearer(jwt))).status).toBe(403);
 
     const wrong = await app.request('POST', '/api/auth/local', { identifier: SECRETS.user.username, password: `${SECRETS.user.password}x` }, none);
@@ -224,23 +223,35 @@ describeEachDialect('auth from the tables of a database Strapi made', (dialect) 
     expect((await app.request('GET', '/api/users/me', undefined, none)).status).toBe(403);
   });
 
-  it('registering answers 501 NotImplementedError (the user writer does not write Strapi\'s layout yet) and writes nothing', async () => {
-    const users = await side.query('SELECT COUNT(*) AS n FROM up_users');
+  it('registering writes Strapi\'s user row and its link to the authenticated role; the new user logs in', async () => {
     const res = await app.request('POST', '/api/auth/local/register', { username: 'newcomer', email: 'newcomer@example.com', password: 'long enough' }, none);
-    expect(res.status, res.raw).toBe(501);
-    expect(res.body.error.name).toBe('NotImplementedError');
-    expect(await side.query('SELECT COUNT(*) AS n FROM up_users')).toEqual(users);
-    // Bad input is still a 400, and a taken email still the usual error, before anything is attempted.
+    expect(res.status, res.raw).toBe(200);
+    expect(res.body.user).toMatchObject({ username: 'newcomer', email: 'newcomer@example.com', provider: 'local', confirmed: true, blocked: false });
+    const [user] = await side.query<Record<string, unknown>>('SELECT * FROM up_users WHERE username = ?', ['newcomer']);
+    expect(user).toMatchObject({ id: res.body.user.id, document_id: res.body.user.documentId, email: 'newcomer@example.com', locale: null, created_by_id: null });
+    // bcrypt, as Strapi hashes: Strapi's own login checks it.
+    expect(String(user.password)).toMatch(/^\$2[aby]\$10\$/);
+    expect(STORED_DATETIME[dialect](user.created_at), String(user.created_at)).toBe(true);
+    const roles = await side.query<{ type: string }>('SELECT r.type FROM up_users_role_lnk l JOIN up_roles r ON r.id = l.role_id WHERE l.user_id = ?', [user.id]);
+    expect(roles.map((r) => r.type)).toEqual(['authenticated']);
+    const login = await app.request('POST', '/api/auth/local', { identifier: 'newcomer', password: 'long enough' }, none);
+    expect(login.status, login.raw).toBe(200);
+    expect((await app.request('GET', '/api/users/me', undefined, bearer(login.body.jwt))).body).toMatchObject({ username: 'newcomer' });
+    // Bad input is still a 400, and a taken email still the usual error, before anything is written.
+    const count = await side.query('SELECT COUNT(*) AS n FROM up_users');
     expect((await app.request('POST', '/api/auth/local/register', { username: 'x', email: 'bad', password: '1' }, none)).status).toBe(400);
     const taken = await app.request('POST', '/api/auth/local/register', { username: 'other', email: SECRETS.user.email, password: 'long enough' }, none);
     expect(taken.status).toBe(400);
     expect(taken.body.error.message).toBe('Email or Username are already taken');
+    expect(await side.query('SELECT COUNT(*) AS n FROM up_users')).toEqual(count);
   });
 
-  it('nothing was written by the start and the reads: the layout and every table\'s row count are as Strapi left them', async () => {
+  it('the start and the reads wrote nothing: the layout as Strapi left it, and only the rows the writes above added', async () => {
     const after = await snapshot(side);
     expect(after.layout).toEqual(before.layout);
-    expect(after.counts).toEqual(before.counts);
+    // Three categories (two full-access tokens, one user's JWT), one user with its role link.
+    const added: Record<string, number> = { categories: 3, up_users: 1, up_users_role_lnk: 1 };
+    expect(after.counts).toEqual(Object.fromEntries(Object.entries(before.counts).map(([table, n]) => [table, n + (added[table] ?? 0)])));
     expect(after.permissions).toEqual(before.permissions);
     expect(after.links).toEqual(before.links);
     // Except what Strapi writes itself when a token is used: `last_used_at` (with `updated_at`), when it was empty

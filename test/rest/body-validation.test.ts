@@ -236,6 +236,19 @@ describeEachDialect('body validation in Strapi 5 words', (dialect) => {
     expect(ok.body.data).toMatchObject({ when: '2020-02-29T09:00:00.000Z', day: '2024-02-29', at: '10:15:00.000' });
   });
 
+  it('a short text holds at most 255 characters unless its schema says otherwise, a number is no text', async () => {
+    expect(await one('POST', '/api/plains', { title: 'x'.repeat(256) })).toEqual({ message: 'title must be at most 255 characters', path: ['title'] });
+    const longest = await app.request('POST', '/api/plains', { data: { title: 'x'.repeat(255) } });
+    expect(longest.status).toBe(201);
+    expect(longest.body.data.title).toHaveLength(255);
+    // `text` has no default limit; an explicit maxLength wins (description: 10).
+    expect((await one('POST', '/api/plains', { list: [item('a'), { name: 'b', description: 'x'.repeat(11) }] })).message).toBe('list[1].description must be at most 10 characters');
+    expect(await one('POST', '/api/plains', { title: 12 })).toEqual({ message: 'title must be a `string` type, but the final value was: `12`.', path: ['title'] });
+    expect((await one('POST', '/api/plains', { code: 3 })).message).toBe('code must be a `string` type, but the final value was: `3`.');
+    // An enumeration casts a number to its text first, as Strapi's validator does: 1 is not one of a, b.
+    expect((await one('POST', '/api/plains', { kind: 1 })).message).toBe('kind must be one of the following values: a, b, ');
+  });
+
   it('enumeration and pattern messages as Strapi prints them', async () => {
     expect((await one('POST', '/api/plains', { kind: 'c' })).message).toBe('kind must be one of the following values: a, b, ');
     expect((await one('POST', '/api/plains', { code: 'abc' })).message).toBe('code must match the following: "/^[A-Z]+$/"');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStrapiFixtureApp, STRAPI_TOKENS, type StrapiFixtureApp } from '../helpers/strapi-app.js';
+import { openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-app.js';
 import { STRAPI_FIXTURE_DIR } from '../helpers/strapi-fixture.js';
 import { databaseSnapshot } from '../helpers/db-snapshot.js';
 import { isoDatetime } from '../../src/database/strapi-layout/rows.js';
@@ -50,31 +50,6 @@ describeEachDialect('Cairn on a database that Strapi made', (dialect) => {
       expect(response.statusCode, url).toBe(200);
       expect(response.rawPayload.equals(readFileSync(join(STRAPI_FIXTURE_DIR, 'uploads', dialect, url.replace('/uploads/', ''))))).toBe(true);
     }
-  });
-
-  it('refuses an upload with 501 and leaves public/uploads as it was', async () => {
-    const boundary = 'cairnboundary';
-    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`;
-    const response = await app.cairn.fastify.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${STRAPI_TOKENS[dialect]['anchor-full-access']}` },
-    });
-    expect(response.statusCode).toBe(501);
-    expect(response.json().error.name).toBe('NotImplementedError');
-    expect(readdirSync(join(app.cairn.config.dir, 'public', 'uploads')).sort()).toEqual(readdirSync(join(STRAPI_FIXTURE_DIR, 'uploads', dialect)).sort());
-  });
-
-  it('answers a write with 501 NotImplementedError and writes nothing', async () => {
-    const created = await app.request('POST', '/api/categories', { data: { name: 'Written by Cairn' } });
-    expect(created.statusCode).toBe(501);
-    expect(created.json().error).toMatchObject({ status: 501, name: 'NotImplementedError' });
-    const list = (await app.get('/api/categories?fields[0]=name&pagination[pageSize]=1')).json();
-    const updated = await app.request('PUT', `/api/categories/${list.data[0].documentId}`, { data: { name: 'Renamed' } });
-    expect(updated.statusCode).toBe(501);
-    const removed = await app.request('DELETE', `/api/categories/${list.data[0].documentId}`);
-    expect(removed.statusCode).toBe(501);
   });
 
   it('leaves every table as Strapi made it: same layout, same row counts', async () => {

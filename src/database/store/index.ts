@@ -10,6 +10,8 @@ export {
   otherLocaleRows,
   siblingRowIds,
   versionRows,
+  versionsInSync,
+  separateDraftStamp,
   type ExistingVersion,
   type VersionRow,
 } from './version-rows.js';

@@ -230,10 +230,22 @@ export class RowStore {
    *   linking `fromId` (Strapi links such owners to both versions).
    * Links where the row is the target of a D&P owner are left alone. Returns the row written. Unknown rows, a row
    * copied onto itself and overrides of columns the table does not have are refused before anything is written.
+   *
+   * `links` names the only owning relations whose lists are copied, when the caller knows the others are equal
+   * already (a published row that was the draft's copy before a write the caller applies to both): then the lists
+   * of owners without Draft & Publish are left alone too, and a long list costs nothing to publish.
    */
-  async copyVersion(contentType: ContentType, fromId: number, toId: number | undefined, overrides: Record<string, unknown>, members: 'published' | 'draft'): Promise<number> {
+  async copyVersion(
+    contentType: ContentType,
+    fromId: number,
+    toId: number | undefined,
+    overrides: Record<string, unknown>,
+    members: 'published' | 'draft',
+    options: { links?: readonly string[] } = {},
+  ): Promise<number> {
     if (!this.strapi) throw new Error(`copyVersion is Strapi's layout's; in Cairn's former one, copyRow copies ${contentType.uid} rows`);
-    return this.db.transaction((trx) => copyVersionRow(new RowStore(trx, this.model), contentType, fromId, toId, overrides, members));
+    if (options.links && toId === undefined) throw new Error(`${contentType.uid}: a new row gets every list copied`);
+    return this.db.transaction((trx) => copyVersionRow(new RowStore(trx, this.model), contentType, fromId, toId, overrides, members, options.links));
   }
 }
 
@@ -248,6 +260,7 @@ async function copyVersionRow(
   toId: number | undefined,
   overrides: Record<string, unknown>,
   members: 'published' | 'draft',
+  links: readonly string[] | undefined,
 ): Promise<number> {
   const { db, model } = store;
   const table = contentType.table;
@@ -268,8 +281,8 @@ async function copyVersionRow(
   if (toId !== undefined) await store.deleteComponents(contentType, [rowId]);
   await copyComponents(db, model, contentType, fromId, rowId, members);
   if ([...contentType.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, contentType.uid, fromId, rowId);
-  await copyOwnLinks(db, model, contentType, fromId, rowId, members, toId === undefined);
-  if (members === 'published') await alignNonDraftOwners(db, model, contentType, fromId, rowId);
+  await copyOwnLinks(db, model, contentType, fromId, rowId, members, toId === undefined, links);
+  if (members === 'published' && !links) await alignNonDraftOwners(db, model, contentType, fromId, rowId);
   return rowId;
 }
 

@@ -90,3 +90,28 @@ export async function siblingRowIds(db: Database, contentType: ContentType, rowI
   const rows = await db.query<{ id: number }>(`SELECT id FROM ${t} WHERE document_id = (SELECT document_id FROM ${t} WHERE id = ?) ORDER BY id`, [rowId]);
   return rows.map((r) => Number(r.id));
 }
+
+/**
+ * Whether a document's published row is still the copy of its draft that the last publish made: their `updated_at`
+ * are equal (a publish gives the published row the draft's, a draft edit moves the draft's; Strapi's admin tells
+ * "modified" from "published" the same way).
+ */
+export async function versionsInSync(db: Database, contentType: ContentType, draftId: number, publishedId: number): Promise<boolean> {
+  const t = sqlDialect(db.dialect).quote(contentType.table);
+  const rows = await db.query(`SELECT 1 AS hit FROM ${t} d JOIN ${t} p ON p.id = ? WHERE d.id = ? AND d.updated_at = p.updated_at`, [publishedId, draftId]);
+  return rows.length > 0;
+}
+
+/**
+ * After a draft edit: moves the draft's `updated_at` 1 ms past the published row's when the edit landed in the very
+ * millisecond of the last publish, so that versionsInSync never takes an edited draft for the published copy.
+ */
+export async function separateDraftStamp(db: Database, contentType: ContentType, draftId: number, publishedId: number): Promise<void> {
+  const t = sqlDialect(db.dialect).quote(contentType.table);
+  const later = { sqlite: 'updated_at + 1', postgres: "updated_at + INTERVAL '1 millisecond'", mysql: 'DATE_ADD(updated_at, INTERVAL 1000 MICROSECOND)' }[db.dialect];
+  // The published row's value read through a derived table: MySQL refuses a subquery on the table an UPDATE writes.
+  await db.execute(`UPDATE ${t} SET updated_at = ${later} WHERE id = ? AND updated_at = (SELECT v FROM (SELECT updated_at AS v FROM ${t} WHERE id = ?) p)`, [
+    draftId,
+    publishedId,
+  ]);
+}

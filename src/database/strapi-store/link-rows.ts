@@ -35,6 +35,12 @@ export class StrapiLinkRows {
     this.otherOrder = side.otherOrder === undefined ? undefined : q(side.otherOrder);
   }
 
+  /**
+   * Order values stay above 0: MySQL's order columns in Strapi's tables are `double unsigned`, and items placed before
+   * the first link share the room between 0 and it (a list renumbered 1..n when that room runs out).
+   */
+  readonly floor = 0;
+
   get rowId(): number {
     return this.list.rowId;
   }
@@ -74,9 +80,11 @@ export class StrapiLinkRows {
   async window(anchors: Array<number | null>): Promise<WindowMember[]> {
     const o = this.ordered$();
     const t = this.t;
+    // Neighbours in read order (order value, then link id): a link tied with its neighbour sees its equal value,
+    // which leaves no room between them, so the orderer renumbers the list before placing anything there.
     const neighbours =
-      `(SELECT MAX(p.${o}) FROM ${t} p WHERE p.${this.key} = ? AND p.${o} < w.${o}) AS prev, ` +
-      `(SELECT MIN(n.${o}) FROM ${t} n WHERE n.${this.key} = ? AND n.${o} > w.${o}) AS next`;
+      `(SELECT MAX(p.${o}) FROM ${t} p WHERE p.${this.key} = ? AND p.${o} <= w.${o} AND (p.${o} < w.${o} OR p.id < w.id)) AS prev, ` +
+      `(SELECT MIN(n.${o}) FROM ${t} n WHERE n.${this.key} = ? AND n.${o} >= w.${o} AND (n.${o} > w.${o} OR n.id > w.id)) AS next`;
     const ids = anchors.filter((id): id is number => id !== null);
     const byId = ids.length ? `SELECT w.id, w.${o} AS o, ${neighbours} FROM ${t} w WHERE w.${this.key} = ? AND w.id IN (${marks(ids)}) UNION ALL ` : '';
     const rows = await this.db.query<{ id: number; o: number; prev: number | null; next: number | null }>(
@@ -137,38 +145,11 @@ export class StrapiLinkRows {
   }
 
   /**
-   * Spreads this list's order values to `first`, `first` + 1... in its order: 1..n is Strapi's `cleanOrderColumns`
-   * after every update, 0..n-1 what its create with `connect` writes (docs/strapi-5-writes.md 5.1).
+   * Spreads this list's order values to `first`, `first` + 1... in its order: 0..n-1 is what Strapi's create with
+   * `connect` writes (docs/strapi-5-writes.md 5.1); 1..n when a connect finds no room left between two values.
    */
-  async renumber(first = this.firstAfterRoom): Promise<void> {
+  async renumber(first = 1): Promise<void> {
     if (this.ordered) await this.spread(first);
-  }
-
-  /** Where a renumbering without a given start begins: 1, or past the room `prepareConnect` keeps. */
-  private firstAfterRoom = 1;
-
-  /**
-   * Readies the list for a connect of `n` members (documents/relation-order.ts places them between the order values
-   * of the links it loads):
-   * - links that tie (Strapi gives a draft's link and its published copy the same value on a first publish) or have
-   *   no value leave no gap to place anything between, and the window of ranks the orderer reads cannot tell them
-   *   apart: they are spread first;
-   * - items placed before the first link take its value minus 1, 2..., and MySQL's order columns are `double
-   *   unsigned`: the first value must be above `n`.
-   * Either way the list is spread to n+1, n+2... in its order (one statement; the caller renumbers it once the
-   * connect is written, as Strapi does after every update).
-   */
-  async prepareConnect(n: number): Promise<void> {
-    const o = this.ordered$();
-    const [r] = await this.db.query<{ lo: number | null; links: number | string; orders: number | string }>(
-      `SELECT MIN(${o}) AS lo, COUNT(*) AS links, COUNT(DISTINCT ${o}) AS orders FROM ${this.t} WHERE ${this.key} = ?`,
-      [this.rowId],
-    );
-    const first = numberOrNull(r?.lo);
-    // A renumbering during the connect (should a gap run out of precision) keeps the room too.
-    this.firstAfterRoom = n + 1;
-    if (Number(r?.links ?? 0) === 0) return;
-    if (first === null || first <= n || Number(r!.links) !== Number(r!.orders)) await this.spread(n + 1);
   }
 
   private async spread(first: number): Promise<void> {
@@ -199,21 +180,7 @@ export class StrapiLinkRows {
     return this.unlink(rows.map((r) => Number(r.id)));
   }
 
-  /**
-   * Strapi's renumbering of the members' own lists after a relation write deleted some of their links
-   * (`cleanOrderColumns` on the other side: `ROW_NUMBER()` over each member's links, every version and owner).
-   */
-  async renumberOtherSide(members: readonly number[]): Promise<void> {
-    const x = this.otherOrder;
-    if (!x || !members.length) return;
-    const unique = [...new Set(members)];
-    const ranked = `SELECT id, ROW_NUMBER() OVER (PARTITION BY ${this.member} ORDER BY ${x}, id) AS n FROM ${this.t} WHERE ${this.member} IN (${marks(unique)})`;
-    if (this.db.dialect === 'mysql') {
-      await this.db.execute(`UPDATE ${this.t} JOIN (${ranked}) r ON ${this.t}.id = r.id SET ${this.t}.${x} = r.n`, unique);
-    } else {
-      await this.db.execute(`UPDATE ${this.t} SET ${x} = r.n FROM (${ranked}) r WHERE ${this.t}.id = r.id`, unique);
-    }
-  }
+
 
   /**
    * Strapi's "steal" on a relation whose members have one owner (bidirectional oneToOne, and the owners of a

@@ -67,10 +67,20 @@ export function memberVersionOf(model: Model, targetUid: string, members: 'publi
  * `members` version. A row without links yet (`fresh`) gets them copied with the other side's orders as they are
  * (Strapi's first publish: a tie with the source link); a row that has links gets its lists made equal, each kept
  * member's other-side order restored from its old link, new ones after every link of the member
- * (replaceLinksMapped). One or three statements per join table.
+ * (replaceLinksMapped). One or three statements per join table; `only` names the relations to copy (default all).
  */
-export async function copyOwnLinks(db: Database, model: Model, schema: ContentType | Component, fromId: number, toId: number, members: 'published' | 'draft', fresh: boolean): Promise<void> {
+export async function copyOwnLinks(
+  db: Database,
+  model: Model,
+  schema: ContentType | Component,
+  fromId: number,
+  toId: number,
+  members: 'published' | 'draft',
+  fresh: boolean,
+  only?: readonly string[],
+): Promise<void> {
   for (const { attribute } of owningJoins(model, schema)) {
+    if (only && !only.includes(attribute.name)) continue;
     const join = relationJoin(model, schema, attribute);
     const version = memberVersionOf(model, attribute.target, members);
     if (fresh) await copyLinksMapped(db, join, { from: fromId, to: toId, members: version, otherOrder: 'copy' });
