@@ -16,13 +16,15 @@
 // (both read the same rows), and Strapi's reads of this Cairn-seeded database, and its rows per table, with test 1's
 // of the Strapi-seeded one (equal but for what test/interop/write-deviations.json lists, with its reason).
 //
-//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written ...] [--keep] [--no-build]
+//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written ...] [--jobs n]
+//                       [--keep] [--no-build]
 //
 // --dialect (repeatable, or a comma list; default all three), --test (the same; default all three; `written` without
-// `served` skips its comparisons with the Strapi-seeded database), --keep (keep the temp folders and databases and
-// print where), --no-build (use dist/ as it is). Env: CAIRN_STRAPI_CACHE (the install cache's root, default
-// ~/.cache/cairn-strapi). Exits 1 when any answer differs, a write is refused or a layout or row changed, 2 when a step
-// fails.
+// `served` skips its comparisons with the Strapi-seeded database), --jobs (how many dialects run at once, default 1;
+// each has its own databases, folders and ports; with more than one, every line names its dialect), --keep (keep the
+// temp folders and databases and print where), --no-build (use dist/ as it is). Env: CAIRN_STRAPI_CACHE (the install
+// cache's root, default ~/.cache/cairn-strapi). Exits 1 when any answer differs, a write is refused or a layout or row
+// changed, 2 when a step fails.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,8 +42,6 @@ const TESTS = ['served', 'created', 'written'];
 
 const options = parseArgs(process.argv.slice(2));
 const started = Date.now();
-let current; // the run under way, for an interruption to clean up
-let currentWork; // its dialect's folder
 process.on('SIGINT', () => void abort('interrupted'));
 process.on('SIGTERM', () => void abort('terminated'));
 
@@ -63,27 +63,13 @@ console.log(install.installed ? `Strapi installed into ${install.dir} in ${fmt(i
 const reads = readRequests();
 console.log(`${reads.length} read requests of queries.json (GET and GraphQL queries that need no earlier write or user JWT)`);
 
-const results = [];
-for (const dialect of options.dialects) {
-  const work = mkdtempSync(join(tmpdir(), `cairn-interop-${dialect}-`));
-  currentWork = work;
-  const result = { dialect };
-  results.push(result);
-  if (options.tests.includes('served')) {
-    console.log(`\n=== ${dialect}: test 1 (served), Strapi writes, Cairn reads ===`);
-    result.t1 = await runTest(dialect, join(work, 'test1'), '', strapiWritesCairnReads);
-  }
-  if (options.tests.includes('created')) {
-    console.log(`\n=== ${dialect}: test 2 (created), Cairn creates the database, Strapi starts on it ===`);
-    result.t2 = await runTest(dialect, join(work, 'test2'), '', cairnCreatesStrapiWrites);
-  }
-  if (options.tests.includes('written')) {
-    console.log(`\n=== ${dialect}: test 3 (written), Cairn writes, Strapi reads ===`);
-    result.t3 = await runTest(dialect, join(work, 'test3'), '_writes', (run) => cairnWritesStrapiReads(run, result.t1));
-  }
-  if (options.keep) console.log(`kept ${work}`);
-  else rmSync(work, { recursive: true, force: true });
-}
+const results = options.dialects.map((dialect) => ({ dialect }));
+const running = new Set(); // the runs under way and their dialects' folders, for an interruption to clean up
+// --jobs dialects at once (each its own databases, folders and ports); results stay in dialect order
+const queue = [...results];
+await Promise.all(Array.from({ length: Math.min(options.jobs, queue.length) }, async () => {
+  while (queue.length) await runDialect(queue.shift());
+}));
 
 if (options.tests.includes('served')) summaryTest1(results.map((r) => ({ dialect: r.dialect, ...r.t1 })));
 if (options.tests.includes('created')) summaryTest2(results.map((r) => ({ dialect: r.dialect, ...r.t2 })));
@@ -104,38 +90,58 @@ const differs = (t) =>
   t.different?.length;
 process.exit(all.some((t) => t.error) ? 2 : all.some(differs) ? 1 : 0);
 
+/** The tests of one dialect, in order (test 3 compares with test 1's database), into `result`. */
+async function runDialect(result) {
+  const { dialect } = result;
+  // with more than one dialect at once, every line says whose it is
+  const log = options.jobs > 1 ? (text) => console.log(text.replace(/^/gm, `[${dialect}] `)) : console.log;
+  const work = mkdtempSync(join(tmpdir(), `cairn-interop-${dialect}-`));
+  const entry = { work };
+  running.add(entry);
+  const test = (key, title, dbSuffix, fn) => async () => {
+    log(`\n=== ${dialect}: ${title} ===`);
+    result[key] = await runTest({ dialect, dir: join(work, key), dbSuffix, log, entry }, fn);
+  };
+  if (options.tests.includes('served')) await test('t1', 'test 1 (served), Strapi writes, Cairn reads', '', strapiWritesCairnReads)();
+  if (options.tests.includes('created')) await test('t2', 'test 2 (created), Cairn creates the database, Strapi starts on it', '', cairnCreatesStrapiWrites)();
+  if (options.tests.includes('written')) await test('t3', 'test 3 (written), Cairn writes, Strapi reads', '_writes', (run) => cairnWritesStrapiReads(run, result.t1))();
+  if (options.keep) log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+  running.delete(entry);
+}
+
 /** One test on one dialect, start to end; never throws: a failed step is the result's `error`. */
-async function runTest(dialect, dir, dbSuffix, test) {
+async function runTest({ dialect, dir, dbSuffix, log, entry }, test) {
   mkdirSync(dir, { recursive: true });
-  const run = new InteropRun({ dialect, dir, install, reads, keep: options.keep, dbSuffix });
-  current = run;
+  const run = new InteropRun({ dialect, dir, install, reads, keep: options.keep, dbSuffix, log });
+  entry.run = run;
   const t0 = Date.now();
   let result;
   try {
     result = await test(run);
   } catch (error) {
     result = { error: error.message };
-    console.log(`  FAILED: ${error.message.slice(0, 6000)}`);
+    log(`  FAILED: ${error.message.slice(0, 6000)}`);
   } finally {
     await run.close();
-    current = undefined;
+    entry.run = undefined;
   }
   result.times = { ...run.times, total: Date.now() - t0 };
-  console.log(`  ${'total'.padEnd(22)} ${fmt(result.times.total)}`);
-  printOutcome(result);
+  log(`  ${'total'.padEnd(22)} ${fmt(result.times.total)}`);
+  printOutcome(result, log);
   return result;
 }
 
-function printOutcome(r) {
-  if (r.seedRefused) console.log(`  seed through Cairn REFUSED: ${r.seedRefused}`);
+function printOutcome(r, log) {
+  if (r.seedRefused) log(`  seed through Cairn REFUSED: ${r.seedRefused}`);
   for (const [what, c] of [['reads', r.reads], ['Strapi-seeded vs Cairn-seeded', r.seeds], ['rows per table, Strapi-seeded vs Cairn-seeded', r.rows]]) {
     if (!c) continue;
     const asOnSqlite = c.asOnSqlite ? ` (${c.asOnSqlite} of them as Strapi answers on SQLite: test/strapi-db/deviations.json)` : '';
     const accepted = c.accepted ? `, ${c.accepted.length} listed in write-deviations.json` : '';
-    console.log(`  ${what}: ${c.compared} compared, ${c.equal} equal${asOnSqlite}${accepted}, ${c.different.length} different`);
+    log(`  ${what}: ${c.compared} compared, ${c.equal} equal${asOnSqlite}${accepted}, ${c.different.length} different`);
   }
-  if (r.layoutUnchanged !== undefined) console.log(`  layout unchanged: ${r.layoutUnchanged ? 'yes' : 'NO'}`);
-  for (const line of (r.layoutDiff ?? []).slice(0, 40)) console.log(`    ${line}`);
+  if (r.layoutUnchanged !== undefined) log(`  layout unchanged: ${r.layoutUnchanged ? 'yes' : 'NO'}`);
+  for (const line of (r.layoutDiff ?? []).slice(0, 40)) log(`    ${line}`);
 }
 
 function summaryTest1(rows) {
@@ -225,32 +231,36 @@ function sum(times, ...labels) {
 }
 
 function parseArgs(args) {
-  const parsed = { dialects: [], tests: [], keep: false, build: true };
+  const parsed = { dialects: [], tests: [], keep: false, build: true, jobs: 1 };
   const list = (name, value) => parsed[name].push(...(value ?? '').split(','));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--dialect' || arg === '--test') list(arg === '--test' ? 'tests' : 'dialects', args[++i]);
     else if (arg.startsWith('--dialect=')) list('dialects', arg.slice('--dialect='.length));
     else if (arg.startsWith('--test=')) list('tests', arg.slice('--test='.length));
+    else if (arg === '--jobs' || arg.startsWith('--jobs=')) parsed.jobs = Number(arg === '--jobs' ? args[++i] : arg.slice('--jobs='.length));
     else if (arg === '--keep') parsed.keep = true;
     else if (arg === '--no-build') parsed.build = false;
-    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written ...] [--keep] [--no-build]`);
+    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written ...] [--jobs n] [--keep] [--no-build]`);
   }
   if (parsed.dialects.length === 0) parsed.dialects = [...DIALECTS];
   if (parsed.tests.length === 0) parsed.tests = [...TESTS];
   for (const d of parsed.dialects) if (!DIALECTS.includes(d)) fail(`unknown dialect ${d} (sqlite, postgres or mysql)`);
+  if (!Number.isInteger(parsed.jobs) || parsed.jobs < 1) fail('--jobs takes a whole number, 1 or more');
   for (const t of parsed.tests) if (!TESTS.includes(t)) fail(`unknown test ${t} (served: Strapi writes, Cairn reads; created: Cairn creates the database, Strapi starts on it; written: Cairn writes, Strapi reads)`);
   return parsed;
 }
 
 async function abort(why) {
   console.log(`\n${why}: cleaning up`);
-  try {
-    await current?.close();
-    if (currentWork && !options.keep) rmSync(currentWork, { recursive: true, force: true });
-  } catch {
-    // best effort on the way out
-  }
+  await Promise.all([...running].map(async ({ run, work }) => {
+    try {
+      await run?.close();
+      if (!options.keep) rmSync(work, { recursive: true, force: true });
+    } catch {
+      // best effort on the way out
+    }
+  }));
   process.exit(130);
 }
 

@@ -47,11 +47,12 @@ export function readRequests() {
 /**
  * One test on one dialect. `dir` is its own folder (the caller makes and removes it);
  * `install` is the Strapi install (install.mjs), `reads` the requests to record, `dbSuffix` the database name's
- * suffix (each test its own database, so --keep keeps both). Every method is a step: timed into `times` and printed.
+ * suffix (each test its own database, so --keep keeps both), `log` where its lines go. Every method is a step: timed
+ * into `times` and logged.
  */
 export class InteropRun {
-  constructor({ dialect, dir, install, reads, keep, dbSuffix }) {
-    Object.assign(this, { dialect, dir, install, reads, keep, dbSuffix });
+  constructor({ dialect, dir, install, reads, keep, dbSuffix, log = console.log }) {
+    Object.assign(this, { dialect, dir, install, reads, keep, dbSuffix, log });
     this.times = {};
     this.server = undefined;
     this.cleanups = [];
@@ -68,7 +69,7 @@ export class InteropRun {
       return await fn();
     } finally {
       this.times[label] = (this.times[label] ?? 0) + Date.now() - t0;
-      console.log(`  ${label.padEnd(22)} ${fmt(Date.now() - t0)}`);
+      this.log(`  ${label.padEnd(22)} ${fmt(Date.now() - t0)}`);
     }
   }
 
@@ -88,7 +89,7 @@ export class InteropRun {
   async prepare() {
     this.prepareApps();
     this.db = await this.step('database', () => freshDatabase(this.dialect, this.dir, this.dbSuffix));
-    this.cleanups.push(() => (this.keep ? console.log(`  kept database ${this.db.layoutTarget}`) : this.db.drop()));
+    this.cleanups.push(() => (this.keep ? this.log(`  kept database ${this.db.layoutTarget}`) : this.db.drop()));
     this.env = { ...process.env, ...SECRETS, ...this.db.env };
   }
 
@@ -173,13 +174,13 @@ export class InteropRun {
 
   /** Stops a server still running and drops the database (or keeps it with `keep`); the folder is the caller's. */
   async close() {
-    if (this.server) await stop(this.server).catch((error) => console.log(`  cleanup: ${error.message}`));
+    if (this.server) await stop(this.server).catch((error) => this.log(`  cleanup: ${error.message}`));
     this.server = undefined;
     for (const cleanup of this.cleanups.splice(0).reverse()) {
       try {
         await cleanup();
       } catch (error) {
-        console.log(`  cleanup: ${error.message}`);
+        this.log(`  cleanup: ${error.message}`);
       }
     }
   }

@@ -90,7 +90,7 @@ export async function cairnCreatesStrapiWrites(run) {
   const cleanups = { add: (fn) => run.cleanups.push(fn) };
   const layout = (dialect, target, out) => dumpLayout(dialect, target, out, { native: true });
   const result = await createdDatabaseCase({ dialect: run.dialect, work: run.dir, repo, secrets: SECRETS, layout, step: (label, fn) => run.step(label, fn), cleanups, keep: run.keep });
-  console.log(`  tables Strapi added: ${result.tablesAdded.length}, changed: ${result.tablesChanged.length ? result.tablesChanged.join(', ') : 'none'}; rows of Cairn's it changed: ${result.rowsChanged.length}; errors in Strapi's log: ${result.strapiErrors.length}; ${result.compared} reads compared, ${result.different.length} different`);
+  run.log(`  tables Strapi added: ${result.tablesAdded.length}, changed: ${result.tablesChanged.length ? result.tablesChanged.join(', ') : 'none'}; rows of Cairn's it changed: ${result.rowsChanged.length}; errors in Strapi's log: ${result.strapiErrors.length}; ${result.compared} reads compared, ${result.different.length} different`);
   return result;
 }
 
