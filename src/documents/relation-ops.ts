@@ -50,16 +50,14 @@ export function parseRelationValue(
   if (operations.length === 0) return { kind: 'set', targets: [target(value, path, false)] };
   const unknown = Object.keys(value).filter((k) => !OPERATION_KEYS.includes(k) && k !== 'options');
   if (unknown.length) throw new ValidationError(`Invalid key ${unknown[0]} in ${path.join('.')}`);
-  if (attribute.kind === 'media' && (value.connect !== undefined || value.disconnect !== undefined)) {
-    throw new ValidationError(`${path.join('.')}: media attributes accept "set" only, not connect/disconnect`);
-  }
   if (value.set !== undefined) {
     if (value.connect !== undefined || value.disconnect !== undefined) {
       throw new ValidationError(`${path.join('.')}: "set" cannot be combined with "connect" or "disconnect"`);
     }
     return { kind: 'set', targets: keepLast(list(value.set, [...path, 'set'], false)) };
   }
-  const connect = list(value.connect ?? [], [...path, 'connect'], true);
+  // Files carry no order of their own to place relative to: a media connect appends.
+  const connect = list(value.connect ?? [], [...path, 'connect'], attribute.kind === 'media' ? 'media' : true);
   // The same document may be connected twice in other locales or versions; the same link twice is a mistake.
   const seen = new Set<string>();
   for (const t of connect) {
@@ -74,13 +72,16 @@ export function parseRelationValue(
   };
 }
 
-function list(value: unknown, path: (string | number)[], positions: boolean): RelationTarget[] {
+/** Whether items may carry a position: yes (a relation's connect), no, or 'media' (a file list: refused, said so). */
+type Positions = boolean | 'media';
+
+function list(value: unknown, path: (string | number)[], positions: Positions): RelationTarget[] {
   const items = typeof value === 'string' || typeof value === 'number' || isObject(value) ? [value] : value;
   if (!Array.isArray(items)) throw new ValidationError(`${path.join('.')} must be an array`);
   return items.map((item, i) => target(item, [...path, i], positions));
 }
 
-function target(item: unknown, path: (string | number)[], positions: boolean): RelationTarget {
+function target(item: unknown, path: (string | number)[], positions: Positions): RelationTarget {
   if (typeof item === 'string' && item !== '') return { ref: item };
   if (typeof item === 'number' && Number.isInteger(item)) return { ref: item };
   if (!isObject(item)) throw new ValidationError(`${path.join('.')} must be a documentId or { documentId }`);
@@ -95,6 +96,7 @@ function target(item: unknown, path: (string | number)[], positions: boolean): R
   }
   if (item.status !== undefined) result.status = linkStatus(item.status, [...path, 'status']);
   if (item.position !== undefined) {
+    if (positions === 'media') throw new ValidationError(`${path.join('.')}.position: files of a media attribute take no position (a connect appends)`);
     if (!positions) throw new ValidationError(`${path.join('.')}.position is only allowed in connect`);
     result.position = position(item.position, [...path, 'position']);
   }

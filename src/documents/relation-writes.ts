@@ -8,6 +8,7 @@ import {
   fileMimeTypes,
   linkFiles,
   linkFileRows,
+  rowFileDocumentIds,
   type LinkKey,
   type StoredStatus,
 } from '../database/store/index.js';
@@ -115,11 +116,19 @@ export async function writeRelations(
  * against the attribute's `allowedTypes`.
  */
 export async function writeMedia(db: Database, model: Model, source: ContentType | Component, rowId: number, attribute: MediaAttribute, plan: RelationPlan): Promise<void> {
-  if (plan.ops.kind !== 'set') throw new Error(`media attribute ${attribute.name}: set only`);
   // Files have neither locales nor versions.
   const fileContentType = model.contentTypes.get(attribute.target)!;
-  const resolved = await resolveTargets(db, fileContentType, plan.ops.targets, () => '', () => '');
-  const documentIds = [...new Set(resolved.map((r) => r.documentId))];
+  const resolve = async (items: RelationTarget[], mustExist = true) => (await resolveTargets(db, fileContentType, items, () => '', () => '', mustExist)).map((r) => r.documentId);
+  const ops = plan.ops;
+  let documentIds: string[];
+  if (ops.kind === 'set') documentIds = [...new Set(await resolve(ops.targets))];
+  else {
+    // connect appends files the field lacks (a single media field: replaces its file), disconnect removes files.
+    const connect = await resolve(ops.connect);
+    const disconnect = new Set(await resolve(ops.disconnect, false));
+    const kept = (await rowFileDocumentIds(db, { linkTable: attribute.linkTable, relatedType: source.uid, field: attribute.name }, rowId)).filter((d) => !disconnect.has(d) || connect.includes(d));
+    documentIds = attribute.multiple ? [...new Set([...kept, ...connect])] : connect.length ? connect.slice(-1) : kept;
+  }
   await checkAllowedTypes(db, attribute, documentIds);
   // Strapi keeps every media field of every type in one table, by row id, type and field.
   if (db.layout === 'strapi') await linkFileRows(db, source.uid, rowId, attribute.name, documentIds, 'replace');

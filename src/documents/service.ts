@@ -8,11 +8,11 @@ import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
 import { readOne, readPage, type JsonPage } from './read.js';
 import { writeChildren } from './row-writer.js';
-import { writeStrapiRelations, type StrapiRelationScope } from './strapi-relation-writes.js';
+import type { StrapiRelationScope } from './strapi-relation-writes.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
 import { discardDraftVersion, publishVersion, unpublishVersion } from './versions.js';
-import { discardStrapiDraft, publishStrapiVersion, unpublishStrapiVersion } from './strapi-versions.js';
-import { planRow, type RelationPlan, type RowPlan } from './write-plan.js';
+import { discardStrapiDraft, publishStrapiVersion, publishStrapiWrite, unpublishStrapiVersion } from './strapi-versions.js';
+import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
 import { deleteLockSet, lockForWrite, writeLockSet } from './write-locks.js';
 import { documentLockKey } from '../database/document-locks.js';
@@ -214,28 +214,10 @@ export class Documents implements DocumentService {
     else await publishVersion(store, this.contentType, rows, now);
   }
 
-  /**
-   * Publishes a write whose published row was the draft's copy before it (Strapi's layout): the published row gets the
-   * draft's columns, components and media again, and the write's own relation changes instead of a copy of every
-   * list, so a connect into a list of 10,000 publishes in the time of one link. Lists of Draft & Publish targets are
-   * copied (their published members differ from the draft's); lists the write did not touch are equal already.
-   */
+  /** Publishes a write whose published row was the draft's copy before it (Strapi's layout: strapi-versions.ts). */
   private async publishInSync(store: RowStore, draftId: number, publishedId: number, plan: RowPlan, now: string, locale: string | undefined) {
-    const ct = this.contentType;
-    await checkPublishable(store, ct, draftId, locale);
-    const copied: string[] = [];
-    const applied: RelationPlan[] = [];
-    for (const relation of plan.relations) {
-      const attribute = relation.attribute;
-      if (attribute.kind !== 'relation') continue; // media: copied with the row
-      const other = this.ctx.model.contentTypes.get(attribute.target)!;
-      // Owner side: the targets' published rows, when they have versions, are not the draft's members.
-      if (attribute.owner && other.draftAndPublish) copied.push(attribute.name);
-      // Inverse side: an owner with versions links each version of this document by its own publishes.
-      else if (attribute.owner || !other.draftAndPublish) applied.push(relation);
-    }
-    await store.copyVersion(ct, draftId, publishedId, { published_at: now }, 'published', { links: copied });
-    if (applied.length) await writeStrapiRelations(store.db, store.model, ct, publishedId, applied, { ...this.relationScope(locale, false), version: 'published' });
+    await checkPublishable(store, this.contentType, draftId, locale);
+    await publishStrapiWrite(store, this.contentType, { draftId, publishedId }, plan, now, { ...this.relationScope(locale, false), version: 'published' });
   }
 
   async unpublish(params: { documentId: string; locale?: string }): Promise<boolean> {

@@ -1,5 +1,7 @@
 import type { ContentType } from '../model/types.js';
 import type { RowStore, VersionRow } from '../database/store/index.js';
+import { writeStrapiRelations, type StrapiRelationScope } from './strapi-relation-writes.js';
+import type { RelationPlan, RowPlan } from './write-plan.js';
 
 /**
  * Publishing, unpublishing and discarding a draft in Strapi 5's table layout (docs/strapi-5-writes.md, 2 and 4).
@@ -19,6 +21,37 @@ export async function publishStrapiVersion(store: RowStore, contentType: Content
   // "modified" from "published".
   await store.update(contentType, [draft.id], { updated_at: now });
   await store.copyVersion(contentType, draft.id, published?.id, { published_at: now }, 'published');
+}
+
+/**
+ * Publishes a write whose published row was the draft's copy before it (`versionsInSync`): the published row gets the
+ * draft's columns, components and media again, and the write's own relation changes (`plan`, applied to the draft
+ * already) instead of a copy of every list, so a connect into a list of 10,000 publishes in the time of one link.
+ * Lists to Draft & Publish targets are copied (their published members are not the draft's); lists the write did not
+ * touch are equal already. `scope` is the published row's (version 'published').
+ */
+export async function publishStrapiWrite(
+  store: RowStore,
+  contentType: ContentType,
+  rows: { draftId: number; publishedId: number },
+  plan: RowPlan,
+  now: string,
+  scope: StrapiRelationScope,
+): Promise<void> {
+  const copied: string[] = [];
+  const applied: RelationPlan[] = [];
+  for (const relation of plan.relations) {
+    const attribute = relation.attribute;
+    if (attribute.kind !== 'relation') continue; // media: copied with the row
+    const other = store.model.contentTypes.get(attribute.target)!;
+    // Owner side: the published rows of targets with versions are other members than the draft's.
+    if (attribute.owner && other.draftAndPublish) copied.push(attribute.name);
+    // Inverse side: an owner with versions links this document's published row by its own publishes; one without
+    // links both rows, so the change applies to the published row too.
+    else if (attribute.owner || !other.draftAndPublish) applied.push(relation);
+  }
+  await store.copyVersion(contentType, rows.draftId, rows.publishedId, { published_at: now }, 'published', { links: copied });
+  if (applied.length) await writeStrapiRelations(store.db, store.model, contentType, rows.publishedId, applied, scope);
 }
 
 /** Removes the published row with what hangs off it; the draft stays. */

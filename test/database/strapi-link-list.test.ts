@@ -5,6 +5,7 @@ import { copyLinksMapped, LinkListError, StrapiLinkList, type LinkListErrorCode 
 import type { RelationAttribute } from '../../src/model/types.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-app.js';
+import { writesDuring as writesDuringOn } from '../helpers/db-snapshot.js';
 
 /** Rejects with a LinkListError of `code` whose message contains `text`. */
 async function refused(action: () => Promise<unknown> | unknown, code: LinkListErrorCode, text: string): Promise<void> {
@@ -35,19 +36,7 @@ describeEachDialect('StrapiLinkList: ordered links over Strapi 5 join tables', (
     const value = response.json().data[attribute];
     return (Array.isArray(value) ? value : value ? [value] : []).map((e: { id: number }) => e.id);
   };
-  /** Every statement that writes rows while `fn` runs. */
-  const writesDuring = async (fn: () => Promise<unknown>): Promise<string[]> => {
-    const seen: string[] = [];
-    const stop = db.onQuery((sql) => {
-      if (/^\s*(INSERT|UPDATE|DELETE)/i.test(sql)) seen.push(sql);
-    });
-    try {
-      await fn();
-    } finally {
-      stop();
-    }
-    return seen;
-  };
+  const writesDuring = (fn: () => Promise<unknown>) => writesDuringOn(db, fn);
   /** A draft article row with at least `n` categories, and its document id. */
   const draftArticle = async (where = '1 = 1') => {
     const [id] = await ids(`SELECT id FROM articles WHERE published_at IS NULL AND ${where} ORDER BY id`);

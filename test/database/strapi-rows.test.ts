@@ -16,6 +16,7 @@ import { attachToEntry } from '../../src/upload/attach.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { CONFORMANCE_APP } from '../helpers/strapi-app.js';
 import { loadStrapiFixture } from '../helpers/strapi-fixture.js';
+import { writesDuring as writesDuringOn } from '../helpers/db-snapshot.js';
 
 type Row = Record<string, unknown>;
 
@@ -120,19 +121,7 @@ describeEachDialect('RowStore on a database Strapi 5 made', (dialect: DialectNam
         [id],
       )
     )[0];
-  /** Every statement that writes while `fn` runs. */
-  const writesDuring = async (fn: () => Promise<unknown>): Promise<string[]> => {
-    const seen: string[] = [];
-    const stop = db.onQuery((sql) => {
-      if (/^\s*(INSERT|UPDATE|DELETE)/i.test(sql)) seen.push(sql);
-    });
-    try {
-      await fn();
-    } finally {
-      stop();
-    }
-    return seen;
-  };
+  const writesDuring = (fn: () => Promise<unknown>) => writesDuringOn(db, fn);
   /** Rejects with an Error whose message contains `text`. */
   const refused = async (action: () => Promise<unknown>, text: string) => {
     await expect(action()).rejects.toThrow(text);

@@ -15,3 +15,17 @@ export async function databaseSnapshot(db: Database, sqliteFile?: string): Promi
   }
   return { layout, counts, bytes: sqliteFile ? createHash('sha256').update(readFileSync(sqliteFile)).digest('hex') : undefined };
 }
+
+/** Every statement that writes rows (INSERT, UPDATE, DELETE) while `fn` runs on `db`. */
+export async function writesDuring(db: Pick<Database, 'onQuery'>, fn: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const stop = db.onQuery((sql) => {
+    if (/^\s*(INSERT|UPDATE|DELETE)/i.test(sql)) seen.push(sql);
+  });
+  try {
+    await fn();
+  } finally {
+    stop();
+  }
+  return seen;
+}

@@ -229,6 +229,27 @@ describeEachDialect('Writes into a database that Strapi made', (dialect) => {
     expect(read.blocks.map((b: { title: string }) => b.title)).toEqual(['One', 'Two']);
   });
 
+  it('replaces a single media field\'s file with connect and clears it with disconnect, on both version rows', async () => {
+    const files = await rows<{ id: number }>('SELECT id FROM files ORDER BY id LIMIT 2');
+    const [first, second] = files.map((f) => Number(f.id));
+    const created = await app.request('POST', '/api/restaurants', { data: { name: 'Media swap', cover: first } });
+    expect(created.statusCode, created.body).toBe(201);
+    const documentId = created.json().data.documentId as string;
+    const covers = async () => {
+      const out: number[] = [];
+      for (const { id } of await ids('restaurants', documentId)) {
+        const media = await rows<{ file_id: number }>('SELECT file_id FROM files_related_mph WHERE related_id = ? AND related_type = ? AND field = ?', [id, 'api::restaurant.restaurant', 'cover']);
+        out.push(...media.map((m) => Number(m.file_id)));
+      }
+      return out;
+    };
+    expect(await covers()).toEqual([first, first]);
+    expect((await app.request('PUT', `/api/restaurants/${documentId}`, { data: { cover: { connect: [second] } } })).statusCode).toBe(200);
+    expect(await covers()).toEqual([second, second]);
+    expect((await app.request('PUT', `/api/restaurants/${documentId}`, { data: { cover: { disconnect: [second] } } })).statusCode).toBe(200);
+    expect(await covers()).toEqual([]);
+  });
+
   it('refuses a connect to a document that does not exist and leaves every table as it was', async () => {
     const before = await databaseSnapshot(app.cairn.db);
     const refused = await app.request('POST', '/api/articles', { data: { title: 'Nope', categories: { connect: ['doesnotexist0000000000000'] } } });

@@ -115,7 +115,32 @@ describeEachDialect('media library', (dialect) => {
     expect(created.body.data.avatar.name).toBe('pic.png');
     expect(created.body.data.documents.map((d: Entry) => d.name)).toEqual(['cv.pdf']);
     expect((await app.request('POST', '/api/authors', { data: { name: 'Eve', avatar: pdf.id } })).status).toBe(400);
-    expect((await app.request('POST', '/api/authors', { data: { name: 'Eve', documents: { connect: [pdf.id] } } })).status).toBe(400);
+  });
+
+  it('a media attribute takes connect (appended, a single media replaced) and disconnect, as Strapi does', async () => {
+    const [a, b, c] = (await upload(['a.pdf', 'b.pdf', 'c.pdf'].map((name) => ({ name, type: 'application/pdf', data: PDF })))).body;
+    const [image] = (await upload([{ name: 'pic.png', type: 'image/png', data: await png(20, 20) }])).body;
+    const created = await app.request('POST', '/api/authors?populate=*', { data: { name: 'Max', documents: { connect: [a.id, b.id] } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const names = (entry: { documents: Entry[] }) => entry.documents.map((d) => d.name);
+    expect(names(created.body.data)).toEqual(['a.pdf', 'b.pdf']);
+    const url = `/api/authors/${created.body.data.documentId}?populate=*`;
+    // A file already there stays where it is; a new one goes last; disconnect removes.
+    const changed = await app.request('PUT', url, { data: { documents: { connect: [c.id, a.id], disconnect: [b.id] }, avatar: { connect: [image.id] } } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(names(changed.body.data)).toEqual(['a.pdf', 'c.pdf']);
+    expect(changed.body.data.avatar.name).toBe('pic.png');
+    expect(names((await app.request('PUT', url, { data: { documents: { disconnect: [{ id: a.id }] }, avatar: { disconnect: [image.id] } } })).body.data)).toEqual(['c.pdf']);
+    expect((await app.request('GET', url)).body.data.avatar).toBeNull();
+    // Refused, and nothing changes: a position (files have no order of their own to place by), a type the field
+    // does not allow, a file that does not exist.
+    const refusals = [
+      { documents: { connect: [{ id: a.id, position: { start: true } }] } },
+      { avatar: { connect: [a.id] } },
+      { documents: { connect: [987654] } },
+    ];
+    for (const data of refusals) expect((await app.request('PUT', url, { data })).status, JSON.stringify(data)).toBe(400);
+    expect(names((await app.request('GET', url)).body.data)).toEqual(['c.pdf']);
   });
 
   it('lists and finds files; delete removes the entry, its links and the stored files', async () => {

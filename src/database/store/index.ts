@@ -1,7 +1,7 @@
 export { RowStore, rowExists, type ComponentLink } from './rows.js';
 export { copyLinks, deleteLinksTo, hasLinks } from './links.js';
 export { LinkList, type LinkAnchor, type LinkKey, type StoredStatus, type WindowMember } from './link-list.js';
-export { copyFileRows, deleteFileRows, fileDocumentIds, fileMimeTypes, hasFileRows, linkFileRows, linkFiles } from './media-links.js';
+export { copyFileRows, deleteFileRows, fileDocumentIds, fileMimeTypes, hasFileRows, linkFileRows, linkFiles, rowFileDocumentIds } from './media-links.js';
 export {
   documentIdOfRow,
   documentIdsByRowId,

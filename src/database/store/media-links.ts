@@ -121,3 +121,16 @@ export async function copyFileRows(db: Database, relatedType: string, fromId: nu
     [fromId, relatedType],
   );
 }
+
+/** The documentIds of the files a row holds in a media field, in the field's order (either layout). */
+export async function rowFileDocumentIds(db: Database, where: { linkTable: string; relatedType: string; field: string }, rowId: number): Promise<string[]> {
+  const rows =
+    db.layout === 'strapi'
+      ? await db.query<{ d: string }>(
+          `SELECT f.document_id AS d FROM ${db.quote(MEDIA_MORPH_TABLE)} m JOIN ${db.quote('files')} f ON f.id = m.file_id ` +
+            `WHERE m.related_id = ? AND m.related_type = ? AND m.field = ? ORDER BY m.${db.quote('order')}, m.id`,
+          [rowId, where.relatedType, where.field],
+        )
+      : await db.query<{ d: string }>(`SELECT target_document_id AS d FROM ${db.quote(where.linkTable)} WHERE entity_id = ? ORDER BY ord, id`, [rowId]);
+  return rows.map((row) => row.d);
+}
