@@ -50,6 +50,39 @@ export async function freshDatabase(dialect, workDir, suffix = '') {
   throw new Error(`unknown dialect ${dialect} (sqlite, postgres or mysql)`);
 }
 
+/**
+ * The number of rows of each of `tables` in the database `target` (a layoutTarget of `freshDatabase`), as
+ * { table: count }: two databases seeded alike must hold as many rows in each table, whatever their ids.
+ */
+export async function countRows(dialect, target, tables) {
+  const counts = {};
+  if (dialect === 'sqlite') {
+    const { default: SQLite } = await import('better-sqlite3');
+    const db = new SQLite(target, { readonly: true, fileMustExist: true });
+    try {
+      for (const table of tables) counts[table] = Number(db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get().n);
+    } finally {
+      db.close();
+    }
+  } else if (dialect === 'postgres') {
+    const c = new pg.Client({ ...PG, database: target });
+    await c.connect();
+    try {
+      for (const table of tables) counts[table] = Number((await c.query(`SELECT COUNT(*) AS n FROM ${c.escapeIdentifier(table)}`)).rows[0].n);
+    } finally {
+      await c.end();
+    }
+  } else {
+    const c = await mysql.createConnection({ ...MYSQL, database: target });
+    try {
+      for (const table of tables) counts[table] = Number((await c.query(`SELECT COUNT(*) AS n FROM \`${table}\``))[0][0].n);
+    } finally {
+      await c.end();
+    }
+  }
+  return counts;
+}
+
 function dbEnv(client, server, name) {
   return {
     DATABASE_CLIENT: client,
