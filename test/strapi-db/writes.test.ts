@@ -177,12 +177,14 @@ describeEachDialect('Writes into a database that Strapi made', (dialect) => {
   it('stores an upload in public/uploads with the files row Strapi writes', async () => {
     const boundary = 'cairnboundary';
     const payload = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`;
-    const response = await app.cairn.fastify.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${STRAPI_TOKENS[dialect]['anchor-full-access']}` },
-    });
+    const upload = () =>
+      app.cairn.fastify.inject({
+        method: 'POST',
+        url: '/api/upload',
+        payload,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${STRAPI_TOKENS[dialect]['anchor-full-access']}` },
+      });
+    const response = await upload();
     expect(response.statusCode, response.body).toBe(201);
     const [file] = response.json() as Array<{ id: number; url: string; documentId: string }>;
     const [row] = await rows<Record<string, unknown>>('SELECT * FROM files WHERE id = ?', [file.id]);
@@ -198,12 +200,7 @@ describeEachDialect('Writes into a database that Strapi made', (dialect) => {
 
     // A database whose store names no folder gets one made, its name kept apart from the root folders' names.
     await app.cairn.db.execute(`DELETE FROM strapi_core_store_settings WHERE ${app.cairn.db.quote('key')} = ?`, ['plugin_upload_api-folder']);
-    const again = await app.cairn.fastify.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${STRAPI_TOKENS[dialect]['anchor-full-access']}` },
-    });
+    const again = await upload();
     expect(again.statusCode, again.body).toBe(201);
     const [made] = await rows<{ id: number; path: string; path_id: number }>("SELECT id, path, path_id FROM upload_folders WHERE name = 'API Uploads (1)'");
     expect(made.path).toBe(`/${made.path_id}`);

@@ -1,6 +1,6 @@
 import type { Database } from '../types.js';
 import type { RelationJoin } from '../strapi-layout/names.js';
-import { listSide, type ListSide } from './list-side.js';
+import { listSide, quotedSide, type ListSide } from './list-side.js';
 import { LinkListError, rowIdOf } from './link-errors.js';
 
 /** Where a member goes: before or after another member (a row id already in the list), first, or last. */
@@ -52,12 +52,7 @@ export class StrapiLinkList {
   ) {
     this.side = listSide(join);
     this.rowId = rowIdOf(rowId, this.side.table, `the list's row (${this.side.key})`);
-    const q = (name: string) => db.quote(name);
-    this.t = q(this.side.table);
-    this.key = q(this.side.key);
-    this.member = q(this.side.member);
-    this.order = this.side.order === undefined ? undefined : q(this.side.order);
-    this.otherOrder = this.side.otherOrder === undefined ? undefined : q(this.side.otherOrder);
+    ({ t: this.t, key: this.key, member: this.member, order: this.order, otherOrder: this.otherOrder } = quotedSide(db, this.side));
   }
 
   /** False on a to-one side: no order column, at most one member. */

@@ -2,6 +2,7 @@ import type { Database } from '../types.js';
 import type { RelationJoin } from '../strapi-layout/names.js';
 import type { WindowMember } from '../store/link-list.js';
 import { StrapiLinkList } from './link-list.js';
+import { quotedSide } from './list-side.js';
 import { rowIdOf } from './link-errors.js';
 
 /**
@@ -26,13 +27,7 @@ export class StrapiLinkRows {
     rowId: number,
   ) {
     this.list = new StrapiLinkList(db, join, rowId);
-    const side = this.list.side;
-    const q = (name: string) => db.quote(name);
-    this.t = q(side.table);
-    this.key = q(side.key);
-    this.member = q(side.member);
-    this.order = side.order === undefined ? undefined : q(side.order);
-    this.otherOrder = side.otherOrder === undefined ? undefined : q(side.otherOrder);
+    ({ t: this.t, key: this.key, member: this.member, order: this.order, otherOrder: this.otherOrder } = quotedSide(db, this.list.side));
   }
 
   /**

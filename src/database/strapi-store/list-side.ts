@@ -1,4 +1,5 @@
 import type { RelationJoin } from '../strapi-layout/names.js';
+import type { Database } from '../types.js';
 
 /**
  * One side of a Strapi join table as a list: the links of one row (`key` = the row), whose members are rows of
@@ -39,4 +40,24 @@ export function listSide({ table, side }: RelationJoin): ListSide {
         order: table.inverseOrderColumn,
         otherOrder: table.orderColumn,
       };
+}
+
+/** A side's table and columns quoted for `db`, as the statements over one list use them. */
+export interface QuotedSide {
+  t: string;
+  key: string;
+  member: string;
+  order: string | undefined;
+  otherOrder: string | undefined;
+}
+
+export function quotedSide(db: Pick<Database, 'quote'>, side: ListSide): QuotedSide {
+  const q = (name: string) => db.quote(name);
+  return {
+    t: q(side.table),
+    key: q(side.key),
+    member: q(side.member),
+    order: side.order === undefined ? undefined : q(side.order),
+    otherOrder: side.otherOrder === undefined ? undefined : q(side.otherOrder),
+  };
 }
