@@ -3,7 +3,7 @@
 // Each server makes the same kinds of writes on its own entries (named after it) and links the other's: a category
 // and a chef, a published restaurant with relations, a component and a dynamic zone, a draft-only edit, a publish,
 // a French locale (a draft, then published, then deleted), an article linking both servers' categories and articles,
-// positioned relation connects, a delete.
+// positioned relation connects, a `set`, a link to a draft-only article, a connect from the inverse side, a delete.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -135,6 +135,29 @@ const STEPS = [
     name: 'article-publish',
     write: (w) => ({ method: 'PUT', path: `/api/articles/${w.ids.article}`, body: { data: { views: 8, categories: { connect: [{ documentId: w.ids.category, position: { end: true } }] } } } }),
     reads: (w) => [...articleReads(w), `/api/categories/${w.ids.category}?populate[articles][fields][0]=title`],
+  },
+  {
+    name: 'draft-only-article',
+    write: (w) => ({ method: 'POST', path: '/api/articles?status=draft', body: { data: { title: `${w.label} draft-only article`, categories: [w.ids.second] } } }),
+    save: 'draftOnly',
+    reads: (w) => [`/api/articles/${w.ids.draftOnly}?status=draft&populate=categories`, `/api/articles/${w.ids.draftOnly}`, '/api/articles?status=draft&filters[title][$containsi]=draft-only&sort=title'],
+  },
+  {
+    // a publish with a relation to a target that has no published version (the other writer's draft-only article)
+    // and the categories replaced with `set`
+    name: 'set-and-link-draft',
+    write: (w) => ({
+      method: 'PUT',
+      path: `/api/articles/${w.ids.article}`,
+      body: { data: { related: { connect: [w.ids.draftOnly, w.other.draftOnly].filter(Boolean) }, categories: { set: [w.other.second, w.ids.category].filter(Boolean) } } },
+    }),
+    reads: (w) => [...articleReads(w), `/api/articles/${w.ids.article}?populate[related][fields][0]=title`, `/api/articles/${w.ids.article}?status=draft&populate[related][fields][0]=title`],
+  },
+  {
+    // the inverse side of a many-to-many: a category (no draft & publish) connects the other writer's article first
+    name: 'inverse-connect',
+    write: (w) => ({ method: 'PUT', path: `/api/categories/${w.ids.second}`, body: { data: { articles: { connect: [{ documentId: w.other.article ?? w.ids.article, position: { start: true } }] } } } }),
+    reads: (w) => [`/api/categories/${w.ids.second}?populate=articles`, `/api/categories/${w.ids.second}?populate=articles&status=draft`, `/api/articles/${w.other.article ?? w.ids.article}?populate=categories`, `/api/articles/${w.other.article ?? w.ids.article}?status=draft&populate=categories`],
   },
   {
     name: 'article-to-delete',
