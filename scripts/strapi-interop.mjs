@@ -16,15 +16,20 @@
 // (both read the same rows), and Strapi's reads of this Cairn-seeded database, and its rows per table, with test 1's
 // of the Strapi-seeded one (equal but for what test/interop/write-deviations.json lists, with its reason).
 //
-//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written ...] [--jobs n]
-//                       [--keep] [--no-build]
+// Test 4 (`concurrent`, interop/concurrent.mjs), PostgreSQL only (skipped with its reason on the others): Strapi makes
+// the tables of a fresh database and keeps running; Cairn starts beside it on the same database; in turns each writes
+// through its REST API (entries with relations, a component, a draft-only edit, a publish, a locale, positioned
+// connects, deletes) and right after both answer the same reads; compare.mjs compares Cairn's answers with Strapi's.
 //
-// --dialect (repeatable, or a comma list; default all three), --test (the same; default all three; `written` without
+//   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written|concurrent ...]
+//                       [--jobs n] [--keep] [--no-build]
+//
+// --dialect (repeatable, or a comma list; default all three), --test (the same; default all four; `written` without
 // `served` skips its comparisons with the Strapi-seeded database), --jobs (how many dialects run at once, default 1;
 // each has its own databases, folders and ports; with more than one, every line names its dialect), --keep (keep the
 // temp folders and databases and print where), --no-build (use dist/ as it is). Env: CAIRN_STRAPI_CACHE (the install
-// cache's root, default ~/.cache/cairn-strapi). Exits 1 when any answer differs, a write is refused or a layout or row
-// changed, 2 when a step fails.
+// cache's root, default ~/.cache/cairn-strapi). Exits 1 when any answer differs, a write is refused, a layout or row
+// changed or Strapi's log says error (tests 2 and 4), 2 when a step fails.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,12 +38,13 @@ import { dirname, join } from 'node:path';
 import { ensureStrapiInstall } from './interop/install.mjs';
 import { FIXTURE_APP } from './interop/strapi-app.mjs';
 import { fmt, InteropRun, readRequests, repo } from './interop/steps.mjs';
-import { cairnCreatesStrapiWrites, cairnWritesStrapiReads, strapiWritesCairnReads, WRITE_DEVIATIONS } from './interop/tests.mjs';
+import { CONCURRENT_ONLY_ON, CONCURRENT_SKIP_REASON } from './interop/concurrent.mjs';
+import { cairnCreatesStrapiWrites, cairnWritesStrapiReads, strapiAndCairnAtOnce, strapiWritesCairnReads, WRITE_DEVIATIONS } from './interop/tests.mjs';
 
 const DIALECTS = ['sqlite', 'postgres', 'mysql'];
 // Test 1 is `served` (Cairn serves what Strapi wrote), test 2 `created` (Strapi starts on a database Cairn created),
-// test 3 `written` (Strapi reads what Cairn wrote).
-const TESTS = ['served', 'created', 'written'];
+// test 3 `written` (Strapi reads what Cairn wrote), test 4 `concurrent` (both run at once on one database).
+const TESTS = ['served', 'created', 'written', 'concurrent'];
 
 const options = parseArgs(process.argv.slice(2));
 const started = Date.now();
@@ -74,10 +80,12 @@ await Promise.all(Array.from({ length: Math.min(options.jobs, queue.length) }, a
 if (options.tests.includes('served')) summaryTest1(results.map((r) => ({ dialect: r.dialect, ...r.t1 })));
 if (options.tests.includes('created')) summaryTest2(results.map((r) => ({ dialect: r.dialect, ...r.t2 })));
 if (options.tests.includes('written')) summaryTest3(results.map((r) => ({ dialect: r.dialect, ...r.t3 })));
+if (options.tests.includes('concurrent')) summaryTest4(results.map((r) => ({ dialect: r.dialect, ...r.t4 })));
 console.log(`\ntotal ${fmt(Date.now() - started)}${install.installed ? ` (of which npm ci ${fmt(install.ms)})` : ''}`);
-const all = results.flatMap((r) => [r.t1, r.t2, r.t3]).filter(Boolean);
+const all = results.flatMap((r) => [r.t1, r.t2, r.t3, r.t4]).filter(Boolean);
 const differs = (t) =>
   t.seedRefused ||
+  t.writeRefused ||
   t.layoutUnchanged === false ||
   t.reads?.different.length ||
   t.seeds?.different.length ||
@@ -105,6 +113,13 @@ async function runDialect(result) {
   if (options.tests.includes('served')) await test('t1', 'test 1 (served), Strapi writes, Cairn reads', '', strapiWritesCairnReads)();
   if (options.tests.includes('created')) await test('t2', 'test 2 (created), Cairn creates the database, Strapi starts on it', '', cairnCreatesStrapiWrites)();
   if (options.tests.includes('written')) await test('t3', 'test 3 (written), Cairn writes, Strapi reads', '_writes', (run) => cairnWritesStrapiReads(run, result.t1))();
+  if (options.tests.includes('concurrent')) {
+    if (dialect === CONCURRENT_ONLY_ON) await test('t4', 'test 4 (concurrent), Strapi and Cairn at once on one database', '_concurrent', strapiAndCairnAtOnce)();
+    else {
+      result.t4 = { skipped: CONCURRENT_SKIP_REASON };
+      log(`\n=== ${dialect}: test 4 (concurrent) skipped: ${CONCURRENT_SKIP_REASON} ===`);
+    }
+  }
   if (options.keep) log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
   running.delete(entry);
@@ -134,6 +149,7 @@ async function runTest({ dialect, dir, dbSuffix, log, entry }, test) {
 
 function printOutcome(r, log) {
   if (r.seedRefused) log(`  seed through Cairn REFUSED: ${r.seedRefused}`);
+  if (r.writeRefused) log(`  write through Cairn REFUSED: ${r.writeRefused}`);
   for (const [what, c] of [['reads', r.reads], ['Strapi-seeded vs Cairn-seeded', r.seeds], ['rows per table, Strapi-seeded vs Cairn-seeded', r.rows]]) {
     if (!c) continue;
     const asOnSqlite = c.asOnSqlite ? ` (${c.asOnSqlite} of them as Strapi answers on SQLite: test/strapi-db/deviations.json)` : '';
@@ -209,6 +225,18 @@ function summaryTest3(rows) {
   }
 }
 
+function summaryTest4(rows) {
+  console.log('\n=== interop test 4 (concurrent): Strapi and Cairn run at once on one database, each reads what the other wrote ===');
+  for (const r of rows) {
+    if (r.skipped) console.log(`test 4 (concurrent) ${r.dialect}: skipped: ${r.skipped}`);
+    else if (r.error) console.log(`test 4 (concurrent) ${r.dialect}: error: ${r.error.split('\n')[0]}`);
+    else if (r.writeRefused) console.log(`test 4 (concurrent) ${r.dialect}: write through Cairn REFUSED: ${r.writeRefused}`);
+    else console.log(`test 4 (concurrent) ${r.dialect}: ${r.reads.compared} reads compared, ${r.reads.different.length} differ, ${r.strapiErrors.length} errors in Strapi's log (${sum(r.times, 'total')})`);
+    for (const line of r.strapiErrors ?? []) console.log(`  ${r.dialect} Strapi log: ${line.slice(0, 300)}`);
+  }
+  differences(rows, 'reads', "Cairn's answer vs Strapi's to the same read, both servers running");
+}
+
 function differences(rows, key, what) {
   for (const r of rows.filter((x) => x[key]?.different.length)) {
     console.log(`\n${r.dialect}: ${r[key].different.length} different, ${what}`);
@@ -241,13 +269,13 @@ function parseArgs(args) {
     else if (arg === '--jobs' || arg.startsWith('--jobs=')) parsed.jobs = Number(arg === '--jobs' ? args[++i] : arg.slice('--jobs='.length));
     else if (arg === '--keep') parsed.keep = true;
     else if (arg === '--no-build') parsed.build = false;
-    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written ...] [--jobs n] [--keep] [--no-build]`);
+    else fail(`unknown argument ${arg}\nusage: npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written|concurrent ...] [--jobs n] [--keep] [--no-build]`);
   }
   if (parsed.dialects.length === 0) parsed.dialects = [...DIALECTS];
   if (parsed.tests.length === 0) parsed.tests = [...TESTS];
   for (const d of parsed.dialects) if (!DIALECTS.includes(d)) fail(`unknown dialect ${d} (sqlite, postgres or mysql)`);
   if (!Number.isInteger(parsed.jobs) || parsed.jobs < 1) fail('--jobs takes a whole number, 1 or more');
-  for (const t of parsed.tests) if (!TESTS.includes(t)) fail(`unknown test ${t} (served: Strapi writes, Cairn reads; created: Cairn creates the database, Strapi starts on it; written: Cairn writes, Strapi reads)`);
+  for (const t of parsed.tests) if (!TESTS.includes(t)) fail(`unknown test ${t} (served: Strapi writes, Cairn reads; created: Cairn creates the database, Strapi starts on it; written: Cairn writes, Strapi reads; concurrent: both at once on one PostgreSQL database)`);
   return parsed;
 }
 

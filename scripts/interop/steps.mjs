@@ -1,6 +1,6 @@
 // The steps the interop tests are made of (scripts/strapi-interop.mjs runs them): one `InteropRun` is one test on one
-// dialect, with its own temp folder, database, app folders and recordings; each step is timed and printed. Test 1
-// and test 2 (scripts/interop/tests.mjs) are different orders of the same steps.
+// dialect, with its own temp folder, database, app folders and recordings; each step is timed and printed. The tests
+// (scripts/interop/tests.mjs) are different orders of the same steps.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -106,6 +106,21 @@ export class InteropRun {
     return this.server;
   }
 
+  /**
+   * Cairn's CLI on the database while `server` (Strapi) keeps running on it (test 4); returns Cairn's process, which
+   * `close` stops when it still runs.
+   */
+  async startCairnBeside(label) {
+    const cairn = await this.step(label, async () => startCairn({ repoDir: repo, appDir: this.cairnApp, env: this.env, port: await freePort() }));
+    this.cleanups.push(() => stop(cairn));
+    return cairn;
+  }
+
+  /** Stops a server that `startCairnBeside` started. */
+  stopBeside(label, server) {
+    return this.step(label, () => stop(server));
+  }
+
   async stopServer(label) {
     const server = this.server;
     this.server = undefined;
@@ -137,10 +152,11 @@ export class InteropRun {
   /**
    * compare.mjs: `actual`'s recordings against `reference`'s, under `deviations` (compare.mjs's format; `overrides`:
    * [folder, names] pairs: reference recordings that replace some, for `{ override: true }` entries; no names: the
-   * whole folder; `asOnSqlite`: names counted apart in the summary). Returns { compared, equal, different: ["name:
-   * first difference"], asOnSqlite: how many of the compared are in `asOnSqlite` }.
+   * whole folder; `asOnSqlite`: names counted apart in the summary; `names`: the recordings to compare, by default
+   * those of the run's read requests). Returns { compared, equal, different: ["name: first difference"], asOnSqlite:
+   * how many of the compared are in `asOnSqlite` }.
    */
-  compare(label, { reference, actual, deviations = {}, overrides = [], asOnSqlite = [] }) {
+  compare(label, { reference, actual, deviations = {}, overrides = [], asOnSqlite = [], names: only }) {
     return this.step(label, () => {
       const dir = join(this.dir, `compare-${label.replace(/\W+/g, '-')}`);
       mkdirSync(join(dir, 'overrides'), { recursive: true });
@@ -149,14 +165,16 @@ export class InteropRun {
         if (!names && existsSync(from)) cpSync(from, join(dir, 'overrides'), { recursive: true });
       }
       writeFileSync(join(dir, 'deviations.json'), JSON.stringify(deviations));
+      const namesFile = only ? join(dir, 'names.txt') : this.namesFile;
+      if (only) writeFileSync(namesFile, only.join('\n'));
       const result = spawnSync(process.execPath, [join(kit, 'compare.mjs')], {
-        env: { ...process.env, GOLDEN_DIR: reference, ACTUAL_DIR: actual, DEVIATIONS: join(dir, 'deviations.json'), NAMES: this.namesFile, VERBOSE: '1' },
+        env: { ...process.env, GOLDEN_DIR: reference, ACTUAL_DIR: actual, DEVIATIONS: join(dir, 'deviations.json'), NAMES: namesFile, VERBOSE: '1' },
         encoding: 'utf8',
       });
       const summary = /(\d+) of (\d+) match the reference/.exec(result.stdout);
       if (!summary || result.status === null || result.status > 1) throw new Error(`compare.mjs failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
       const different = result.stdout.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.trim());
-      const names = new Set(this.reads.map((q) => q.name));
+      const names = new Set(only ?? this.reads.map((q) => q.name));
       return { compared: Number(summary[2]), equal: Number(summary[1]), different, asOnSqlite: asOnSqlite.filter((name) => names.has(name)).length };
     });
   }

@@ -1,6 +1,7 @@
-// The two interop tests, each a sequence of the steps of steps.mjs on one dialect. Neither throws for a difference:
+// The interop tests, each a sequence of the steps of steps.mjs on one dialect. None throws for a difference:
 // differences are in the result; a step that fails (a server that does not start, a script that crashes) throws.
 import { join } from 'node:path';
+import { exchange, WriteRefused } from './concurrent.mjs';
 import { createdDatabaseCase } from './created-database.mjs';
 import { dumpLayout, kit, lineDiff, readJson, repo, RequestRefused, SECRETS } from './steps.mjs';
 
@@ -78,6 +79,39 @@ export async function cairnWritesStrapiReads(run, strapiSeeded) {
     result.seeds = acceptListed(seeds, 'reads', run.dialect);
   }
   if (strapiSeeded?.strapiRows) result.rows = acceptListed(compareRows(strapiSeeded.strapiRows, cairnRows), 'rows', run.dialect);
+  return result;
+}
+
+/**
+ * Test 4: Strapi makes the tables of a fresh database and issues the token, and keeps running; Cairn starts beside it
+ * on the same database; in turns each writes through its REST API and right after both answer the same reads
+ * (concurrent.mjs), compared with compare.mjs: Cairn's answer must equal Strapi's (no read deviation applies: this
+ * data is neither the kit's seed nor its queries), and no line of Strapi's log may say `error`. Returns { reads:
+ * comparison, strapiErrors, writeRefused? } (a write Cairn refused, with its answer; one Strapi refuses is a fault of
+ * the test and throws).
+ */
+export async function strapiAndCairnAtOnce(run) {
+  const result = {};
+  await run.prepare();
+  const strapi = await run.startStrapi('strapi start (tables)');
+  const cairn = await run.startCairnBeside('cairn start beside');
+  const out = join(run.dir, 'exchange');
+  let exchanged;
+  try {
+    exchanged = await run.step('writes and reads', () => exchange({ servers: { strapi, cairn }, token: run.token, dir: out }));
+  } catch (error) {
+    if (!(error instanceof WriteRefused) || error.server !== 'cairn') throw error;
+    result.writeRefused = error.message;
+  }
+  await run.stopBeside('cairn stop', cairn);
+  await run.stopServer('strapi stop');
+  // as in test 2: Strapi must not stumble on what Cairn wrote beside it (its log level is warn)
+  result.strapiErrors = strapi.log.split('\n').filter((line) => /\berror\b/i.test(line));
+  if (result.writeRefused) return result;
+  const reads = await run.compare('compare', { reference: join(out, 'strapi'), actual: join(out, 'cairn'), names: exchanged.names });
+  // each difference with the exchange that led to it
+  reads.different = reads.different.map((line) => `${line} [${exchanged.requests[line.slice(0, line.indexOf(':'))]}]`);
+  result.reads = reads;
   return result;
 }
 
