@@ -74,7 +74,7 @@ export class Cairn {
   readonly customFields = new CustomFields();
   private builtModel: Model | undefined;
   /**
-   * The database was empty at open and this start makes it Strapi's (CAIRN_EMPTY_DATABASE_LAYOUT=strapi): `db.layout`
+   * The database was empty at open and this start makes it Strapi's (the default; not with CAIRN_EMPTY_DATABASE_LAYOUT=cairn): `db.layout`
    * says 'strapi' from the start, so the model is named by Strapi's rules; setUp creates the tables.
    */
   createsStrapiLayout = false;
@@ -206,7 +206,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
 
 /**
  * Makes Strapi's tables in a database that was empty at open, when this start decided so (`cairn.createsStrapiLayout`,
- * CAIRN_EMPTY_DATABASE_LAYOUT=strapi). Run holding the start-up lock; emptiness is asked again there: a process that
+ * the default). Run holding the start-up lock; emptiness is asked again there: a process that
  * started alongside may have made the tables already.
  */
 export async function createStrapiLayoutIfPending(cairn: Cairn): Promise<void> {

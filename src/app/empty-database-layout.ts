@@ -2,14 +2,13 @@ import type { Database, StorageLayout } from '../database/types.js';
 import { tablesIn } from '../database/strapi-layout/new-database.js';
 
 /**
- * The layout a start gives an EMPTY database: Cairn's former one by default; Strapi 5's with
- * `CAIRN_EMPTY_DATABASE_LAYOUT=strapi` (issue 18's trial switch: the former layout goes once every test passes on
- * Strapi's, and this becomes the only behaviour).
+ * The layout a start gives an EMPTY database: Strapi 5's by default; Cairn's former one with
+ * `CAIRN_EMPTY_DATABASE_LAYOUT=cairn` (transitional, while the former layout's code is removed).
  */
 export function emptyDatabaseLayout(env: NodeJS.ProcessEnv = process.env): StorageLayout {
   const value = env.CAIRN_EMPTY_DATABASE_LAYOUT;
-  if (value === undefined || value === '' || value === 'cairn') return 'cairn';
-  if (value === 'strapi') return 'strapi';
+  if (value === undefined || value === '' || value === 'strapi') return 'strapi';
+  if (value === 'cairn') return 'cairn';
   throw new Error(`CAIRN_EMPTY_DATABASE_LAYOUT must be 'strapi' or 'cairn', not ${JSON.stringify(value)}`);
 }
 

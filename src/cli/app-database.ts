@@ -16,7 +16,7 @@ export async function openApp(dirInput: string): Promise<{ cairn: Cairn; close()
   try {
     // The start-up lock: a command run while a server starts on the same database waits for its schema sync.
     await cairn.db.exclusive('startup', async () => {
-      // An empty database becomes Strapi's as a start would make it (CAIRN_EMPTY_DATABASE_LAYOUT=strapi).
+      // An empty database becomes Strapi's as a start would make it (the default).
       await createStrapiLayoutIfPending(cairn);
       // A database that Strapi made is never altered: its tables are Strapi's (auth's included).
       if (cairn.db.layout === 'strapi') return;

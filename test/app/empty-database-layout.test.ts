@@ -11,9 +11,9 @@ import { createLogger } from '../../src/app/logger.js';
 const quiet = () => createLogger({ write: () => undefined });
 
 describe('CAIRN_EMPTY_DATABASE_LAYOUT', () => {
-  it("is 'cairn' unless set to 'strapi'; any other value is refused by name", () => {
-    expect(emptyDatabaseLayout({})).toBe('cairn');
-    expect(emptyDatabaseLayout({ CAIRN_EMPTY_DATABASE_LAYOUT: '' })).toBe('cairn');
+  it("is 'strapi' unless set to 'cairn'; any other value is refused by name", () => {
+    expect(emptyDatabaseLayout({})).toBe('strapi');
+    expect(emptyDatabaseLayout({ CAIRN_EMPTY_DATABASE_LAYOUT: '' })).toBe('strapi');
     expect(emptyDatabaseLayout({ CAIRN_EMPTY_DATABASE_LAYOUT: 'cairn' })).toBe('cairn');
     expect(emptyDatabaseLayout({ CAIRN_EMPTY_DATABASE_LAYOUT: 'strapi' })).toBe('strapi');
     expect(() => emptyDatabaseLayout({ CAIRN_EMPTY_DATABASE_LAYOUT: 'Strapi' })).toThrow(/CAIRN_EMPTY_DATABASE_LAYOUT must be 'strapi' or 'cairn', not "Strapi"/);
@@ -34,8 +34,8 @@ describeEachDialect('an empty database at start', (dialect) => {
     return database.config;
   };
 
-  it("with CAIRN_EMPTY_DATABASE_LAYOUT=strapi gets Strapi's layout, which the next open detects and a restart accepts", async () => {
-    process.env.CAIRN_EMPTY_DATABASE_LAYOUT = 'strapi';
+  it("gets Strapi's layout, which the next open detects and a restart accepts", async () => {
+    delete process.env.CAIRN_EMPTY_DATABASE_LAYOUT;
     const dir = writeApp(kitchen);
     const config = await fresh();
     const cairn = await createCairn({ dir, config: { database: config } as never, log: quiet() });
@@ -44,16 +44,16 @@ describeEachDialect('an empty database at start', (dialect) => {
     expect(tables).toEqual(expect.arrayContaining(['strapi_migrations_internal', 'i18n_locale', 'up_roles', 'restaurants', 'restaurants_categories_lnk']));
     expect(tables.some((t) => t.startsWith('cairn_'))).toBe(false);
     await cairn.close();
-    // Without the variable, the database is Strapi's now: the layout is found, not chosen.
-    delete process.env.CAIRN_EMPTY_DATABASE_LAYOUT;
+    // Even asked for the former layout, the database is Strapi's now: the layout is found, not chosen.
+    process.env.CAIRN_EMPTY_DATABASE_LAYOUT = 'cairn';
     const again = await createCairn({ dir, config: { database: config } as never, log: quiet() });
     expect(again.db.layout).toBe('strapi');
     expect(await tablesIn(again.db)).toEqual(tables);
     await again.close();
   });
 
-  it('without it, an empty database still gets the former layout (default unchanged)', async () => {
-    delete process.env.CAIRN_EMPTY_DATABASE_LAYOUT;
+  it('with CAIRN_EMPTY_DATABASE_LAYOUT=cairn, an empty database gets the former layout', async () => {
+    process.env.CAIRN_EMPTY_DATABASE_LAYOUT = 'cairn';
     const config = await fresh();
     const cairn = await createCairn({ dir: writeApp(kitchen), config: { database: config } as never, log: quiet() });
     expect(cairn.db.layout).toBe('cairn');
@@ -63,12 +63,12 @@ describeEachDialect('an empty database at start', (dialect) => {
     await cairn.close();
   });
 
-  it('with it, a database that holds any table is left in the layout it has', async () => {
+  it('a database that holds any table is left in the layout it has', async () => {
     const config = await fresh();
     const db = await createDatabase(config);
     await db.execute('CREATE TABLE unrelated (id INTEGER)');
     await db.close();
-    process.env.CAIRN_EMPTY_DATABASE_LAYOUT = 'strapi';
+    delete process.env.CAIRN_EMPTY_DATABASE_LAYOUT;
     const cairn = await createCairn({ dir: writeApp(kitchen), config: { database: config } as never, log: quiet() });
     expect(cairn.db.layout).toBe('cairn');
     expect(await tablesIn(cairn.db)).not.toContain('strapi_migrations_internal');
