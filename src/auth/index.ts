@@ -3,6 +3,7 @@ import { createAccessControl } from './access.js';
 import { AuthService } from './auth-service.js';
 import type { AuthHost } from './host.js';
 import { createJwtService } from './jwt.js';
+import { permissionActions } from './actions.js';
 import { Permissions } from './roles.js';
 import { registerAuthRoutes } from './routes.js';
 import { ApiTokens } from './tokens.js';
@@ -45,7 +46,7 @@ export async function registerAuth(host: AuthHost): Promise<void> {
   host.setup.push(async () => {
     // Auth's own tables, in Cairn's layout only: a database Strapi made has Strapi's (ensureAuthTables leaves it alone).
     await ensureAuthTables(host.db);
-    await permissions.sync(host.config.permissions?.roles);
+    await permissions.sync(host.config.permissions?.roles, permissionActions(host.model));
   });
   const jwt = createJwtService({ secret: config.jwtSecret, expiresIn: config.jwt?.expiresIn, environment: host.config.environment, dir: host.config.dir });
   const tokens = new ApiTokens(host.db, apiTokenSalt(host), apiTokenEncryptionKey(host));

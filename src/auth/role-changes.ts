@@ -13,7 +13,10 @@ export interface RoleChange {
 }
 
 export interface RoleChangeResult {
-  /** The role's actions after the change. */
+  /**
+   * The role's actions after the change; for a role the file names, the file's list (the role keeps besides them
+   * the actions Cairn does not serve, such as users-permissions' `auth.*`: Permissions.sync).
+   */
   actions: string[];
   /** The config file that names the role and was rewritten (relative to the app folder), if any. */
   file?: string;
@@ -29,10 +32,10 @@ export interface RoleChangeResult {
 export async function changeRole(host: RoleHost, change: RoleChange): Promise<RoleChangeResult> {
   const permissions = rolePermissions(host);
   const layers = await configLayers(host.config.dir, 'permissions');
-  // First the state a start would make: the file's roles exist and hold what the file says.
-  await permissions.sync(host.config.permissions?.roles);
-  await checkRole(permissions, change.role);
   const valid = permissionActions(host.model);
+  // First the state a start would make: the file's roles exist and hold what the file says.
+  await permissions.sync(host.config.permissions?.roles, valid);
+  await checkRole(permissions, change.role);
   const given = [...(change.grant ?? []), ...(change.revoke ?? [])];
   const unknown = given.filter((action) => !valid.includes(action));
   if (unknown.length) {
@@ -61,14 +64,15 @@ export async function changeRole(host: RoleHost, change: RoleChange): Promise<Ro
   const actions = apply(json.roles[change.role].permissions);
   json.roles[change.role].permissions = actions;
   await writeFile(layer.file, `${JSON.stringify(json, null, 2)}\n`);
-  await permissions.set(change.role, actions);
+  // As a start would: the file's list for the actions Cairn serves, the role's others kept.
+  await permissions.setConfigured(change.role, actions, new Set(valid));
   return { actions, file: shown };
 }
 
 /** A role's actions as the database holds them (after the start-up sync of config/permissions). */
 export async function roleActions(host: RoleHost, role: string): Promise<string[]> {
   const permissions = rolePermissions(host);
-  await permissions.sync(host.config.permissions?.roles);
+  await permissions.sync(host.config.permissions?.roles, permissionActions(host.model));
   await checkRole(permissions, role);
   return [...(await permissions.list(role))].sort();
 }

@@ -46,17 +46,27 @@ export class Permissions {
   ) {}
 
   /**
-   * Creates public and authenticated if missing, then makes the configured roles hold exactly their actions. A
-   * role that already holds them is left as it is: an ordinary start only reads (a database Strapi made has its
-   * roles already: nothing is written to it unless config/permissions asks for a change).
+   * Creates public and authenticated if missing, then makes the configured roles hold what config/permissions
+   * lists: exactly the listed ones among `governed` (the actions Cairn serves, which `cairn permissions` accepts),
+   * and the others the role holds (see configuredActions). A role that already holds them is left as it is: an
+   * ordinary start only reads (a database Strapi made has its roles already: nothing is written to it unless
+   * config/permissions asks for a change).
    */
-  async sync(config: Record<string, RoleConfig> | undefined): Promise<void> {
+  async sync(config: Record<string, RoleConfig> | undefined, governed: Iterable<string>): Promise<void> {
+    const served = new Set(governed);
     for (const [type, role] of Object.entries(DEFAULT_ROLES)) await this.ensureRole(type, role.name, role.description);
     for (const [type, role] of Object.entries(config ?? {})) {
       if (!Array.isArray(role?.permissions)) throw new Error(`config/permissions: role "${type}" needs a "permissions" list`);
       await this.ensureRole(type, role.name ?? DEFAULT_ROLES[type]?.name ?? type, role.description ?? DEFAULT_ROLES[type]?.description ?? '');
-      if (!sameSet(await this.list(type), new Set(role.permissions))) await this.set(type, role.permissions);
+      await this.setConfigured(type, role.permissions, served);
     }
+  }
+
+  /** Makes a role named by config/permissions hold `listed` (configuredActions); writes nothing when it does. */
+  async setConfigured(type: string, listed: readonly string[], governed: ReadonlySet<string>): Promise<void> {
+    const held = await this.list(type);
+    const wanted = configuredActions(held, listed, governed);
+    if (!sameSet(held, new Set(wanted))) await this.set(type, wanted);
   }
 
   async ensureRole(type: string, name: string, description = ''): Promise<string> {
@@ -118,6 +128,18 @@ export class Permissions {
     const remove = new Set(actions);
     await this.set(type, [...(await this.list(type))].filter((a) => !remove.has(a)));
   }
+}
+
+/**
+ * What a role named by config/permissions holds: the `listed` actions, and those it holds that are not `governed`.
+ * The list is exact for the actions Cairn serves; the others are not Cairn's to take away, above all
+ * users-permissions' `plugin::users-permissions.auth.*`, which Strapi grants its public and authenticated roles
+ * when it makes them (login, registration, password reset, sessions) and which Strapi checks on those routes: a role
+ * that lost them would stop Strapi, sharing the database, from letting anyone log in. The file may add such an
+ * action; Strapi's admin removes it.
+ */
+export function configuredActions(held: Iterable<string>, listed: Iterable<string>, governed: ReadonlySet<string>): string[] {
+  return [...new Set([...[...held].filter((action) => !governed.has(action)), ...listed])];
 }
 
 const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));

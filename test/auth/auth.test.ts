@@ -181,13 +181,13 @@ describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
       await tokens().revoke('custom');
       expect((await app.request('GET', '/api/secrets', undefined, bearer(custom))).status).toBe(401);
       const { key: expired, token } = await tokens().create({ name: 'short', type: 'full-access', lifespanDays: 1 });
-      await app.cairn.db.execute('UPDATE cairn_api_tokens SET expires_at = created_at WHERE id = ?', [token.id]);
+      await app.cairn.db.execute('UPDATE strapi_api_tokens SET expires_at = created_at WHERE id = ?', [token.id]);
       expect((await app.request('GET', '/api/posts', undefined, bearer(expired))).status).toBe(401);
     });
 
     it('only a keyed hash is stored; lastUsedAt is recorded', async () => {
       const { key } = await tokens().create({ name: 'stored', type: 'read-only' });
-      const rows = await app.cairn.db.query<{ access_key: string }>('SELECT access_key FROM cairn_api_tokens WHERE name = ?', ['stored']);
+      const rows = await app.cairn.db.query<{ access_key: string }>('SELECT access_key FROM strapi_api_tokens WHERE name = ?', ['stored']);
       expect(rows[0].access_key).not.toContain(key);
       expect(rows[0].access_key).toHaveLength(128);
       await app.request('GET', '/api/posts', undefined, bearer(key));

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { ensureAuthTables, Permissions } from '../../src/auth/index.js';
+import { permissionActions } from '../../src/auth/actions.js';
+import { withStrapiDefaults } from '../helpers/strapi-roles.js';
 
 // What a restart does to auth's tables and roles (issue 14): on a database that already holds them as configured,
 // it only reads, so a start needs no transaction (and no Kysely); a changed role is still written.
@@ -36,7 +38,7 @@ describeEachDialect('auth at start-up', (dialect) => {
   it('tables and roles already as configured: only reads', async () => {
     const statements = await sent(async (permissions) => {
       await ensureAuthTables(app.cairn.db);
-      await permissions.sync(roles);
+      await permissions.sync(roles, permissionActions(app.cairn.model));
     });
     expect(statements.length).toBeGreaterThan(0);
     expect(writes(statements)).toEqual([]);
@@ -44,12 +46,17 @@ describeEachDialect('auth at start-up', (dialect) => {
 
   it('a role whose actions changed is rewritten, and holds exactly the new ones', async () => {
     const changed = { ...roles, editor: { permissions: ['api::note.note.create', 'api::note.note.update'] } };
-    const statements = await sent((permissions) => permissions.sync(changed));
-    expect(writes(statements).some((sql) => /^\s*INSERT INTO cairn_permissions/i.test(sql))).toBe(true);
+    const statements = await sent((permissions) => permissions.sync(changed, permissionActions(app.cairn.model)));
+    // Strapi's layout: one up_permissions row per action, linked to the role.
+    expect(writes(statements).some((sql) => /^\s*INSERT INTO [`"]?up_permissions[`"]? /i.test(sql))).toBe(true);
     expect([...(await new Permissions(app.cairn.db, app.cairn.documents('plugin::users-permissions.role')).list('editor'))].sort()).toEqual([
       'api::note.note.create',
       'api::note.note.update',
     ]);
-    expect(writes(await sent((permissions) => permissions.sync(changed)))).toEqual([]);
+    expect(writes(await sent((permissions) => permissions.sync(changed, permissionActions(app.cairn.model))))).toEqual([]);
+    // A role Strapi made keeps users-permissions' own actions (login, registration...) beside the file's list.
+    expect([...(await new Permissions(app.cairn.db, app.cairn.documents('plugin::users-permissions.role')).list('public'))].sort()).toEqual(
+      withStrapiDefaults('public', roles.public.permissions),
+    );
   });
 });

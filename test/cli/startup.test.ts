@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createDatabase } from '../../src/database/index.js';
 import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
 import { writeApp } from '../helpers/app.js';
+import { withStrapiDefaults } from '../helpers/strapi-roles.js';
 import { ensureBuilt, freePort, spawnCairn } from './build.js';
 
 /**
@@ -85,7 +86,16 @@ describeEachDialect('start-up on one database: bootstrap once, with a lock', (di
     try {
       const roles = await db.query<{ type: string }>('SELECT type FROM up_roles ORDER BY type');
       expect(roles.map((r) => r.type)).toEqual(['authenticated', 'public']);
-      expect(await db.query('SELECT action FROM cairn_permissions')).toEqual([{ action: 'api::note.note.find' }]);
+      // Each role's actions once (no duplicate rows from the second process): Strapi's defaults and the file's grant.
+      const actions = await db.query<{ type: string; action: string }>(
+        'SELECT r.type, p.action FROM up_permissions p JOIN up_permissions_role_lnk l ON l.permission_id = p.id JOIN up_roles r ON r.id = l.role_id',
+      );
+      // Sorted here: the databases' collations order these names differently.
+      expect([...actions].sort((a, b) => (a.type === b.type ? (a.action < b.action ? -1 : 1) : a.type < b.type ? -1 : 1))).toEqual([
+        ...withStrapiDefaults('authenticated', []).map((action) => ({ type: 'authenticated', action })),
+        ...withStrapiDefaults('public', ['api::note.note.find']).map((action) => ({ type: 'public', action })),
+      ]);
+      expect(await db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM up_permissions').then((r) => Number(r[0].n))).toBe(actions.length);
     } finally {
       await db.close();
     }

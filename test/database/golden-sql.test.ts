@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { expectGoldenSql } from '../helpers/golden-sql.js';
+import { contentStatements } from '../helpers/auth-statements.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { kitchen } from '../fixtures/kitchen.js';
 
@@ -87,6 +88,11 @@ describeEachDialect('golden SQL', (dialect) => {
         stop();
       }
       expect(status).toBeLessThan(300);
+      if (name !== 'relation-write' && name !== 'publish') {
+        // A read: the API token's lookup (as on every request with a token), then one statement for the read.
+        expect(statements.length - contentStatements(statements).length, statements.join('\n---\n')).toBe(1);
+        expect(contentStatements(statements), statements.join('\n---\n')).toHaveLength(1);
+      }
       expectGoldenSql(GOLDEN_DIR, name, dialect, statements);
     });
   }

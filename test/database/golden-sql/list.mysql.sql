@@ -1,3 +1,3 @@
-SELECT access_key, id, name, description, type, permissions, expires_at, last_used_at, created_at FROM cairn_api_tokens WHERE access_key = ?;
+SELECT t.id, t.name, t.description, t.type, t.access_key, t.expires_at, t.last_used_at, t.created_at, p.action FROM strapi_api_tokens t LEFT JOIN strapi_api_token_permissions_token_lnk l ON l.api_token_id = t.id LEFT JOIN strapi_api_token_permissions p ON p.id = l.api_token_permission_id WHERE t.access_key = ? AND (t.kind = 'content-api' OR t.kind IS NULL) ORDER BY t.id, l.api_token_permission_ord, p.id;
 
 SELECT JSON_OBJECT('id', t0.`id`, 'documentId', t0.`document_id`, 'name', t0.`name`, 'stars', t0.`stars`) AS doc, (SELECT COUNT(*) FROM `restaurants` c0 WHERE c0.`published_at` IS NOT NULL AND c0.`locale` = ?) AS total FROM `restaurants` t0 WHERE t0.`published_at` IS NOT NULL AND t0.`locale` = ? ORDER BY t0.`name` COLLATE utf8mb4_bin ASC, t0.`id` ASC LIMIT 10 OFFSET 0;

@@ -1,10 +1,18 @@
-SELECT access_key, id, name, description, type, permissions, expires_at, last_used_at, created_at FROM cairn_api_tokens WHERE access_key = ?;
+SELECT t.id, t.name, t.description, t.type, t.access_key, t.expires_at, t.last_used_at, t.created_at, p.action FROM strapi_api_tokens t LEFT JOIN strapi_api_token_permissions_token_lnk l ON l.api_token_id = t.id LEFT JOIN strapi_api_token_permissions p ON p.id = l.api_token_permission_id WHERE t.access_key = ? AND (t.kind = 'content-api' OR t.kind IS NULL) ORDER BY t.id, l.api_token_permission_ord, p.id;
 
 SELECT pg_advisory_xact_lock(?, ?) AS locked;
 
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
 
 SELECT "name" FROM "restaurants" WHERE id = ?;
+
+UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
+
+SELECT id FROM "restaurants" WHERE id IN (?, ?);
+
+UPDATE "restaurants" SET "document_id" = s."document_id", "name" = s."name", "stars" = s."stars", "created_at" = s."created_at", "updated_at" = s."updated_at", "created_by_id" = s."created_by_id", "updated_by_id" = s."updated_by_id", "locale" = s."locale" FROM "restaurants" s WHERE s.id = ? AND "restaurants".id = ?;
+
+UPDATE "restaurants" SET "published_at" = ? WHERE id IN (?);
 
 SELECT cmp_id, component_type FROM "restaurants_cmps" WHERE entity_id IN (?);
 
@@ -20,40 +28,38 @@ DELETE FROM "components_sections_menus" WHERE id IN (?);
 
 DELETE FROM "restaurants_cmps" WHERE entity_id IN (?);
 
-DELETE FROM "restaurants_chef_lnk" WHERE entity_id IN (?);
+SELECT id, cmp_id, component_type FROM "restaurants_cmps" WHERE entity_id = ? ORDER BY id;
 
-DELETE FROM "restaurants_categories_lnk" WHERE entity_id IN (?);
+INSERT INTO "components_sections_heroes" ("title") SELECT "title" FROM "components_sections_heroes" WHERE id = ? RETURNING id;
 
-DELETE FROM "restaurants" WHERE id IN (?);
+INSERT INTO "restaurants_cmps" (entity_id, cmp_id, component_type, field, "order") SELECT 2, 3, component_type, field, "order" FROM "restaurants_cmps" WHERE id = ?;
 
-SELECT * FROM "restaurants" WHERE id = ?;
+INSERT INTO "components_sections_menus" ("title") SELECT "title" FROM "components_sections_menus" WHERE id = ? RETURNING id;
 
-INSERT INTO "restaurants" ("document_id", "name", "stars", "created_at", "updated_at", "published_at", "locale") VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id;
+INSERT INTO "restaurants_cmps" (entity_id, cmp_id, component_type, field, "order") SELECT 2, 3, component_type, field, "order" FROM "restaurants_cmps" WHERE id = ?;
 
-INSERT INTO "restaurants_chef_lnk" (entity_id, target_document_id, target_locale, target_status, ord, inv_ord) SELECT ?, target_document_id, target_locale, target_status, ord, inv_ord FROM "restaurants_chef_lnk" WHERE entity_id = ?;
+SELECT id, cmp_id, component_type FROM "components_sections_menus_cmps" WHERE entity_id = ? ORDER BY id;
 
-INSERT INTO "restaurants_categories_lnk" (entity_id, target_document_id, target_locale, target_status, ord, inv_ord) SELECT ?, target_document_id, target_locale, target_status, ord, inv_ord FROM "restaurants_categories_lnk" WHERE entity_id = ?;
+INSERT INTO "components_location_geos" ("lat", "lng") SELECT "lat", "lng" FROM "components_location_geos" WHERE id = ? RETURNING id;
 
-SELECT cmp_id, component_type, field, ord FROM "restaurants_cmps" WHERE entity_id = ? ORDER BY ord, id;
+INSERT INTO "components_sections_menus_cmps" (entity_id, cmp_id, component_type, field, "order") SELECT 3, 4, component_type, field, "order" FROM "components_sections_menus_cmps" WHERE id = ?;
 
-SELECT * FROM "components_sections_heroes" WHERE id = ?;
+SELECT id FROM "restaurants" WHERE id IN (?, ?);
 
-INSERT INTO "components_sections_heroes" ("title") VALUES (?) RETURNING id;
+DELETE FROM "restaurants_chef_lnk" WHERE "restaurants_chef_lnk"."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_chef_lnk" l WHERE l."restaurant_id" = ? AND l."chef_id" = "restaurants_chef_lnk"."chef_id");
 
-INSERT INTO "restaurants_cmps" (entity_id, cmp_id, component_type, field, ord) VALUES (?, ?, ?, ?, ?);
+INSERT INTO "restaurants_chef_lnk" ("restaurant_id", "chef_id", "restaurant_ord") SELECT 2, l."chef_id", COALESCE((SELECT MAX(x."restaurant_ord") FROM "restaurants_chef_lnk" x WHERE x."chef_id" = l."chef_id"), 0) + 1 FROM "restaurants_chef_lnk" l WHERE l."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_chef_lnk" k WHERE k."restaurant_id" = 2 AND k."chef_id" = l."chef_id");
 
-SELECT * FROM "components_sections_menus" WHERE id = ?;
+SELECT COUNT(*) AS n FROM "restaurants_chef_lnk" WHERE "restaurant_id" = ?;
 
-INSERT INTO "components_sections_menus" ("title") VALUES (?) RETURNING id;
+SELECT id FROM "restaurants" WHERE id IN (?, ?);
 
-SELECT cmp_id, component_type, field, ord FROM "components_sections_menus_cmps" WHERE entity_id = ? ORDER BY ord, id;
+DELETE FROM "restaurants_categories_lnk" WHERE "restaurants_categories_lnk"."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND l."category_id" = "restaurants_categories_lnk"."category_id");
 
-SELECT * FROM "components_location_geos" WHERE id = ?;
+UPDATE "restaurants_categories_lnk" SET "category_ord" = (SELECT MIN(l."category_ord") FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND l."category_id" = "restaurants_categories_lnk"."category_id") WHERE "restaurants_categories_lnk"."restaurant_id" = ?;
 
-INSERT INTO "components_location_geos" ("lat", "lng") VALUES (?, ?) RETURNING id;
+INSERT INTO "restaurants_categories_lnk" ("restaurant_id", "category_id", "category_ord", "restaurant_ord") SELECT 2, l."category_id", l."category_ord", COALESCE((SELECT MAX(x."restaurant_ord") FROM "restaurants_categories_lnk" x WHERE x."category_id" = l."category_id"), 0) + 1 FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_categories_lnk" k WHERE k."restaurant_id" = 2 AND k."category_id" = l."category_id");
 
-INSERT INTO "components_sections_menus_cmps" (entity_id, cmp_id, component_type, field, ord) VALUES (?, ?, ?, ?, ?);
-
-INSERT INTO "restaurants_cmps" (entity_id, cmp_id, component_type, field, ord) VALUES (?, ?, ?, ?, ?);
+SELECT COUNT(*) AS n FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ?;
 
 SELECT ((SELECT row_to_json(e) FROM (SELECT t0."id" AS "id", t0."document_id" AS "documentId", t0."name" AS "name", t0."stars" AS "stars", to_char(t0."created_at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", to_char(t0."updated_at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt", to_char(t0."published_at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "publishedAt", t0."locale" AS "locale") e))::text AS doc FROM "restaurants" t0 WHERE t0."published_at" IS NOT NULL AND t0."locale" = ? AND t0."document_id" = ? LIMIT 1 OFFSET 0;

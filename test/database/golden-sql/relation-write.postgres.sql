@@ -1,4 +1,4 @@
-SELECT access_key, id, name, description, type, permissions, expires_at, last_used_at, created_at FROM cairn_api_tokens WHERE access_key = ?;
+SELECT t.id, t.name, t.description, t.type, t.access_key, t.expires_at, t.last_used_at, t.created_at, p.action FROM strapi_api_tokens t LEFT JOIN strapi_api_token_permissions_token_lnk l ON l.api_token_id = t.id LEFT JOIN strapi_api_token_permissions p ON p.id = l.api_token_permission_id WHERE t.access_key = ? AND (t.kind = 'content-api' OR t.kind IS NULL) ORDER BY t.id, l.api_token_permission_ord, p.id;
 
 SELECT pg_advisory_xact_lock(?, ?) AS locked;
 
@@ -10,14 +10,20 @@ UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
 
 SELECT DISTINCT document_id FROM "categories" WHERE document_id IN (?);
 
-SELECT id, target_status, ord AS o FROM "restaurants_categories_lnk" WHERE entity_id = ? AND target_document_id = ? AND target_locale = ?;
+SELECT id, published_at FROM "categories" WHERE document_id = ? ORDER BY id;
 
-SELECT id, ord AS o FROM "restaurants_categories_lnk" WHERE entity_id = ? AND target_document_id = ?;
+SELECT id, "category_id" AS m FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ? AND "category_id" IN (?);
 
-SELECT t.id, t.ord AS o, (SELECT MAX(p.ord) FROM "restaurants_categories_lnk" p WHERE p.entity_id = ? AND p.ord < t.ord) AS prev, (SELECT MIN(n.ord) FROM "restaurants_categories_lnk" n WHERE n.entity_id = ? AND n.ord > t.ord) AS next FROM "restaurants_categories_lnk" t WHERE t.id IN (?) UNION ALL SELECT t.id, t.ord AS o, (SELECT MAX(p.ord) FROM "restaurants_categories_lnk" p WHERE p.entity_id = ? AND p.ord < t.ord) AS prev, (SELECT MIN(n.ord) FROM "restaurants_categories_lnk" n WHERE n.entity_id = ? AND n.ord > t.ord) AS next FROM "restaurants_categories_lnk" t WHERE t.entity_id = ? AND t.ord IN ((SELECT MIN(ord) FROM "restaurants_categories_lnk" WHERE entity_id = ?), (SELECT MAX(ord) FROM "restaurants_categories_lnk" WHERE entity_id = ?));
+SELECT id, published_at FROM "categories" WHERE document_id = ? ORDER BY id;
 
-SELECT MAX(inv_ord) AS m FROM "restaurants_categories_lnk" WHERE target_document_id = ?;
+SELECT id, "category_ord" AS o FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ? AND "category_id" IN (?);
 
-INSERT INTO "restaurants_categories_lnk" (entity_id, target_document_id, target_locale, target_status, ord, inv_ord) VALUES (?, ?, ?, ?, ?, ?);
+SELECT w.id, w."category_ord" AS o, (SELECT MAX(p."category_ord") FROM "restaurants_categories_lnk" p WHERE p."restaurant_id" = ? AND p."category_ord" <= w."category_ord" AND (p."category_ord" < w."category_ord" OR p.id < w.id)) AS prev, (SELECT MIN(n."category_ord") FROM "restaurants_categories_lnk" n WHERE n."restaurant_id" = ? AND n."category_ord" >= w."category_ord" AND (n."category_ord" > w."category_ord" OR n.id > w.id)) AS next FROM "restaurants_categories_lnk" w WHERE w."restaurant_id" = ? AND w.id IN (?) UNION ALL SELECT w.id, w."category_ord" AS o, (SELECT MAX(p."category_ord") FROM "restaurants_categories_lnk" p WHERE p."restaurant_id" = ? AND p."category_ord" <= w."category_ord" AND (p."category_ord" < w."category_ord" OR p.id < w.id)) AS prev, (SELECT MIN(n."category_ord") FROM "restaurants_categories_lnk" n WHERE n."restaurant_id" = ? AND n."category_ord" >= w."category_ord" AND (n."category_ord" > w."category_ord" OR n.id > w.id)) AS next FROM "restaurants_categories_lnk" w WHERE w."restaurant_id" = ? AND w."category_ord" IN ((SELECT MIN("category_ord") FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ?), (SELECT MAX("category_ord") FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ?));
+
+SELECT MAX("restaurant_ord") AS v FROM "restaurants_categories_lnk" WHERE "category_id" = ?;
+
+INSERT INTO "restaurants_categories_lnk" ("restaurant_id", "category_id", "category_ord", "restaurant_ord") VALUES (?, ?, ?, ?);
+
+UPDATE "restaurants" SET updated_at = updated_at + INTERVAL '1 millisecond' WHERE id = ? AND updated_at = (SELECT v FROM (SELECT updated_at AS v FROM "restaurants" WHERE id = ?) p);
 
 SELECT ((SELECT row_to_json(e) FROM (SELECT t0."id" AS "id", t0."document_id" AS "documentId", t0."name" AS "name", t0."stars" AS "stars", to_char(t0."created_at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", to_char(t0."updated_at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt", to_char(t0."published_at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "publishedAt", t0."locale" AS "locale") e))::text AS doc FROM "restaurants" t0 WHERE t0."published_at" IS NULL AND t0."locale" = ? AND t0."document_id" = ? LIMIT 1 OFFSET 0;
