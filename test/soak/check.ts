@@ -286,7 +286,7 @@ export class Evaluation {
     return has.every(Boolean) ? 'yes' : has.some(Boolean) ? 'maybe' : 'no';
   }
 
-  /** The related list shows the links written, less the articles deleted (and, published, those not published). */
+  /** The draft's related list shows the links written, in order, less the articles deleted. */
   private relatedMatch(expected: string[], seen: string[], side: 'draft' | 'published'): boolean {
     let i = 0;
     for (const id of expected) {
@@ -297,13 +297,50 @@ export class Evaluation {
     return i === seen.length;
   }
 
+  /**
+   * Whether article `documentId` certainly had a published version from `from` on, to the end: an acknowledged
+   * publish answered before `from`, and no unpublish or delete that may have been applied after that publish began.
+   */
+  private publishedThroughout(documentId: string, from: number): boolean {
+    const target = this.world.byDocumentId.get(documentId);
+    if (!target || target.untracked) return false;
+    const events = target.versionEvents.filter((e) => applied(e.op));
+    const removals = events.filter((e) => e.effect !== 'published');
+    return events.some(
+      (p) => p.effect === 'published' && p.op.outcome === 'ack' && p.op.endAt < from && removals.every((r) => r.op.outcome === 'ack' && r.op.endAt < p.op.sentAt),
+    );
+  }
+
+  /**
+   * What a published version's related list must and may hold under Strapi's rules (docs/strapi-5-writes.md 3, 4).
+   * Must: every article its draft related when it was published that certainly had a published version then and
+   * kept one since (a re-publish of that article keeps the link). May: those and every article its draft related
+   * since (publishing one mirrors the draft's link), as long as that article may still have a published version.
+   */
+  private publishedRelated(expected: Version): { required: string[]; allowed: Set<string> } {
+    const since = expected.since ?? Infinity;
+    const required = expected.related.filter((id) => this.publishedThroughout(id, since));
+    const allowed = new Set([...expected.related, ...(expected.mayRelate ?? [])].filter((id) => this.linkShown(id, 'published') !== 'no'));
+    return { required, allowed };
+  }
+
+  /** The published related list: each required article once, nothing that is not allowed. Order is not checked (see below). */
+  private publishedRelatedMatch(expected: Version, seen: string[]): boolean {
+    // Strapi's mirroring sets a mirrored link's order to the draft link's value, so the published order of a self
+    // relation follows no single write: only membership is checked here.
+    const { required, allowed } = this.publishedRelated(expected);
+    if (new Set(seen).size !== seen.length) return false;
+    return required.every((id) => seen.includes(id)) && seen.every((id) => allowed.has(id));
+  }
+
   private versionMismatch(expected: Version | null, seen: Version | null, side: 'draft' | 'published'): string[] {
     if (!expected || !seen) return expected === seen ? [] : [expected ? 'missing' : 'unexpected'];
     const problems: string[] = [];
     if (expected.title !== seen.title) problems.push('title');
     if (expected.tags.join() !== seen.tags.join()) problems.push([...expected.tags].sort().join() === [...seen.tags].sort().join() ? 'tag order' : 'tags');
     if (expected.category !== seen.category) problems.push('category');
-    if (!this.relatedMatch(expected.related, seen.related, side)) problems.push('related');
+    const related = side === 'draft' ? this.relatedMatch(expected.related, seen.related, side) : this.publishedRelatedMatch(expected, seen.related);
+    if (!related) problems.push('related');
     return problems;
   }
 
@@ -313,8 +350,14 @@ export class Evaluation {
     return [...this.versionMismatch(expected.draft, seen.draft, 'draft').map((p) => `draft ${p}`), ...this.versionMismatch(expected.published, seen.published, 'published').map((p) => `published ${p}`)];
   }
 
-  private showVersion(v: Version | null): string {
-    return v ? `title "${v.title}", tags ${this.names(v.tags)}, category ${v.category}, related [${v.related.join(', ')}]` : 'none';
+  private showVersion(v: Version | null, side: 'draft' | 'published' | 'seen' = 'seen'): string {
+    if (!v) return 'none';
+    let related = `related [${v.related.join(', ')}]`;
+    if (side === 'published') {
+      const { required, allowed } = this.publishedRelated(v);
+      related = `related: must have [${required.join(', ')}], may have [${[...allowed].join(', ')}] (published when the draft related [${v.related.join(', ')}])`;
+    }
+    return `title "${v.title}", tags ${this.names(v.tags)}, category ${v.category}, ${related}`;
   }
 
   private privateArticle(article: PrivateArticle, row: Entry | undefined) {
@@ -336,7 +379,7 @@ export class Evaluation {
     } else if (problems.every((p) => p.endsWith('order'))) kind = 'misordered';
     else kind = uncertain ? 'partial' : 'lost';
     this.add(kind, `private:${article.ref}:${problems.join(',')}`, `article ${article.ref} of client ${article.owner} (${row?.documentId ?? article.documentId ?? 'no documentId'}): ${problems.join(', ')} differ from ${article.states.length > 1 ? `all ${article.states.length} possible states; the closest:` : 'the acknowledged state:'}`,
-      `  expected: ${expected.exists ? `draft ${this.showVersion(expected.draft)}; published ${this.showVersion(expected.published)}` : 'absent'}`,
+      `  expected: ${expected.exists ? `draft ${this.showVersion(expected.draft)}; published ${this.showVersion(expected.published, 'published')}` : 'absent'}`,
       `  seen:     ${seen.exists ? `draft ${this.showVersion(seen.draft)}; published ${this.showVersion(seen.published)}` : 'absent'}`,
       ...article.history.slice(-4).map((op) => `  ${this.op(op)}`));
   }

@@ -4,7 +4,7 @@
  * acknowledged, checked through every process after each fault and at the end. Prints one summary line last and
  * exits 1 on any violation. See README.md, "Soak test".
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt } from '../cli/build.js';
@@ -141,7 +141,12 @@ async function main(): Promise<number> {
   for (const line of findings.details()) console.log(line);
   if (byCause.size) console.log(`5xx outside faults by cause:\n${[...byCause].sort((a, b) => b[1] - a[1]).map(([cause, n]) => `  ${String(n).padStart(5)} ${cause}`).join('\n')}`);
   keepLogs = findings.size > 0;
-  if (keepLogs || options.keep) console.log(`Cairn's logs (stdout and stderr of each process): ${logDir}`);
+  if (keepLogs || options.keep) {
+    // Every request with its outcome, one JSON object a line: what a violation's few lines leave out.
+    writeFileSync(join(logDir, 'ledger.jsonl'), env.ledger.ops.map((op) => JSON.stringify(op)).join('\n') + '\n');
+    writeFileSync(join(logDir, 'violations.txt'), findings.details(Infinity).join('\n') + '\n');
+    console.log(`Cairn's logs (stdout and stderr of each process), the ledger (ledger.jsonl) and every violation (violations.txt): ${logDir}`);
+  }
   const summary = [
     `soak: db=${options.db} processes=${options.processes} clients=${options.clients} duration=${options.duration}s seed=${options.seed}`,
     `ops=${ops.length} acknowledged=${count('ack')} unacknowledged=${count('unacked')} rejected=${count('rejected')}`,

@@ -7,6 +7,8 @@ import {
   applyTagOp,
   applyToStates,
   copyVersion,
+  draftRelated,
+  publishedCopy,
   type ClientWorld,
   type PrivateArticle,
   type PrivateState,
@@ -288,9 +290,21 @@ export class Client {
       related: this.pickSome(this.linkableArticles(), 2),
     };
     const publish = this.rng.chance(0.6);
-    const article: PrivateArticle = { owner: this.index, ref, documentId: null, states: [{ exists: false, draft: null, published: null }], history: [], settled: 'limbo', deleting: false, untracked: false };
+    const article: PrivateArticle = {
+      owner: this.index,
+      ref,
+      documentId: null,
+      states: [{ exists: false, draft: null, published: null }],
+      history: [],
+      settled: 'limbo',
+      deleting: false,
+      untracked: false,
+      versionEvents: [],
+    };
     this.mine.articles.push(article);
-    const created: PrivateState = { exists: true, draft: version, published: publish ? copyVersion(version) : null };
+    // Published (if at all) by the first attempt that was applied: no earlier than the first one was sent.
+    let firstSent: number | undefined;
+    const created = (): PrivateState => ({ exists: true, draft: version, published: publish ? publishedCopy(version, firstSent!) : null });
     const data = { title: version.title, ref, tags: version.tags, category: version.category, related: version.related };
     // A client retries a create that got no answer or a 503 (not a timeout: that one may still be running), with
     // the same ref: if the first attempt was applied after all, the unique ref makes the retry a 400.
@@ -298,14 +312,16 @@ export class Client {
       const what = `create ${ref}${attempt > 1 ? ` (attempt ${attempt})` : ''}, ${publish ? 'published' : 'draft only'}: tags [${version.tags}], category ${version.category}, related [${version.related}]`;
       const { op, answer } = await this.call('POST', `/api/articles${publish ? '' : '?status=draft'}`, { data }, what);
       article.history.push(op);
+      firstSent ??= op.sentAt;
+      if (publish) article.versionEvents.push({ op, effect: 'published' });
       if (op.outcome === 'ack') {
         article.documentId = documentIdOf(answer);
-        article.states = [created];
+        article.states = [created()];
         article.settled = 'open';
         break;
       }
       if (op.outcome === 'unacked') {
-        article.states = [{ exists: false, draft: null, published: null }, created];
+        article.states = [{ exists: false, draft: null, published: null }, created()];
         if (answer.status === 503 || (answer.status === null && answer.error !== 'TimeoutError')) {
           await new Promise((r) => setTimeout(r, 1000));
           continue;
@@ -314,7 +330,7 @@ export class Client {
       }
       // Rejected: a unique-ref 400 after an unanswered attempt says that attempt was applied.
       if (attempt > 1 && /unique/i.test(answer.error ?? '')) {
-        article.states = [created];
+        article.states = [created()];
         const found = await this.call('GET', `/api/articles?status=draft&filters[ref][$eq]=${ref}&fields[0]=ref`, undefined, `find ${ref} by ref`);
         const rows = (found.answer.body as { data?: Array<{ documentId: string }> } | null)?.data;
         if (found.op.outcome === 'ack' && rows?.length === 1) {
@@ -368,8 +384,9 @@ export class Client {
         category: category !== undefined ? category : s.draft!.category,
         related: related ?? [...s.draft!.related],
       };
-      return { exists: true, draft, published: publish ? copyVersion(draft) : s.published };
+      return { exists: true, draft, published: publish ? publishedCopy(draft, op.sentAt) : draftRelated(s.published, related) };
     });
+    if (publish) article.versionEvents.push({ op, effect: 'published' });
   }
 
   private async remove(): Promise<void> {
@@ -381,6 +398,7 @@ export class Client {
     article.deleting = true;
     const { op } = await this.call('DELETE', `/api/articles/${article.documentId}`, undefined, `delete ${article.ref}`);
     applyToStates(article, op, () => ({ exists: false, draft: null, published: null }));
+    article.versionEvents.push({ op, effect: 'deleted' });
     if (op.outcome === 'rejected') article.deleting = false;
     if (op.outcome === 'unacked') article.settled = 'limbo';
   }
@@ -396,7 +414,7 @@ export class Client {
     for (const [article, other] of [[first, second], [second, first]]) {
       const title = `${article.ref}@${this.seq}`;
       const { op } = await this.call('PUT', `/api/articles/${article.documentId}?status=draft`, { data: { title, related: [other.documentId] } }, `draft update of ${article.ref}: title ${title}, related [${other.documentId}]`);
-      applyToStates(article, op, (s) => ({ exists: true, draft: { ...copyVersion(s.draft!), title, related: [other.documentId!] }, published: s.published }));
+      applyToStates(article, op, (s) => ({ exists: true, draft: { ...copyVersion(s.draft!), title, related: [other.documentId!] }, published: draftRelated(s.published, [other.documentId!]) }));
       if (op.outcome !== 'ack') return;
     }
     await Promise.all([this.deleteArticle(first), this.deleteArticle(second)]);
@@ -407,7 +425,8 @@ export class Client {
     if (!article) return;
     const action = this.rng.chance(0.5) ? 'publish' : 'unpublish';
     const { op } = await this.call('POST', `/api/articles/${article.documentId}/actions/${action}`, undefined, `${action} ${article.ref}`);
-    applyToStates(article, op, (s) => ({ exists: true, draft: s.draft, published: action === 'publish' ? copyVersion(s.draft!) : null }));
+    applyToStates(article, op, (s) => ({ exists: true, draft: s.draft, published: action === 'publish' ? publishedCopy(s.draft!, op.sentAt) : null }));
+    article.versionEvents.push({ op, effect: action === 'publish' ? 'published' : 'unpublished' });
   }
 
   /** A category of this client's, written from the inverse side: set, connect or disconnect its articles. */

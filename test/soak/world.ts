@@ -53,8 +53,26 @@ export interface Version {
   title: string;
   tags: string[];
   category: string | null;
-  /** documentIds of related articles, in order, as written (the display leaves out deleted ones). */
+  /**
+   * documentIds of related articles, in order, as written (the display leaves out deleted ones). On a published
+   * version: the draft's list when it was published, which Strapi links as far as each target had a published version.
+   */
   related: string[];
+  /**
+   * Published versions only: when the publish that made it was sent (the first attempt's, for a retried create), and
+   * every article the draft related from then on. In Strapi's layout a published row links published rows, and the
+   * self relation's rules change its list without a write of its own (docs/strapi-5-writes.md 3, 4): publishing Y
+   * mirrors the draft links X/D -> Y/D to X/P -> Y/P, unpublishing Y removes X/P -> Y/P. So its list holds only
+   * articles the draft related since `since`.
+   */
+  since?: number;
+  mayRelate?: string[];
+}
+
+/** The effect of a request on whether an article has a published version (self-relation rules depend on it). */
+export interface VersionEvent {
+  op: OpRecord;
+  effect: 'published' | 'unpublished' | 'deleted';
 }
 
 export interface PrivateState {
@@ -77,6 +95,8 @@ export interface PrivateArticle {
   deleting: boolean;
   /** Too many possible states to follow (many unacknowledged writes): only duplicates are checked. */
   untracked: boolean;
+  /** Its requests that publish, unpublish or delete it, for the published lists of the articles relating it. */
+  versionEvents: VersionEvent[];
 }
 
 export interface TagRecord {
@@ -109,7 +129,24 @@ export class World {
 
 const MAX_STATES = 32;
 const key = (s: PrivateState) => JSON.stringify(s);
-export const copyVersion = (v: Version): Version => ({ title: v.title, tags: [...v.tags], category: v.category, related: [...v.related] });
+export const copyVersion = (v: Version): Version => ({
+  title: v.title,
+  tags: [...v.tags],
+  category: v.category,
+  related: [...v.related],
+  ...(v.since === undefined ? {} : { since: v.since, mayRelate: [...(v.mayRelate ?? [])] }),
+});
+
+/** The published version a publish sent at `since` makes of `draft`. */
+export const publishedCopy = (draft: Version, since: number): Version => ({ ...copyVersion(draft), since, mayRelate: [...draft.related] });
+
+/** A published version after a draft-only write set the draft's related list to `related`. */
+export function draftRelated(published: Version | null, related: string[] | undefined): Version | null {
+  if (!published || !related) return published;
+  const mayRelate = [...(published.mayRelate ?? [])];
+  for (const id of related) if (!mayRelate.includes(id)) mayRelate.push(id);
+  return { ...copyVersion(published), mayRelate };
+}
 
 /** Applies a write's effect to the article's possible states: for sure when acknowledged, maybe when not. */
 export function applyToStates(article: PrivateArticle, op: OpRecord, effect: (s: PrivateState) => PrivateState): void {
