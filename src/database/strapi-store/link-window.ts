@@ -60,8 +60,9 @@ interface From {
 
 /**
  * `exactWindow`'s answer on SQLite without reading the whole list. SQLite's order index holds (order value, rowid) and
- * the link id is the rowid, so walking it is walking every list in read order at once: the row's links met on the way
- * are its neighbours. Each walk reads at most WALK index entries; a walk that meets other rows' links only (their
+ * the link id is the rowid, so walking it is walking every list in read order at once (each walk still orders by
+ * value and id: the answer does not depend on the plan, only its cost): the row's links met on the way are its
+ * neighbours. Each walk reads at most WALK index entries; a walk that meets other rows' links only (their
  * values overlap this list's) reads the row's own list instead (`ownWalk`, O(list), as the planner reads it through
  * the row's index: the order index is kept out of that statement, since with many rows it would read theirs). An
  * anchor without an order value, or a tie longer than TIES, falls back to `exactWindow`. Same members, same values.
@@ -87,7 +88,8 @@ export async function walkWindow(db: Database, side: WindowSide, rowId: number, 
     const [before, after] = [walks[2 + 2 * i], walks[3 + 2 * i]];
     add(Number(a.id), Number(a.o), before.entries[0]?.o ?? null, after.entries[0]?.o ?? null);
   }
-  // The first value's links, in read order: each one's predecessor is the one before it (none for the first).
+  // The links of the first value (walked up) and of the last (walked down): each one's neighbour toward that end is
+  // the tied link walked before it (none for the end link itself), its other neighbour the link walked after it.
   for (const [end, walk] of [
     [1, walks[0]],
     [-1, walks[1]],
