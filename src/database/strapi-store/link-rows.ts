@@ -4,6 +4,7 @@ import type { WindowMember } from '../store/link-list.js';
 import { StrapiLinkList } from './link-list.js';
 import { quotedSide } from './list-side.js';
 import { rowIdOf } from './link-errors.js';
+import { exactWindow, walkWindow } from './link-window.js';
 
 /**
  * The links of one row on one side of a Strapi 5 join table, addressed by link id: what a relation write from a
@@ -70,26 +71,13 @@ export class StrapiLinkRows {
 
   /**
    * What Strapi loads to order a connect: the anchors' links, the first and the last link, each with its
-   * neighbours' order values (documents/relation-order.ts).
+   * neighbours' order values (documents/relation-order.ts). On SQLite from bounded walks along the order index,
+   * elsewhere in one statement (link-window.ts).
    */
   async window(anchors: Array<number | null>): Promise<WindowMember[]> {
-    const o = this.ordered$();
-    const t = this.t;
-    // Neighbours in read order (order value, then link id): a link tied with its neighbour sees its equal value,
-    // which leaves no room between them, so the orderer renumbers the list before placing anything there.
-    const neighbours =
-      `(SELECT MAX(p.${o}) FROM ${t} p WHERE p.${this.key} = ? AND p.${o} <= w.${o} AND (p.${o} < w.${o} OR p.id < w.id)) AS prev, ` +
-      `(SELECT MIN(n.${o}) FROM ${t} n WHERE n.${this.key} = ? AND n.${o} >= w.${o} AND (n.${o} > w.${o} OR n.id > w.id)) AS next`;
+    const side = { t: this.t, key: this.key, order: this.ordered$() };
     const ids = anchors.filter((id): id is number => id !== null);
-    const byId = ids.length ? `SELECT w.id, w.${o} AS o, ${neighbours} FROM ${t} w WHERE w.${this.key} = ? AND w.id IN (${marks(ids)}) UNION ALL ` : '';
-    const rows = await this.db.query<{ id: number; o: number; prev: number | null; next: number | null }>(
-      `${byId}SELECT w.id, w.${o} AS o, ${neighbours} FROM ${t} w WHERE w.${this.key} = ? AND w.${o} IN ` +
-        `((SELECT MIN(${o}) FROM ${t} WHERE ${this.key} = ?), (SELECT MAX(${o}) FROM ${t} WHERE ${this.key} = ?))`,
-      [...(ids.length ? [this.rowId, this.rowId, this.rowId, ...ids] : []), this.rowId, this.rowId, this.rowId, this.rowId, this.rowId],
-    );
-    const members = new Map<string, WindowMember>();
-    for (const r of rows) members.set(`link:${r.id}`, { key: `link:${r.id}`, order: Number(r.o), prev: numberOrNull(r.prev), next: numberOrNull(r.next) });
-    return [...members.values()];
+    return this.db.dialect === 'sqlite' ? walkWindow(this.db, side, this.rowId, ids) : exactWindow(this.db, side, this.rowId, ids);
   }
 
   /** The nearest link before (-1) or after (1) link `id` that `skip` does not exclude, or null. */
