@@ -221,8 +221,7 @@ async function setUp(cairn: Cairn): Promise<void> {
   if (cairn.db.layout === 'strapi') {
     const added = await ensureStrapiLayout(cairn.db, cairn.model);
     if (added.length) cairn.log.info(`added to the database what the model added (${added.length}):\n${formatLayoutDifferences(added)}`);
-  }
-  else await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
+  } else await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
   for (const task of cairn.setup) await task();
   await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
 }

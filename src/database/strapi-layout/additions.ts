@@ -35,34 +35,36 @@ export const NOT_IN_MODEL = 'none (not in the model; Cairn drops nothing: drop i
 /** Splits the differences between `planned` (plan.ts) and `found` into what a start adds and what it refuses. */
 export function layoutChanges(planned: readonly LayoutTable[], found: DatabaseLayout, dialect: DialectName): LayoutChanges {
   const plannedByName = new Map(planned.map((t) => [t.name, t]));
-  const foundNames = new Set(found.tables.map((t) => t.name));
   const changes: LayoutChanges = { added: [], refused: [], additions: { tables: [], columns: [], indexes: [], foreignKeys: [] } };
   const { additions } = changes;
   for (const d of compareLayout(planned, found)) {
-    const table = plannedByName.get(d.table)!;
-    let added = false;
-    if (d.found !== 'missing') added = false;
-    else if (d.column !== undefined) {
-      const column = table.columns.find((c) => c.name === d.column)!;
-      // A NOT NULL column has no value for the rows already there (Strapi plans none but `id`).
-      added = column.nullable && !column.autoIncrement;
-      if (added) additions.columns.push({ table, column });
-    } else if (d.index !== undefined) {
-      added = true;
-      additions.indexes.push({ table: d.table, index: table.indexes.find((i) => i.name === d.index)! });
-    } else if (d.foreignKey !== undefined) {
-      // SQLite declares keys in CREATE TABLE only; rebuilding a table is not an addition.
-      added = dialect !== 'sqlite';
-      if (added) additions.foreignKeys.push({ table: d.table, foreignKey: table.foreignKeys.find((k) => (k.name ?? '') === d.foreignKey)! });
-    } else if (d.expected === 'table' && !foundNames.has(d.table)) {
-      added = true;
-      additions.tables.push(table);
-    }
+    const added = d.found === 'missing' && addition(d, plannedByName.get(d.table)!, dialect, additions);
     (added ? changes.added : changes.refused).push(d);
   }
   changes.refused.push(...leftovers(planned, found));
   changes.refused.sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
   return changes;
+}
+
+/** Notes in `additions` what makes the missing thing `d` names, when a start may add it; false when it may not. */
+function addition(d: LayoutDifference, table: LayoutTable, dialect: DialectName, additions: LayoutAdditions): boolean {
+  if (d.column !== undefined) {
+    const column = table.columns.find((c) => c.name === d.column)!;
+    // A NOT NULL column has no value for the rows already there (Strapi plans none but `id`).
+    if (!column.nullable || column.autoIncrement) return false;
+    additions.columns.push({ table, column });
+  } else if (d.index !== undefined) {
+    additions.indexes.push({ table: d.table, index: table.indexes.find((i) => i.name === d.index)! });
+  } else if (d.foreignKey !== undefined) {
+    // SQLite declares keys in CREATE TABLE only; rebuilding a table is not an addition.
+    if (dialect === 'sqlite') return false;
+    additions.foreignKeys.push({ table: d.table, foreignKey: table.foreignKeys.find((k) => (k.name ?? '') === d.foreignKey)! });
+  } else if (d.expected === 'table') {
+    additions.tables.push(table);
+  } else {
+    return false; // a missing primary key: the table would have to be made again
+  }
+  return true;
 }
 
 /**
