@@ -12,7 +12,7 @@ import { loadConfig } from '../project/config.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
-import { assertStrapiLayout } from '../database/strapi-layout/check.js';
+import { ensureStrapiLayout, formatLayoutDifferences } from '../database/strapi-layout/check.js';
 import { withStrapiNames } from '../database/strapi-layout/named-model.js';
 import { createStrapiDatabase, tablesIn } from '../database/strapi-layout/new-database.js';
 import type { StorageLayout } from '../database/types.js';
@@ -210,15 +210,18 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
  * started alongside may have made the tables already.
  */
 export async function createStrapiLayoutIfPending(cairn: Cairn): Promise<void> {
-  if (cairn.createsStrapiLayout && (await tablesIn(cairn.db)).length === 0) await createStrapiDatabase(cairn.db, cairn.model);
+  if (cairn.createsStrapiLayout && (await tablesIn(cairn.db)).length === 0) await createStrapiDatabase(cairn.db, cairn.model, { locales: cairn.locales });
 }
 
 /** A start's database work, in order: tables, the features' setup, the app's bootstrap. */
 async function setUp(cairn: Cairn): Promise<void> {
   // A database that Strapi made is never altered (its tables are Strapi's to manage): it must match the model as is.
+  // One that Cairn made gets what the model added since (as Strapi's develop would), and nothing else.
   await createStrapiLayoutIfPending(cairn);
-  if (cairn.db.layout === 'strapi') await assertStrapiLayout(cairn.db, cairn.model);
-  else await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
+  if (cairn.db.layout === 'strapi') {
+    const added = await ensureStrapiLayout(cairn.db, cairn.model);
+    if (added.length) cairn.log.info(`added to the database what the model added (${added.length}):\n${formatLayoutDifferences(added)}`);
+  } else await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
   for (const task of cairn.setup) await task();
   await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
 }

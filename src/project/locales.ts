@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/index.js';
+import { STRAPI_LOCALE_NAMES } from './strapi-locale-names.js';
 
 export interface LocaleInfo {
   code: string;
@@ -13,7 +14,7 @@ let displayNames: Intl.DisplayNames | undefined;
 
 /**
  * Locales from `config/plugins` → `i18n.config` (`{ defaultLocale, locales: ['en', 'fr'] | [{ code, name }] }`).
- * Names default to "English (en)", as the reference lists them.
+ * Names default to Strapi's ("English (en)", "French (Canada) (fr-CA)": strapi-locale-names.ts).
  */
 export function resolveLocales(i18nConfig: Record<string, unknown> | undefined): LocaleInfo[] {
   const defaultLocale = typeof i18nConfig?.defaultLocale === 'string' ? i18nConfig.defaultLocale : 'en';
@@ -36,7 +37,8 @@ function locale(code: string, isDefault: boolean, given?: string): LocaleInfo {
   return {
     code,
     get name() {
-      return (name ??= `${safeName(code)} (${code})`);
+      // As Strapi's admin names a locale it adds; ICU's name for a code Strapi does not list.
+      return (name ??= STRAPI_LOCALE_NAMES[code] ?? `${safeName(code)} (${code})`);
     },
     isDefault,
   };

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -94,4 +94,51 @@ describeEachDialect('cairn db check', (dialect) => {
     expect(run.stderr).toContain('restaurants_cmps: expected table, found missing\n');
     expect(await databaseSnapshot(db, file())).toEqual(before);
   });
+});
+
+it('on a database Cairn made (db create), with a model that added and removed attributes: says what a start adds and what it refuses, exit 1, and writes nothing', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'cairn-db-check-'));
+  dirs.push(folder);
+  const filename = join(folder, 'data.db');
+  const dir = appFor({ connection: { client: 'sqlite', connection: { filename } } });
+  expect(cairn(['db', 'create', '--dir', dir]).status).toBe(0);
+  expect(cairn(['db', 'check', '--dir', dir]).stdout).toBe(MATCHES);
+
+  const chef = join(dir, 'src', 'api', 'chef', 'content-types', 'chef', 'schema.json');
+  const schema = JSON.parse(readFileSync(chef, 'utf8')) as { attributes: Record<string, object> };
+  schema.attributes.nickname = { type: 'string' };
+  writeFileSync(chef, JSON.stringify(schema));
+  let run = cairn(['db', 'check', '--dir', dir]);
+  expect(run.stderr).toBe('');
+  expect(run.stdout).toBe(
+    [
+      "the database differs from Strapi 5's layout for this model (1 difference):",
+      'Cairn made this database: a start adds:',
+      'chefs.nickname: expected varchar(255) NULL, found missing',
+      '',
+    ].join('\n'),
+  );
+  expect(run.status).toBe(1);
+
+  delete schema.attributes.bio;
+  writeFileSync(chef, JSON.stringify(schema));
+  const db = await createDatabase({ connection: { client: 'sqlite', connection: { filename } } }, { readOnly: true });
+  try {
+    const before = await databaseSnapshot(db, filename);
+    run = cairn(['db', 'check', '--dir', dir]);
+    expect(run.stdout).toBe(
+      [
+        "the database differs from Strapi 5's layout for this model (2 differences):",
+        'Cairn made this database: a start adds:',
+        'chefs.nickname: expected varchar(255) NULL, found missing',
+        'a start refuses (Cairn drops and changes nothing):',
+        'chefs.bio: expected none (not in the model; Cairn drops nothing: drop it yourself, or restore the model), found text NULL',
+        '',
+      ].join('\n'),
+    );
+    expect(run.status).toBe(1);
+    expect(await databaseSnapshot(db, filename)).toEqual(before);
+  } finally {
+    await db.close();
+  }
 });

@@ -13,7 +13,7 @@ beforeAll(ensureBuilt);
 
 const CONFORMANCE_SRC = join(import.meta.dirname, '..', 'fixtures', 'conformance', 'app', 'src');
 const CREATED =
-  "created Strapi 5's layout for this model: 59 tables, the default locale and 2 roles with their default permissions " +
+  "created Strapi 5's layout for this model: 59 tables, 1 locale and 2 roles with their default permissions " +
   "(Strapi adds its admin's tables and settings when it first starts on it)\n";
 const MATCHES = "the database matches Strapi 5's layout for this model\n";
 const dirs: string[] = [];

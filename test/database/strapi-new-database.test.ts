@@ -13,6 +13,8 @@ import { planStrapiLayout } from '../../src/database/strapi-layout/plan.js';
 import { STRAPI_ADMIN_TABLES } from '../../src/database/strapi-layout/admin-tables.js';
 import { readLayout, type LayoutTable } from '../../src/database/layout.js';
 import { createStrapiDatabase, DatabaseNotEmptyError, tablesIn } from '../../src/database/strapi-layout/new-database.js';
+import { CAIRN_MARK_KEY, readCairnMark } from '../../src/database/strapi-layout/cairn-mark.js';
+import { resolveLocales } from '../../src/project/locales.js';
 import { loadModel, type Model } from '../../src/model/index.js';
 import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
 import { databaseSnapshot } from '../helpers/db-snapshot.js';
@@ -20,6 +22,7 @@ import { loadStrapiFixture, STRAPI_FIXTURE_DIR } from '../helpers/strapi-fixture
 
 const CONFORMANCE_APP = join(import.meta.dirname, '..', 'fixtures', 'conformance', 'app');
 const NOW = new Date('2026-11-25T10:11:12.345Z');
+const PACKAGE_VERSION = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * What real Strapi 5.54.0 wrote into the database it made for the conformance model (the SQLite fixture, read with
@@ -134,9 +137,29 @@ describeEachDialect("createStrapiDatabase: an empty database becomes Strapi 5's 
     const rows = await db.query<Record<string, unknown>>(
       `SELECT ${['key', 'type', 'value', 'environment', 'tag'].map((c) => db.quote(c)).join(', ')} FROM strapi_core_store_settings ORDER BY id`,
     );
-    expect(rows).toEqual(strapi.store);
-    expect(rows.map((r) => r.key)).toEqual(['plugin_i18n_default_locale', 'plugin_users-permissions_grant', 'plugin_users-permissions_email', 'plugin_users-permissions_advanced']);
+    // Strapi's four rows as Strapi writes them, then Cairn's mark (a key no plugin of Strapi reads).
+    expect(rows.slice(0, 4)).toEqual(strapi.store);
+    expect(rows.map((r) => r.key)).toEqual([
+      'plugin_i18n_default_locale',
+      'plugin_users-permissions_grant',
+      'plugin_users-permissions_email',
+      'plugin_users-permissions_advanced',
+      CAIRN_MARK_KEY,
+    ]);
+    expect(rows[4]).toEqual({ key: CAIRN_MARK_KEY, type: 'object', value: JSON.stringify({ createdBy: 'cairn', version: PACKAGE_VERSION }), environment: null, tag: null });
+    expect(await readCairnMark(db)).toEqual({ createdBy: 'cairn', version: PACKAGE_VERSION });
   });
+
+  it('a database Strapi made has no such mark', async () => {
+    const fixture = await loadStrapiFixture(dialect);
+    const strapiDb = await createDatabase(fixture.config, { readOnly: true });
+    try {
+      expect(await readCairnMark(strapiDb)).toBeUndefined();
+    } finally {
+      await strapiDb.close();
+      await fixture.drop();
+    }
+  }, 120_000);
 
   it("has Strapi's first locale, English (en), the default", async () => {
     const [row] = await db.query<Record<string, unknown>>('SELECT * FROM i18n_locale');
@@ -164,7 +187,7 @@ describeEachDialect("createStrapiDatabase: an empty database becomes Strapi 5's 
     expect(permissions.map((p) => ({ action: p.action, role_id: Number(p.role_id), permission_ord: Number(p.permission_ord) }))).toEqual(strapi.permissions);
     expect(created.rows).toEqual({
       strapi_migrations_internal: 8,
-      strapi_core_store_settings: 4,
+      strapi_core_store_settings: 5,
       i18n_locale: 1,
       up_roles: 2,
       up_permissions: 13,
@@ -224,5 +247,53 @@ describeEachDialect('createStrapiDatabase on a database that holds a table of it
     );
     expect(await databaseSnapshot(db, sqliteFile(config))).toEqual(before);
     expect(await tablesIn(db)).toEqual(['notes']);
+  });
+});
+
+describeEachDialect("createStrapiDatabase with the app's locales (config/plugins i18n)", (dialect) => {
+  let drop: () => Promise<void>;
+  let db: Database;
+  let created: Awaited<ReturnType<typeof createStrapiDatabase>>;
+  // The default is not the first configured: Strapi makes its default locale first (id 1), the others come after.
+  const locales = resolveLocales({ defaultLocale: 'fr', locales: ['en', 'fr', { code: 'de', name: 'Deutsch' }, 'es', 'fr-CA'] });
+  beforeAll(async () => {
+    const fresh = await freshDatabaseConfig(dialect);
+    drop = fresh.drop;
+    db = await createDatabase(fresh.config);
+    created = await createStrapiDatabase(db, model, { now: NOW, locales });
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+    await drop?.();
+  });
+
+  it("writes every locale as Strapi's i18n has them: the default first, then the others in order, named as Strapi names them", async () => {
+    const rows = await db.query<Record<string, unknown>>('SELECT * FROM i18n_locale ORDER BY id');
+    expect(rows.map((r) => [Number(r.id), r.code, r.name])).toEqual([
+      [1, 'fr', 'French (fr)'],
+      [2, 'en', 'English (en)'],
+      [3, 'de', 'Deutsch'],
+      [4, 'es', 'Spanish (es)'],
+      // Strapi's name (its iso-locales list), not ICU's "Canadian French".
+      [5, 'fr-CA', 'French (Canada) (fr-CA)'],
+    ]);
+    // The same columns as the `en` row Strapi writes: a document id, the times, no locale and no admin author.
+    for (const row of rows) {
+      expect(row.document_id).toMatch(/^[a-z0-9]{24}$/);
+      for (const column of ['created_at', 'updated_at', 'published_at']) expect(datetimeOf(dialect, row[column])).toEqual(nowAsStored(dialect));
+      expect([row.locale, row.created_by_id, row.updated_by_id]).toEqual([null, null, null]);
+    }
+    expect(new Set(rows.map((r) => r.document_id)).size).toBe(5);
+    expect(created.rows.i18n_locale).toBe(5);
+  });
+
+  it('names the default in the core store, where Strapi keeps it, and reads back as the app configured them', async () => {
+    const [setting] = await db.query<{ value: string; type: string }>(
+      `SELECT ${db.quote('value')}, type FROM strapi_core_store_settings WHERE ${db.quote('key')} = 'plugin_i18n_default_locale'`,
+    );
+    expect(setting).toEqual({ value: '"fr"', type: 'string' });
+    const { locales: stored, defaultCode } = await readStrapiLocales(db);
+    expect(defaultCode).toBe('fr');
+    expect(stored.map((l) => l.code)).toEqual(['fr', 'en', 'de', 'es', 'fr-CA']);
   });
 });

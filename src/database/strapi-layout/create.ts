@@ -1,4 +1,4 @@
-import type { LayoutForeignKey, LayoutIndex, LayoutTable } from '../layout.js';
+import type { LayoutColumn, LayoutForeignKey, LayoutIndex, LayoutTable } from '../layout.js';
 import type { Database, DialectName } from '../types.js';
 import { strapiNativeType } from './native-types.js';
 
@@ -109,6 +109,32 @@ export function strapiTableStatements(dialect: DialectName, tables: readonly Lay
     }
   }
   return [...statements, ...keys];
+}
+
+/**
+ * `ALTER TABLE ... ADD COLUMN` for a planned column that an existing table lacks, typed as strapiTableStatements
+ * types it (`table` is the planned table: its foreign keys decide MariaDB's `unsigned`). Nullable columns only: a
+ * NOT NULL one has no value for the rows already there (additions.ts never asks for one).
+ */
+export function addColumnStatement(dialect: DialectName, table: LayoutTable, column: LayoutColumn): string {
+  if (column.autoIncrement || !column.nullable) throw new Error(`${table.name}.${column.name}: only a nullable column is added to an existing table`);
+  const q = quoteFor(dialect);
+  return `ALTER TABLE ${q(table.name)} ADD COLUMN ${q(column.name)} ${strapiNativeType(table, column, dialect)} NULL`;
+}
+
+/** An index (or PostgreSQL's unique constraint) that an existing table lacks, as strapiTableStatements makes it. */
+export function addIndexStatement(dialect: DialectName, table: string, index: LayoutIndex): string {
+  const q = quoteFor(dialect);
+  // MariaDB makes indexes inside CREATE TABLE; for a table that exists, CREATE INDEX gives the same catalog.
+  if (dialect === 'mysql') return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${q(index.name)} ON ${q(table)} (${index.columns.map(q).join(', ')})`;
+  return indexStatement(dialect, q, table, index);
+}
+
+/** Foreign keys that an existing table lacks, in one ALTER (PostgreSQL and MariaDB; SQLite cannot add one). */
+export function addForeignKeysStatement(dialect: DialectName, table: string, keys: readonly LayoutForeignKey[]): string {
+  if (dialect === 'sqlite') throw new Error(`${table}: SQLite cannot add a foreign key to an existing table`);
+  const q = quoteFor(dialect);
+  return `ALTER TABLE ${q(table)} ${keys.map((key) => `ADD ${foreignKeyClause(q, key)}`).join(', ')}`;
 }
 
 /** What knex's `increments()` writes. */

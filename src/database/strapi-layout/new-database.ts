@@ -1,10 +1,22 @@
 import type { Model } from '../../model/types.js';
 import type { Database, DialectName } from '../types.js';
 import { STRAPI_ADMIN_TABLES } from './admin-tables.js';
+import { cairnMarkRow } from './cairn-mark.js';
 import { createStrapiTables } from './create.js';
 import { STRAPI_DEFAULT_LOCALE, STRAPI_DEFAULT_ROLES, STRAPI_DEFAULT_STORE, STRAPI_INTERNAL_MIGRATIONS } from './default-rows.js';
 import { planStrapiLayout } from './plan.js';
 import { insertRow, newRowColumns, strapiDatetime } from './rows.js';
+
+export interface CreateStrapiDatabaseOptions {
+  /** The moment written as the rows' created, updated and published times. */
+  now?: Date;
+  /**
+   * The app's locales (config/plugins i18n, resolveLocales), the default one among them; Strapi's `en` when none.
+   * Written as Strapi's i18n has them: the default first (Strapi makes it at its first start), the others after it
+   * in the config's order (as made in Strapi's admin), and the default named in the core store.
+   */
+  locales?: ReadonlyArray<{ code: string; name: string; isDefault: boolean }>;
+}
 
 /** What createStrapiDatabase made. */
 export interface CreatedStrapiDatabase {
@@ -18,7 +30,8 @@ export interface CreatedStrapiDatabase {
  * Turns an EMPTY database into one Strapi 5.54 opens as its own, for this model: every table Strapi makes for it
  * (plan.ts's, and its admin's that Cairn does not use: admin-tables.ts; created as Strapi creates them: create.ts)
  * and the rows Strapi writes into a database it has just made (default-rows.ts): its internal migrations as run,
- * the default locale, users-permissions' two roles with their default actions and settings. Strapi's first start on
+ * the app's locales (options.locales), users-permissions' two roles with their default actions and settings, and
+ * the mark that Cairn made it (cairn-mark.ts: a start adds to it what the model adds, additions.ts). Strapi's first start on
  * it creates and alters no table, and changes none of these rows; it adds rows of its own (its stored schema,
  * content-manager and upload settings) as it does on a database it made.
  *
@@ -26,7 +39,8 @@ export interface CreatedStrapiDatabase {
  * create and fill in one transaction; on MariaDB (where each CREATE TABLE commits) a failure drops what was made.
  * A SQLite file is left in Strapi's journal mode (`delete`; Cairn's own layout uses WAL).
  */
-export async function createStrapiDatabase(db: Database, model: Model, options: { now?: Date } = {}): Promise<CreatedStrapiDatabase> {
+export async function createStrapiDatabase(db: Database, model: Model, options: CreateStrapiDatabaseOptions = {}): Promise<CreatedStrapiDatabase> {
+  const locales = strapiLocaleRows(options.locales);
   const tables = [...planStrapiLayout(model, db.dialect), ...STRAPI_ADMIN_TABLES].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const present = await tablesIn(db);
   if (present.length) throw new DatabaseNotEmptyError(present);
@@ -35,7 +49,7 @@ export async function createStrapiDatabase(db: Database, model: Model, options: 
   if (db.dialect === 'mysql') {
     await createStrapiTables(db, tables);
     try {
-      rows = await db.transaction((trx) => writeStrapiRows(trx, at));
+      rows = await db.transaction((trx) => writeStrapiRows(trx, at, locales));
     } catch (error) {
       await db.execute(`DROP TABLE IF EXISTS ${tables.map((t) => db.quote(t.name)).join(', ')}`).catch(() => undefined);
       throw error;
@@ -43,7 +57,7 @@ export async function createStrapiDatabase(db: Database, model: Model, options: 
   } else {
     rows = await db.transaction(async (trx) => {
       await createStrapiTables(trx, tables);
-      return writeStrapiRows(trx, at);
+      return writeStrapiRows(trx, at, locales);
     });
   }
   if (db.dialect === 'sqlite') await db.query('PRAGMA journal_mode = DELETE');
@@ -77,7 +91,7 @@ const TABLES: Record<DialectName, string> = {
 };
 
 /** default-rows.ts's rows, in the order Strapi writes them on its first start (ids as Strapi's). */
-async function writeStrapiRows(db: Database, at: Date): Promise<Record<string, number>> {
+async function writeStrapiRows(db: Database, at: Date, locales: ReadonlyArray<{ code: string; name: string }>): Promise<Record<string, number>> {
   const now = strapiDatetime(db.dialect, at);
   const count: Record<string, number> = {};
   const add = (table: string) => (count[table] = (count[table] ?? 0) + 1);
@@ -89,11 +103,15 @@ async function writeStrapiRows(db: Database, at: Date): Promise<Record<string, n
   // Strapi's core store keeps values as JSON text; `key` and `value` are reserved words on some dialects.
   const store = `INSERT INTO strapi_core_store_settings (${['key', 'value', 'type', 'environment', 'tag'].map((c) => db.quote(c)).join(', ')}) VALUES (?, ?, ?, NULL, NULL)`;
   for (const row of STRAPI_DEFAULT_STORE) {
-    await db.execute(store, [row.key, JSON.stringify(row.value), row.type]);
+    // i18n names the locale it made first, the default.
+    const value = row.key === 'plugin_i18n_default_locale' ? locales[0]!.code : row.value;
+    await db.execute(store, [row.key, JSON.stringify(value), row.type]);
     add('strapi_core_store_settings');
   }
-  await insertRow(db, 'i18n_locale', { ...newRowColumns(db.dialect, at), name: STRAPI_DEFAULT_LOCALE.name, code: STRAPI_DEFAULT_LOCALE.code });
-  add('i18n_locale');
+  for (const locale of locales) {
+    await insertRow(db, 'i18n_locale', { ...newRowColumns(db.dialect, at), name: locale.name, code: locale.code });
+    add('i18n_locale');
+  }
   for (const role of STRAPI_DEFAULT_ROLES) {
     const roleId = await insertRow(db, 'up_roles', { ...newRowColumns(db.dialect, at), name: role.name, description: role.description, type: role.type });
     add('up_roles');
@@ -105,5 +123,16 @@ async function writeStrapiRows(db: Database, at: Date): Promise<Record<string, n
       add('up_permissions_role_lnk');
     }
   }
+  // Last: the mark that Cairn made this database (cairn-mark.ts), a core-store row Strapi keeps and ignores.
+  const mark = cairnMarkRow();
+  await db.execute(store, [mark.key, JSON.stringify(mark.value), mark.type]);
+  add('strapi_core_store_settings');
   return count;
+}
+
+/** The locales' rows in Strapi's order: the default first, then the others as configured. */
+function strapiLocaleRows(locales: CreateStrapiDatabaseOptions['locales']): Array<{ code: string; name: string }> {
+  if (!locales?.length) return [STRAPI_DEFAULT_LOCALE];
+  const first = locales.find((l) => l.isDefault) ?? locales[0]!;
+  return [first, ...locales.filter((l) => l !== first)].map(({ code, name }) => ({ code, name }));
 }
