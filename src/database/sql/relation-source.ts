@@ -27,10 +27,11 @@ export function relationSource(
   parentAlias: string,
   parent: ContentType | Component,
   parentStatus?: CompileContext['status'],
+  anyVersion = false,
 ): RelationSource {
   const target = ctx.model.contentTypes.get(attribute.target);
   if (!target) throw new Error(`unknown relation target ${attribute.target}`);
-  if (ctx.layout === 'strapi') return strapiRelationSource(ctx, attribute, parentAlias, parent, target, parentStatus);
+  if (ctx.layout === 'strapi') return strapiRelationSource(ctx, attribute, parentAlias, parent, target, parentStatus, anyVersion);
   const parentLocalized = parent.modelType === 'contentType' && parent.localized;
   const l = ctx.alias('l');
   const t = ctx.alias('t');
@@ -60,7 +61,7 @@ export function relationSource(
 /**
  * Strapi's layout: links join version rows by id, so a row's links are already the versions it relates to (a draft
  * to drafts, a published row to published rows); only a source without Draft & Publish links both versions of a
- * target that has it, which the version condition chooses from. Media rows are in one polymorphic table.
+ * target that has it, which the version condition chooses from (`anyVersion`: none, every linked row). Media rows are in one polymorphic table.
  */
 function strapiRelationSource(
   ctx: CompileContext,
@@ -69,6 +70,7 @@ function strapiRelationSource(
   parent: ContentType | Component,
   target: ContentType,
   parentStatus: CompileContext['status'] | undefined,
+  anyVersion: boolean,
 ): RelationSource {
   const l = ctx.alias('l');
   const t = ctx.alias('t');
@@ -93,7 +95,7 @@ function strapiRelationSource(
     const on = [`${ctx.col(t, 'document_id')} = ${ctx.col(s, 'document_id')}`, sameLocale, ...versionConditions(ctx, target, t)];
     joined = `${ctx.table(target.table)} ${s} ON ${ctx.col(s, 'id')} = ${ctx.col(l, theirs)} JOIN ${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`;
   } else {
-    const on = [`${ctx.col(t, 'id')} = ${ctx.col(l, theirs)}`, ...versionConditions(ctx, target, t)];
+    const on = [`${ctx.col(t, 'id')} = ${ctx.col(l, theirs)}`, ...(anyVersion ? [] : versionConditions(ctx, target, t))];
     joined = `${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`;
   }
   return {
