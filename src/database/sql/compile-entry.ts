@@ -135,7 +135,7 @@ function populatedValue(
   if (!attribute) throw new Error(`cannot populate ${attributeName}`);
   switch (attribute.kind) {
     case 'relation':
-      return targetList(targetCtx, relationSource(targetCtx, attribute, alias, schema), node, attribute.toMany);
+      return targetList(targetCtx, relationSource(targetCtx, attribute, alias, schema, ctx.status), node, attribute.toMany);
     case 'media':
       return targetList(targetCtx, relationSource(targetCtx, attribute, alias, schema), node, attribute.multiple);
     case 'component':

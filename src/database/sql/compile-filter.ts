@@ -3,7 +3,7 @@ import type { ColumnType, Filter, FieldRef, FilterValue, PublicationFilterMode }
 import type { CompileContext } from './context.js';
 import { stringLiteral } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
-import { relationSource } from './relation-source.js';
+import { linkCarriesStatus, relationSource } from './relation-source.js';
 import { bindParam, type Slot } from './slots.js';
 
 /**
@@ -24,7 +24,10 @@ export function compileFilter(ctx: CompileContext, filter: Filter, schema: Conte
       return compileComparison(ctx, filter.field, filter.operator, filter.value, alias);
     case 'relation': {
       const attribute = schema.attributes.get(filter.attribute) as RelationAttribute | MediaAttribute;
-      const source = relationSource(ctx, attribute, alias, schema);
+      // Strapi's status filter reaches the root and populated targets, not a relation filter's join: from a source
+      // without Draft & Publish (which links both versions of a target) any linked row matches, whatever the status.
+      const anyVersion = ctx.layout === 'strapi' && linkCarriesStatus(ctx, schema, attribute);
+      const source = relationSource(ctx, attribute, alias, schema, undefined, anyVersion);
       const inner = compileFilter(ctx, filter.filter, source.target, source.alias);
       return sql`EXISTS (SELECT 1 FROM ${source.from} WHERE ${source.where} AND ${inner})`;
     }

@@ -4,7 +4,7 @@ import { compileFilter } from './compile-filter.js';
 import { arrayOf, entryObject } from './compile-entry.js';
 import type { CompileContext } from './context.js';
 import { frag, join, sql, type Frag } from './frag.js';
-import { linkCarriesStatus, versionConditions } from './relation-source.js';
+import { crossesVersions, linkCarriesStatus, versionConditions } from './relation-source.js';
 import { joinTableOf } from '../strapi-layout/names.js';
 
 /** Name of the CTE holding the page's rows. */
@@ -31,6 +31,8 @@ export function hoistSharedRelations(ctx: CompileContext, contentType: ContentTy
     if (!isHoistable(attribute, node) || linkCarriesStatus(ctx, contentType, attribute)) continue;
     const targetCtx = node.status ? ctx.withStatus(node.status, node.preview) : ctx;
     const target = ctx.model.contentTypes.get(attribute.target)!;
+    // Another version than the links join (Strapi's layout): read through each link's document, correlated.
+    if (ctx.layout === 'strapi' && crossesVersions(targetCtx, contentType, target, ctx.status)) continue;
     const cte = `cairn_pop_${hoisted.ctes.length}`;
     const t = targetCtx.alias('t');
     const object = entryObject(targetCtx, target, t, node);

@@ -26,10 +26,12 @@ export function relationSource(
   attribute: RelationAttribute | MediaAttribute,
   parentAlias: string,
   parent: ContentType | Component,
+  parentStatus?: CompileContext['status'],
+  anyVersion = false,
 ): RelationSource {
   const target = ctx.model.contentTypes.get(attribute.target);
   if (!target) throw new Error(`unknown relation target ${attribute.target}`);
-  if (ctx.layout === 'strapi') return strapiRelationSource(ctx, attribute, parentAlias, parent, target);
+  if (ctx.layout === 'strapi') return strapiRelationSource(ctx, attribute, parentAlias, parent, target, parentStatus, anyVersion);
   const parentLocalized = parent.modelType === 'contentType' && parent.localized;
   const l = ctx.alias('l');
   const t = ctx.alias('t');
@@ -59,7 +61,7 @@ export function relationSource(
 /**
  * Strapi's layout: links join version rows by id, so a row's links are already the versions it relates to (a draft
  * to drafts, a published row to published rows); only a source without Draft & Publish links both versions of a
- * target that has it, which the version condition chooses from. Media rows are in one polymorphic table.
+ * target that has it, which the version condition chooses from (`anyVersion`: none, every linked row). Media rows are in one polymorphic table.
  */
 function strapiRelationSource(
   ctx: CompileContext,
@@ -67,6 +69,8 @@ function strapiRelationSource(
   parentAlias: string,
   parent: ContentType | Component,
   target: ContentType,
+  parentStatus: CompileContext['status'] | undefined,
+  anyVersion: boolean,
 ): RelationSource {
   const l = ctx.alias('l');
   const t = ctx.alias('t');
@@ -82,14 +86,34 @@ function strapiRelationSource(
   const { table, side } = relationJoin(ctx.model, parent, attribute);
   const [mine, theirs, order] =
     side === 'owner' ? [table.ownerColumn, table.targetColumn, table.orderColumn] : [table.targetColumn, table.ownerColumn, table.inverseOrderColumn];
-  const on = [`${ctx.col(t, 'id')} = ${ctx.col(l, theirs)}`, ...versionConditions(ctx, target, t)];
+  let joined: string;
+  if (crossesVersions(ctx, parent, target, parentStatus)) {
+    // The parent row links its own version's rows; the other version of each linked document is read instead
+    // (v4's nested publicationState: a draft's related documents, LIVE).
+    const s = ctx.alias('s');
+    const sameLocale = `(${ctx.col(t, 'locale')} = ${ctx.col(s, 'locale')} OR (${ctx.col(t, 'locale')} IS NULL AND ${ctx.col(s, 'locale')} IS NULL))`;
+    const on = [`${ctx.col(t, 'document_id')} = ${ctx.col(s, 'document_id')}`, sameLocale, ...versionConditions(ctx, target, t)];
+    joined = `${ctx.table(target.table)} ${s} ON ${ctx.col(s, 'id')} = ${ctx.col(l, theirs)} JOIN ${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`;
+  } else {
+    const on = [`${ctx.col(t, 'id')} = ${ctx.col(l, theirs)}`, ...(anyVersion ? [] : versionConditions(ctx, target, t))];
+    joined = `${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`;
+  }
   return {
-    from: `${ctx.table(table.name)} ${l} JOIN ${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`,
+    from: `${ctx.table(table.name)} ${l} JOIN ${joined}`,
     where: `${ctx.col(l, mine)} = ${ctx.col(parentAlias, 'id')}`,
     orderBy: order ? `${ctx.col(l, order)}, ${ctx.col(l, 'id')}` : ctx.col(l, 'id'),
     target,
     alias: t,
   };
+}
+
+/**
+ * Whether a populated relation reads another version of its targets than the parent row's own (Strapi's layout: a
+ * parent and a target with Draft & Publish link the same version; v4's nested `publicationState` may ask the other).
+ */
+export function crossesVersions(ctx: CompileContext, parent: ContentType | Component, target: ContentType, parentStatus: CompileContext['status'] | undefined): boolean {
+  if (parentStatus === undefined || parentStatus === ctx.status) return false;
+  return parent.modelType === 'contentType' && parent.draftAndPublish && target.draftAndPublish;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Database } from '../types.js';
 import type { ColumnType } from '../../query/types.js';
 import { layoutBindValue, sqlDialect, StoredJson } from '../sql/index.js';
 import { incomingJoins, owningJoins } from '../strapi-store/relations-of.js';
+import { copyNonDraftSourceLinks, mirrorSelfLinks } from '../strapi-store/publish-links.js';
 import { alignNonDraftOwners, checkedRowId, copyColumns, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
 import { columnTypes } from './bind-types.js';
 import { copyLinks } from './links.js';
@@ -283,6 +284,11 @@ async function copyVersionRow(
   if ([...contentType.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, contentType.uid, fromId, rowId);
   await copyOwnLinks(db, model, contentType, fromId, rowId, members, toId === undefined, links);
   if (members === 'published' && !links) await alignNonDraftOwners(db, model, contentType, fromId, rowId);
+  // Strapi's publish and discard-draft also add links other rows hold (docs/strapi-5-writes.md §4): every time,
+  // whatever `links` says, as they depend on the other rows' versions, not on this row's lists.
+  const versionLinks = { contentType, from: fromId, to: rowId, status: members };
+  await copyNonDraftSourceLinks(db, model, versionLinks);
+  await mirrorSelfLinks(db, model, versionLinks);
   return rowId;
 }
 

@@ -89,15 +89,18 @@ export async function copyOwnLinks(
 }
 
 /**
- * Makes the lists of owners WITHOUT Draft & Publish that link row `toId` of `contentType` equal those that link
+ * Makes the lists of owners WITHOUT Draft & Publish, through a bidirectional relation (inversedBy: Strapi re-creates
+ * those links from the copied row's inverse side), that link row `toId` of `contentType` equal those that link
  * `fromId`: Strapi links such an owner to both versions of a D&P target. An owner that links `fromId` but not `toId`
  * gets a link to it, last in the owner's list (MAX + 1); one that links `toId` but not `fromId` any more loses it;
  * `toId`'s order of its owners is `fromId`'s. Links from owners with Draft & Publish (other documents' versions) and
  * from components (their entry's version) are left alone.
  */
 export async function alignNonDraftOwners(db: Database, model: Model, contentType: ContentType, fromId: number, toId: number): Promise<void> {
-  for (const { owner, table } of incomingJoins(model, contentType.uid)) {
+  for (const { owner, attribute, table } of incomingJoins(model, contentType.uid)) {
     if (owner.modelType !== 'contentType' || owner.draftAndPublish || owner.uid === contentType.uid) continue;
+    // A unidirectional relation keeps the links to the published row and gains copies (copyNonDraftSourceLinks).
+    if (!attribute.inversedBy) continue;
     await replaceLinksMapped(db, { table, side: 'inverse' }, { from: fromId, to: toId, members: 'same' });
   }
 }
