@@ -4,8 +4,9 @@
 // tables) and one with the default (Strapi 5's: a row per version, `*_lnk` links by row id, on SQLite epoch-ms
 // datetimes), in alternating rounds (ROUNDS, default 4; the order flips each round). Each round per layout: start,
 // per scenario WARMUP requests (default 300) then batches of 100 until the server has spent CPU_SECONDS (default
-// 1.5), stop. Prints per scenario the median µs and the ratio Strapi / former, and the machine's load.
-// Usage: npm run build && node bench/layouts.js        (SQLite; DATABASE_CLIENT=postgres for PostgreSQL)
+// 1.5), stop. Prints per scenario the median µs and the ratio Strapi / former, and the machine's load. On PostgreSQL
+// the CPU of the database's backends serving the server's connections counts too (the statements run there).
+// Usage: npm run build && node bench/layouts.js        (SQLite; DATABASE_CLIENT=postgres for PostgreSQL; PORT, default 14950)
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,8 +22,16 @@ const WARMUP = Number(process.env.WARMUP ?? 300);
 const CPU_SECONDS = Number(process.env.CPU_SECONDS ?? 1.5);
 const kit = join(root, 'test', 'fixtures', 'conformance');
 const work = mkdtempSync(join(tmpdir(), 'cairn-bench-layouts-'));
-const port = 14950;
+const port = Number(process.env.PORT ?? 14950);
 const psql = (db, sql) => spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', ...(db ? ['-d', db] : []), '-c', sql], { stdio: 'ignore' });
+
+/** On PostgreSQL, the backends connected to `database` (the server's pool; not this query's own). */
+function backends(database) {
+  if (client !== 'postgres') return [];
+  const sql = `SELECT pid FROM pg_stat_activity WHERE datname = '${database}' AND pid <> pg_backend_pid()`;
+  const out = spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', database, '-At', '-c', sql], { encoding: 'utf8' }).stdout;
+  return out.split('\n').filter(Boolean).map(Number);
+}
 
 // Each layout: its own app folder (SQLite file) or PostgreSQL database; the environment it is seeded and served with.
 const layouts = {};
@@ -47,7 +56,7 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const name of round % 2 ? ['strapi', 'former'] : ['former', 'strapi']) {
     const { appDir, env, documentId } = layouts[name];
     const server = await startCairn(root, appDir, port, env);
-    const figures = await cpuPerRequest(server, port, documentId, { warmup: WARMUP, cpuSeconds: CPU_SECONDS });
+    const figures = await cpuPerRequest(server, port, documentId, { warmup: WARMUP, cpuSeconds: CPU_SECONDS, helpers: () => backends(env.DATABASE_NAME) });
     for (const [id, us] of Object.entries(figures)) (cpu[name][id] ??= []).push(us);
     await stop(server);
   }
@@ -57,7 +66,7 @@ for (let round = 0; round < ROUNDS; round++) {
 if (client === 'postgres') for (const { env } of Object.values(layouts)) psql(undefined, `DROP DATABASE IF EXISTS ${env.DATABASE_NAME} WITH (FORCE)`);
 rmSync(work, { recursive: true, force: true });
 
-console.log(`\nServer CPU per request (µs, median of ${ROUNDS} rounds, each over ${CPU_SECONDS} s of server CPU), ${client}, conformance data at SCALE=1, one build: ${root}\n`);
+console.log(`\nServer CPU per request (µs${client === 'postgres' ? ', PostgreSQL backends included' : ''}, median of ${ROUNDS} rounds, each over ${CPU_SECONDS} s of server CPU), ${client}, conformance data at SCALE=1, one build: ${root}\n`);
 console.log('| scenario | former µs | Strapi µs | Strapi / former | rounds (former; Strapi) |');
 console.log('| --- | --- | --- | --- | --- |');
 for (const id of Object.keys(SCENARIOS)) {
