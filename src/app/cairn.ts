@@ -16,7 +16,8 @@ import { ensureStrapiLayout, formatLayoutDifferences } from '../database/strapi-
 import { withStrapiNames } from '../database/strapi-layout/named-model.js';
 import { createStrapiDatabase, tablesIn } from '../database/strapi-layout/new-database.js';
 import type { StorageLayout } from '../database/types.js';
-import { createsStrapiLayout, emptyDatabaseLayout } from './empty-database-layout.js';
+import { createsStrapiLayout } from './empty-database-layout.js';
+import { refuseUnservedDatabase } from '../database/unserved-database.js';
 import { OPEN_ACCESS, type AccessControl } from '../auth/access-control.js';
 import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
@@ -74,7 +75,7 @@ export class Cairn {
   readonly customFields = new CustomFields();
   private builtModel: Model | undefined;
   /**
-   * The database was empty at open and this start makes it Strapi's (the default; not with CAIRN_EMPTY_DATABASE_LAYOUT=cairn): `db.layout`
+   * The database was empty at open and this start makes it Strapi's: `db.layout`
    * says 'strapi' from the start, so the model is named by Strapi's rules; setUp creates the tables.
    */
   createsStrapiLayout = false;
@@ -236,8 +237,11 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never, options.prepared ? { warn: () => undefined } : {});
   const modelFiles = await readModelFiles(options.dir);
   const log = options.log ?? createLogger();
-  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly, emptyLayout: emptyDatabaseLayout() });
+  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly, emptyLayout: 'strapi' });
   try {
+    // Before anything is written: a database holding tables but not Strapi's (Cairn's former layout, or something
+    // else's) is refused. A read-only open (`cairn db check`, `db create`'s first look) reports on it instead.
+    if (!options.readOnly) await refuseUnservedDatabase(db);
     // Decided before the model is built (it is named by the layout's rules): an empty database may become Strapi's.
     const createsStrapi = await createsStrapiLayout(db, options);
     // The layout is read-only to callers; this one start decides it for the database it is about to fill.

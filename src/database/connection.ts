@@ -294,11 +294,6 @@ function cachingStatements(handle: SqliteHandle): SqliteDatabase {
  * switch needs the file to itself: SQLite answers SQLITE_BUSY at once (no busy wait, which could deadlock), so the
  * loser tries again, until the other has switched it.
  */
-/** Whether the SQLite file holds no table or view (SQLite's own `sqlite_*` aside), as new-database.ts's tablesIn. */
-function sqliteIsEmpty(handle: { prepare(sql: string): { get(): unknown } }): boolean {
-  return !handle.prepare(`SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 1`).get();
-}
-
 async function enableWal(handle: { pragma(source: string, options?: { simple: boolean }): unknown }): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -320,9 +315,10 @@ export interface CreateDatabaseOptions {
    */
   readOnly?: boolean;
   /**
-   * The layout the caller gives an EMPTY database (default 'cairn'). With 'strapi', an empty SQLite file is left in its
-   * rollback journal, Strapi's mode, instead of WAL: createStrapiDatabase would have to switch it back, which fails
-   * while another process (starting alongside) has the file open.
+   * The layout the caller serves (default 'cairn', the former one, for its own tests until removed). With 'strapi', a
+   * SQLite file without Strapi's tables is left in its rollback journal, Strapi's mode, instead of WAL: either it is
+   * empty (createStrapiDatabase would have to switch it back, which fails while another process starting alongside
+   * has the file open) or it holds other tables and is refused, unwritten (refuseUnservedDatabase).
    */
   emptyLayout?: StorageLayout;
 }
@@ -349,7 +345,7 @@ export async function createDatabase(config: DatabaseConfig, options: CreateData
     sqliteHandle.pragma('busy_timeout = 5000');
     layout = await detectStorageLayout('sqlite', (sql, params) => sqliteHandle.prepare(sql).all(...params) as Array<Record<string, unknown>>);
     // WAL is written into the file's header: a file that Strapi made keeps the journal mode Strapi left it in.
-    if (layout === 'cairn' && !options.readOnly && !(options.emptyLayout === 'strapi' && sqliteIsEmpty(sqliteHandle))) await enableWal(sqliteHandle);
+    if (layout === 'cairn' && !options.readOnly && options.emptyLayout !== 'strapi') await enableWal(sqliteHandle);
     sqliteHandle.pragma('foreign_keys = ON');
     sqliteHandle.pragma('synchronous = NORMAL');
     // SQLite's LOWER folds ASCII only; $eqi/$containsi fold every script like PostgreSQL does.

@@ -30,8 +30,9 @@ export interface ExecuteResult {
  */
 /**
  * Which table layout a database holds. 'strapi': Strapi 5 made it, and Cairn serves it as it is, never altering it
- * (docs/strapi-5-layout.md). 'cairn': Cairn's former layout, or an empty database, which Cairn creates in that layout
- * until the switch to Strapi's layout is complete (issue 18). See storage-layout.ts.
+ * (docs/strapi-5-layout.md). 'cairn': no Strapi tables: an empty database, which a start makes Strapi's, or one a
+ * start refuses (refuseUnservedDatabase: Cairn's former layout, whose code goes next, or other tables). See
+ * storage-layout.ts.
  */
 export type StorageLayout = 'cairn' | 'strapi';
 
