@@ -1,5 +1,6 @@
 import type { Database } from './types.js';
 import { tablesIn } from './strapi-layout/new-database.js';
+import { holdsStrapiLayout } from './storage-layout.js';
 
 /** Cairn's former layout kept its permissions and API tokens in tables of its own, under this prefix. */
 const FORMER_TABLE_PREFIX = 'cairn_';
@@ -37,10 +38,11 @@ export class UnservedDatabaseError extends Error {
 
 /**
  * Refuses a database that Cairn would not serve, before anything is written to it: one without Strapi's tables
- * (`db.layout` is not 'strapi') that is not empty either. An empty one is served: a start creates Strapi's tables.
+ * that is not empty either. An empty one is served: a start creates Strapi's tables. Says whether it holds Strapi's.
  */
-export async function refuseUnservedDatabase(db: Pick<Database, 'dialect' | 'query' | 'layout'>): Promise<void> {
-  if (db.layout === 'strapi') return;
+export async function refuseUnservedDatabase(db: Pick<Database, 'dialect' | 'query'>): Promise<boolean> {
+  if (await holdsStrapiLayout(db)) return true;
   const tables = await tablesIn(db);
   if (tables.length) throw new UnservedDatabaseError(tables, tables.filter((t) => t.startsWith(FORMER_TABLE_PREFIX)));
+  return false;
 }

@@ -8,6 +8,7 @@ import { createDatabase } from '../../src/database/index.js';
 import type { Database, DatabaseConfig } from '../../src/database/index.js';
 import { tablesIn } from '../../src/database/strapi-layout/new-database.js';
 import { UnservedDatabaseError } from '../../src/database/unserved-database.js';
+import { holdsStrapiLayout } from '../../src/database/storage-layout.js';
 import { createLogger } from '../../src/app/logger.js';
 
 const quiet = () => createLogger({ write: () => undefined });
@@ -49,10 +50,10 @@ describeEachDialect('the database at start', (dialect) => {
     drops.push(database.drop);
     return database.config;
   };
-  /** A database holding the tables `make` creates, opened as a start would open it (no WAL switch on SQLite). */
+  /** A database holding the tables `make` creates. */
   const holding = async (make: (db: Database) => Promise<void>) => {
     const config = await fresh();
-    const db = await createDatabase(config, { emptyLayout: 'strapi' });
+    const db = await createDatabase(config);
     await make(db);
     await db.close();
     return config;
@@ -62,13 +63,13 @@ describeEachDialect('the database at start', (dialect) => {
     const dir = writeApp(kitchen);
     const config = await fresh();
     const cairn = await createCairn({ dir, config: { database: config } as never, log: quiet() });
-    expect(cairn.db.layout).toBe('strapi');
+    expect(await holdsStrapiLayout(cairn.db)).toBe(true);
     const tables = await tablesIn(cairn.db);
     expect(tables).toEqual(expect.arrayContaining(['strapi_migrations_internal', 'i18n_locale', 'up_roles', 'restaurants', 'restaurants_categories_lnk']));
     expect(tables.some((t) => t.startsWith('cairn_'))).toBe(false);
     await cairn.close();
     const again = await createCairn({ dir, config: { database: config } as never, log: quiet() });
-    expect(again.db.layout).toBe('strapi');
+    expect(await holdsStrapiLayout(again.db)).toBe(true);
     expect(await tablesIn(again.db)).toEqual(tables);
     await again.close();
   });
