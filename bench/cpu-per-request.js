@@ -1,4 +1,4 @@
-// What bench/builds.js and bench/layouts.js share: the read scenarios (bench/rest.js's a-f, GraphQL's (e)), starting a
+// What bench/builds.js uses: the read scenarios (bench/rest.js's a-f, GraphQL's (e)), starting a
 // build of Cairn on an app folder, seeding it, and the server's CPU time per request on each scenario.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ import type { ModelInput } from '../model/index.js';
 import type { Database } from '../database/types.js';
 import type { ReadSettings } from '../query/index.js';
 import { buildModel, CustomFields, readModelFiles } from '../model/index.js';
-import { createDatabase, syncSchema } from '../database/index.js';
+import { createDatabase } from '../database/index.js';
 import { Documents } from '../documents/index.js';
 import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from '../project/config.js';
@@ -15,8 +15,9 @@ import { readStrapiLocales } from '../database/strapi-locales.js';
 import { ensureStrapiLayout, formatLayoutDifferences } from '../database/strapi-layout/check.js';
 import { withStrapiNames } from '../database/strapi-layout/named-model.js';
 import { createStrapiDatabase, tablesIn } from '../database/strapi-layout/new-database.js';
-import type { StorageLayout } from '../database/types.js';
-import { createsStrapiLayout, emptyDatabaseLayout } from './empty-database-layout.js';
+import { createsStrapiLayout } from './empty-database-layout.js';
+import { refuseUnservedDatabase } from '../database/unserved-database.js';
+import { holdsStrapiLayout } from '../database/storage-layout.js';
 import { OPEN_ACCESS, type AccessControl } from '../auth/access-control.js';
 import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
@@ -74,8 +75,7 @@ export class Cairn {
   readonly customFields = new CustomFields();
   private builtModel: Model | undefined;
   /**
-   * The database was empty at open and this start makes it Strapi's (the default; not with CAIRN_EMPTY_DATABASE_LAYOUT=cairn): `db.layout`
-   * says 'strapi' from the start, so the model is named by Strapi's rules; setUp creates the tables.
+   * The database was empty at open and this start makes it Strapi's: setUp creates the tables.
    */
   createsStrapiLayout = false;
   /** The app's read settings (`api.rest` limits, locale codes and the default one), built once for every reader. */
@@ -102,10 +102,8 @@ export class Cairn {
   /** Builds the model once, from the app's schema files, with the custom fields declared so far. */
   buildModel(input: ModelInput): Model {
     if (this.builtModel) throw new Error('the model is built once');
-    const strapiLayout = this.db.layout === 'strapi';
-    const model = buildModel(input, { customFields: this.customFields.lookup, strapiLayout });
-    // A database that Strapi made names its tables and columns by Strapi's rules.
-    this.builtModel = strapiLayout ? withStrapiNames(model) : model;
+    // Strapi 5's layout names tables and columns by Strapi's rules.
+    this.builtModel = withStrapiNames(buildModel(input, { customFields: this.customFields.lookup, strapiLayout: true }));
     return this.builtModel;
   }
 
@@ -218,10 +216,8 @@ async function setUp(cairn: Cairn): Promise<void> {
   // A database that Strapi made is never altered (its tables are Strapi's to manage): it must match the model as is.
   // One that Cairn made gets what the model added since (as Strapi's develop would), and nothing else.
   await createStrapiLayoutIfPending(cairn);
-  if (cairn.db.layout === 'strapi') {
-    const added = await ensureStrapiLayout(cairn.db, cairn.model);
-    if (added.length) cairn.log.info(`added to the database what the model added (${added.length}):\n${formatLayoutDifferences(added)}`);
-  } else await syncSchema(cairn.db, cairn.model, { warn: (message) => cairn.log.warn(message) });
+  const added = await ensureStrapiLayout(cairn.db, cairn.model);
+  if (added.length) cairn.log.info(`added to the database what the model added (${added.length}):\n${formatLayoutDifferences(added)}`);
   for (const task of cairn.setup) await task();
   await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
 }
@@ -236,15 +232,15 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
   const config = await loadConfig(options.dir, options.config as never, options.prepared ? { warn: () => undefined } : {});
   const modelFiles = await readModelFiles(options.dir);
   const log = options.log ?? createLogger();
-  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly, emptyLayout: emptyDatabaseLayout() });
+  const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly });
   try {
-    // Decided before the model is built (it is named by the layout's rules): an empty database may become Strapi's.
-    const createsStrapi = await createsStrapiLayout(db, options);
-    // The layout is read-only to callers; this one start decides it for the database it is about to fill.
-    if (createsStrapi) (db as { layout: StorageLayout }).layout = 'strapi';
+    // Before anything is written: a database holding tables but not Strapi's (Cairn's former layout, or something
+    // else's) is refused. A read-only open (`cairn db check`, `db create`'s first look) reports on it instead.
+    const holdsStrapi = options.readOnly ? await holdsStrapiLayout(db) : await refuseUnservedDatabase(db);
+    const createsStrapi = await createsStrapiLayout(db, holdsStrapi, options);
     const configured = resolveLocales(config.plugins.i18n?.config);
-    // A database that Strapi made has its own locales, edited in Strapi's admin (one being made has none yet).
-    const locales = db.layout === 'strapi' && !createsStrapi ? await readLocalesOf(db, configured) : configured;
+    // A database that Strapi made has its own locales, edited in Strapi's admin (one being made, or empty, has none).
+    const locales = holdsStrapi ? await readLocalesOf(db, configured) : configured;
     const fastify = Fastify({
       // Fastify's request logging (a child logger per request) only on demand; Cairn logs errors with `log`.
       ...(options.logger ? { loggerInstance: log as FastifyBaseLogger } : {}),

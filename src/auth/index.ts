@@ -1,4 +1,3 @@
-import { ensureAuthTables } from '../database/auth-tables.js';
 import { createAccessControl } from './access.js';
 import { AuthService } from './auth-service.js';
 import type { AuthHost } from './host.js';
@@ -12,7 +11,6 @@ export { ApiTokens, type TokenType } from './tokens.js';
 export { Permissions } from './roles.js';
 export { AuthService, type AuthAnswer } from './auth-service.js';
 export type { AuthHost } from './host.js';
-export { ensureAuthTables } from '../database/auth-tables.js';
 
 interface UsersPermissionsConfig {
   jwtSecret?: string;
@@ -44,8 +42,6 @@ export async function registerAuth(host: AuthHost): Promise<void> {
   const config = (host.config.plugins['users-permissions']?.config ?? {}) as UsersPermissionsConfig;
   const permissions = new Permissions(host.db, host.documents('plugin::users-permissions.role'));
   host.setup.push(async () => {
-    // Auth's own tables, in Cairn's layout only: a database Strapi made has Strapi's (ensureAuthTables leaves it alone).
-    await ensureAuthTables(host.db);
     await permissions.sync(host.config.permissions?.roles, permissionActions(host.model));
   });
   const jwt = createJwtService({ secret: config.jwtSecret, expiresIn: config.jwt?.expiresIn, environment: host.config.environment, dir: host.config.dir });

@@ -26,10 +26,9 @@ export class RoleActions extends Set<string> {
 export const PERMISSIONS_RECHECK_MS = 1000;
 
 /**
- * Roles live in the `plugin::users-permissions.role` content-type (`up_roles`); their actions in `cairn_permissions`,
- * or, on a database Strapi made, in Strapi's `up_permissions` and its role links (database/permissions.ts).
- * Permission sets are cached per role type. In Cairn's layout every change bumps `cairn_permissions_version` in its
- * transaction; in Strapi's, where Strapi's admin changes them too, a fingerprint of those tables stands for it. A
+ * Roles live in the `plugin::users-permissions.role` content-type (`up_roles`); their actions in Strapi's
+ * `up_permissions` and its role links (database/permissions.ts). Permission sets are cached per role type. Strapi's
+ * admin changes them too: a fingerprint of those tables stands for a version of them. A
  * process compares that version with its own at most once per PERMISSIONS_RECHECK_MS (one cheap read) and drops its
  * cache when it moved, so a change made elsewhere applies within a second, without a restart.
  */
@@ -72,10 +71,8 @@ export class Permissions {
   async ensureRole(type: string, name: string, description = ''): Promise<string> {
     const existing = await this.roles.findFirst({ filters: { type: { $eq: type } }, fields: ['type'] });
     if (existing) return existing.documentId;
-    // The document service does not write Strapi's layout yet (content writes answer 501): a role is one plain row.
-    if (this.db.layout === 'strapi') return strapiInsertRole(this.db, { name, description, type });
-    const created = await this.roles.create({ data: { name, description, type } });
-    return created.documentId;
+    // A role is one plain row, as Strapi's admin makes it.
+    return strapiInsertRole(this.db, { name, description, type });
   }
 
   async roleId(type: string): Promise<number | null> {

@@ -8,13 +8,12 @@ import { answerTooLarge } from './answer-limits.js';
 import { databaseUnavailable } from './unavailable.js';
 import { CairnError, ServiceUnavailableError } from '../errors/index.js';
 import type { Pool as MysqlPool, PoolConnection } from 'mysql2';
-import type { Database, DatabaseConfig, DialectName, ExecuteResult, StorageLayout } from './types.js';
+import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
 import { mysqlLock, postgresLock, sqliteLock, type LockOptions, type ProcessLock } from './process-lock.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
 import { DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatement, lockTimedOut, RELEASE_SESSION_LOCKS } from './document-locks.js';
 import { dialectOf } from './clients.js';
 import { isTransientConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './transient.js';
-import { detectStorageLayout } from './storage-layout.js';
 
 /** A read: what may run as a prepared statement outside transactions. */
 const READ = /^\s*(?:SELECT|WITH)\b/i;
@@ -50,9 +49,6 @@ function gaveUp(error: unknown): unknown {
 }
 
 class KyselyDatabase implements Database {
-  /** Set once when the database is opened (createDatabase); transactions inherit it. */
-  layout: StorageLayout = 'cairn';
-
   constructor(
     readonly dialect: DialectName,
     private readonly engine: () => Promise<Engine>,
@@ -174,7 +170,6 @@ class KyselyDatabase implements Database {
         return builder.execute(async (trx) => {
           const engine = Promise.resolve({ kysely: trx, raw });
           const trxDb = new KyselyDatabase(this.dialect, () => engine, this.listeners, true, undefined, undefined, undefined, undefined, locks);
-          trxDb.layout = this.layout;
           const result = await fn(trxDb).catch(
             (error: unknown) => {
               failed = { error };
@@ -289,28 +284,6 @@ function cachingStatements(handle: SqliteHandle): SqliteDatabase {
   };
 }
 
-/**
- * WAL mode, which the file keeps once set. Two processes opening a new file at once both try to switch it, and the
- * switch needs the file to itself: SQLite answers SQLITE_BUSY at once (no busy wait, which could deadlock), so the
- * loser tries again, until the other has switched it.
- */
-/** Whether the SQLite file holds no table or view (SQLite's own `sqlite_*` aside), as new-database.ts's tablesIn. */
-function sqliteIsEmpty(handle: { prepare(sql: string): { get(): unknown } }): boolean {
-  return !handle.prepare(`SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 1`).get();
-}
-
-async function enableWal(handle: { pragma(source: string, options?: { simple: boolean }): unknown }): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      if (handle.pragma('journal_mode', { simple: true }) !== 'wal') handle.pragma('journal_mode = WAL');
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
-
 export interface CreateDatabaseOptions {
   /** Where a relative SQLite filename is resolved (the app folder). */
   baseDir?: string;
@@ -319,12 +292,6 @@ export interface CreateDatabaseOptions {
    * read-only transactions): for commands that must leave the database as they found it (`cairn db check`).
    */
   readOnly?: boolean;
-  /**
-   * The layout the caller gives an EMPTY database (default 'cairn'). With 'strapi', an empty SQLite file is left in its
-   * rollback journal, Strapi's mode, instead of WAL: createStrapiDatabase would have to switch it back, which fails
-   * while another process (starting alongside) has the file open.
-   */
-  emptyLayout?: StorageLayout;
 }
 
 /** Opens a connection pool for Strapi's `config/database` shape. All sessions work in UTC. */
@@ -336,7 +303,6 @@ export async function createDatabase(config: DatabaseConfig, options: CreateData
   let dialect: (kysely: KyselyModule) => Dialect;
   let preparedReads: PreparedReads;
   let processLock: ProcessLock;
-  let layout: StorageLayout | undefined;
   if (dialectName === 'sqlite') {
     const { default: SQLite } = await import('better-sqlite3');
     const given = String(connection.filename ?? '.tmp/data.db');
@@ -347,9 +313,8 @@ export async function createDatabase(config: DatabaseConfig, options: CreateData
     }
     const sqliteHandle = options.readOnly ? new SQLite(filename, { readonly: true, fileMustExist: true }) : new SQLite(filename);
     sqliteHandle.pragma('busy_timeout = 5000');
-    layout = await detectStorageLayout('sqlite', (sql, params) => sqliteHandle.prepare(sql).all(...params) as Array<Record<string, unknown>>);
-    // WAL is written into the file's header: a file that Strapi made keeps the journal mode Strapi left it in.
-    if (layout === 'cairn' && !options.readOnly && !(options.emptyLayout === 'strapi' && sqliteIsEmpty(sqliteHandle))) await enableWal(sqliteHandle);
+    // The journal mode is left as the file has it (WAL would be written into its header): Strapi's (rollback
+    // journal) in a file Strapi or Cairn made; an empty file gets Strapi's tables in that mode.
     sqliteHandle.pragma('foreign_keys = ON');
     sqliteHandle.pragma('synchronous = NORMAL');
     // SQLite's LOWER folds ASCII only; $eqi/$containsi fold every script like PostgreSQL does.
@@ -451,6 +416,5 @@ export async function createDatabase(config: DatabaseConfig, options: CreateData
   };
   const db = new KyselyDatabase(dialectName, makeEngine, new Set(), false, preparedReads, { count: 0 }, processLock, closeEngine);
   if (dialectName === 'mysql') await db.query('SELECT 1');
-  db.layout = layout ?? (await detectStorageLayout(dialectName, (sql, params) => db.query(sql, params)));
   return db;
 }

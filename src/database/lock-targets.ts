@@ -19,23 +19,15 @@ export async function documentIdsOfRows(db: Database, table: string, ids: readon
 }
 
 /**
- * The documents of `owner` whose rows link to `documentId` through the owning relation `attribute`: in Cairn's former
- * layout links name the target document; in Strapi's they join version rows (`*_lnk`), so the target's rows are
- * matched by their document.
+ * The documents of `owner` whose rows link to `documentId` through the owning relation `attribute`: links join
+ * version rows (`*_lnk`), so the target's rows are matched by their document.
  */
 export async function documentsLinkingTo(db: Database, model: Model, owner: ContentType | Component, attribute: RelationAttribute, documentId: string): Promise<string[]> {
   const q = (name: string) => db.quote(name);
-  if (db.layout === 'strapi') {
-    const join = joinTableOf(model, owner, attribute);
-    const rows = await db.query<{ document_id: string }>(
-      `SELECT DISTINCT o.document_id FROM ${q(join.name)} l JOIN ${q(join.ownerTable)} o ON o.id = l.${q(join.ownerColumn)} ` +
-        `JOIN ${q(join.targetTable)} t ON t.id = l.${q(join.targetColumn)} WHERE t.document_id = ?`,
-      [documentId],
-    );
-    return rows.map((r) => r.document_id);
-  }
+  const join = joinTableOf(model, owner, attribute);
   const rows = await db.query<{ document_id: string }>(
-    `SELECT DISTINCT o.document_id FROM ${q(attribute.linkTable)} l JOIN ${q(owner.table)} o ON o.id = l.entity_id WHERE l.target_document_id = ?`,
+    `SELECT DISTINCT o.document_id FROM ${q(join.name)} l JOIN ${q(join.ownerTable)} o ON o.id = l.${q(join.ownerColumn)} ` +
+      `JOIN ${q(join.targetTable)} t ON t.id = l.${q(join.targetColumn)} WHERE t.document_id = ?`,
     [documentId],
   );
   return rows.map((r) => r.document_id);

@@ -1,4 +1,4 @@
-import type { DialectName, StorageLayout } from './types.js';
+import type { Database, DialectName } from './types.js';
 
 /** Tables that only Strapi makes: the log of its internal migrations, and its stored schema. */
 const STRAPI_MARKERS = ['strapi_migrations_internal', 'strapi_database_schema'];
@@ -9,11 +9,11 @@ const MARKER_QUERY: Record<DialectName, string> = {
   mysql: `SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?)`,
 };
 
-/** Runs one read; a `Database` fits, and so does a bare SQLite handle wrapped before the pool exists. */
-type ReadQuery = (sql: string, params: readonly unknown[]) => Promise<Array<Record<string, unknown>>> | Array<Record<string, unknown>>;
-
-/** The database's layout, from one catalog read (nothing is written). */
-export async function detectStorageLayout(dialect: DialectName, query: ReadQuery): Promise<StorageLayout> {
-  const rows = await query(MARKER_QUERY[dialect], STRAPI_MARKERS);
-  return rows.length > 0 ? 'strapi' : 'cairn';
+/**
+ * Whether the database holds Strapi 5's tables (Strapi or `cairn db create` made it), from one catalog read (nothing
+ * is written). One without them is either empty (a start makes it Strapi's) or refused (unserved-database.ts).
+ */
+export async function holdsStrapiLayout(db: Pick<Database, 'dialect' | 'query'>): Promise<boolean> {
+  const rows = await db.query(MARKER_QUERY[db.dialect], STRAPI_MARKERS);
+  return rows.length > 0;
 }

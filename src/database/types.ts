@@ -28,17 +28,8 @@ export interface ExecuteResult {
  * A connection (or a transaction) to one database. SQL text uses `?` placeholders on every dialect; the
  * implementation rewrites them for PostgreSQL ($1, $2...). Identifiers are quoted by the caller with `quote()`.
  */
-/**
- * Which table layout a database holds. 'strapi': Strapi 5 made it, and Cairn serves it as it is, never altering it
- * (docs/strapi-5-layout.md). 'cairn': Cairn's former layout, or an empty database, which Cairn creates in that layout
- * until the switch to Strapi's layout is complete (issue 18). See storage-layout.ts.
- */
-export type StorageLayout = 'cairn' | 'strapi';
-
 export interface Database {
   readonly dialect: DialectName;
-  /** The table layout the database holds, found when it was opened (storage-layout.ts). */
-  readonly layout: StorageLayout;
   /** The underlying Kysely instance (schema builder, typed queries where convenient), loaded on first use. */
   kysely(): Promise<Kysely<any>>;
   /** Quote an identifier for this dialect: "name" or `name`. */

@@ -4,14 +4,10 @@ import { strapiDatetime } from './strapi-layout/rows.js';
 /**
  * The users of users & permissions (`up_users`, its role through `up_users_role_lnk` to `up_roles`), as auth reads
  * and writes them beside the document service: credentials and the user with its role, in one statement each.
- * The link joins document ids in Cairn's layout (`entity_id`, `target_document_id`), row ids in Strapi's
- * (`user_id`, `role_id`, `user_ord`).
+ * The link joins row ids (`user_id`, `role_id`, `user_ord`).
  */
 
-const USER_WITH_ROLE = {
-  cairn: 'LEFT JOIN up_users_role_lnk l ON l.entity_id = u.id LEFT JOIN up_roles r ON r.document_id = l.target_document_id',
-  strapi: 'LEFT JOIN up_users_role_lnk l ON l.user_id = u.id LEFT JOIN up_roles r ON r.id = l.role_id',
-};
+const USER_WITH_ROLE = 'LEFT JOIN up_users_role_lnk l ON l.user_id = u.id LEFT JOIN up_roles r ON r.id = l.role_id';
 
 /** A user with its role: what a logged-in caller's checks and `me` need (no secrets). */
 export type UserWithRole = {
@@ -39,7 +35,7 @@ const isTrue = (value: unknown) => value === true || value === 1 || value === '1
 /** The user `id` with its role (null: no such user). */
 export async function findUserWithRole(db: Database, id: number): Promise<UserWithRole | null> {
   const [row] = await db.query<Record<string, unknown>>(
-    `SELECT u.id, u.document_id AS "documentId", u.username, u.email, u.provider, u.confirmed, u.blocked, r.id AS role_id, r.name AS role_name, r.description AS role_description, r.type AS role_type FROM up_users u ${USER_WITH_ROLE[db.layout]} WHERE u.id = ? ORDER BY r.id LIMIT 1`,
+    `SELECT u.id, u.document_id AS "documentId", u.username, u.email, u.provider, u.confirmed, u.blocked, r.id AS role_id, r.name AS role_name, r.description AS role_description, r.type AS role_type FROM up_users u ${USER_WITH_ROLE} WHERE u.id = ? ORDER BY r.id LIMIT 1`,
     [id],
   );
   if (!row) return null;
@@ -79,11 +75,7 @@ export async function findUserPassword(db: Database, id: number): Promise<string
   return row ? (row.password ?? null) : undefined;
 }
 
-/** A new password hash; in Strapi's layout the row's `updated_at` moves too, as when Strapi updates a user. */
+/** A new password hash; the row's `updated_at` moves too, as when Strapi updates a user. */
 export async function setUserPassword(db: Database, id: number, hash: string): Promise<void> {
-  if (db.layout === 'strapi') {
-    await db.execute('UPDATE up_users SET password = ?, updated_at = ? WHERE id = ?', [hash, strapiDatetime(db.dialect, new Date()), id]);
-  } else {
-    await db.execute('UPDATE up_users SET password = ? WHERE id = ?', [hash, id]);
-  }
+  await db.execute('UPDATE up_users SET password = ?, updated_at = ? WHERE id = ?', [hash, strapiDatetime(db.dialect, new Date()), id]);
 }

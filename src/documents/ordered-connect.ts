@@ -1,15 +1,19 @@
 import type { Anchor, Position } from './relation-ops.js';
 import { orderConnected, type KeyedPosition, type OrderedItem } from './relation-order.js';
-import type { LinkList } from '../database/store/index.js';
+import type { WindowMember } from '../database/store/index.js';
 
-/**
- * What connecting needs of a list, whatever the layout: Cairn's former link tables (database/store/link-list.ts)
- * and Strapi's join tables (database/strapi-store/link-rows.ts) both key a list's links by link id.
- */
-export type OrderedLinks = Pick<LinkList, 'window' | 'survivingNeighbour' | 'setOrder' | 'insert' | 'renumber'> & {
+/** What connecting needs of a list (database/strapi-store/link-rows.ts): its links, keyed by link id. */
+export interface OrderedLinks {
+  /** What Strapi loads to order a connect: the anchors' links, the first and the last, with their neighbours. */
+  window(anchors: Array<number | null>): Promise<WindowMember[]>;
+  /** The nearest link before (-1) or after (1) link `id` that `skip` does not exclude, or null. */
+  survivingNeighbour(id: number, direction: -1 | 1, skip: (id: number) => boolean): Promise<number | null>;
+  setOrder(id: number, order: number): Promise<void>;
+  insert(row: Record<string, unknown>, order: number): Promise<void>;
+  renumber(): Promise<void>;
   /** Order values stay above this one, when the list's column has a bound (Strapi's unsigned columns on MySQL). */
   readonly floor?: number;
-};
+}
 
 /** A connect item of an ordered list: its key (`link:<id>` if the list has it, else `new:...`) and its row if new. */
 export interface ConnectMember {

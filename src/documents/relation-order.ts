@@ -16,7 +16,7 @@ import type { WindowMember } from '../database/store/index.js';
  * last entry. Cairn's keys are arbitrary doubles, so the window is given with each member's neighbours' keys: the
  * window is mapped onto Strapi's integer ranks (adjacent members one apart, others three, the two ranks between
  * standing for their neighbours), Strapi's algorithm runs there, and each new rank is mapped back between the two
- * real keys that bound its gap. No query here: ordered-connect.ts loads the window (database/store/link-list.ts) and writes the result.
+ * real keys that bound its gap. No query here: ordered-connect.ts loads the window (database/strapi-store/link-rows.ts) and writes the result.
  */
 
 /** A position whose anchor is already resolved to a member or item key. */

@@ -2,7 +2,7 @@ import type { Component, ContentType } from '../model/types.js';
 import type { RowStore } from '../database/store/index.js';
 import { ApplicationError } from '../errors/index.js';
 import type { ComponentPlan, RelationPlan, RowPlan } from './write-plan.js';
-import { writeMedia, writeRelations } from './relation-writes.js';
+import { writeMedia } from './relation-writes.js';
 import { writeStrapiRelations, type StrapiRelationScope } from './strapi-relation-writes.js';
 
 /**
@@ -13,10 +13,6 @@ import { writeStrapiRelations, type StrapiRelationScope } from './strapi-relatio
 export async function writeChildren(store: RowStore, schema: ContentType | Component, rowId: number, plan: RowPlan, scope: StrapiRelationScope): Promise<void> {
   for (const componentPlan of plan.components) await replaceComponents(store, schema, rowId, componentPlan, scope);
   if (!plan.relations.length) return;
-  if (store.db.layout !== 'strapi') {
-    await writeRelations(store.db, store.model, schema, rowId, plan.relations, scope);
-    return;
-  }
   // Strapi's layout keeps media apart from relations (`files_related_mph`, not a join table).
   const relations: RelationPlan[] = [];
   for (const relationPlan of plan.relations) {
@@ -29,9 +25,8 @@ export async function writeChildren(store: RowStore, schema: ContentType | Compo
 async function replaceComponents(store: RowStore, owner: ContentType | Component, rowId: number, plan: ComponentPlan, scope: StrapiRelationScope) {
   await checkGivenIds(store, owner, rowId, plan);
   await store.deleteComponents(owner, [rowId], plan.attribute);
-  // Strapi's `_cmps.order` is NULL for a single component, 1..n in a list or a dynamic zone; Cairn's former layout
-  // numbers every field from 1.
-  const single = store.db.layout === 'strapi' && isSingleComponent(owner, plan.attribute);
+  // Strapi's `_cmps.order` is NULL for a single component, 1..n in a list or a dynamic zone.
+  const single = isSingleComponent(owner, plan.attribute);
   let ord = 1;
   for (const item of plan.items) {
     const cmpId = await store.insert(item.component, item.row.columns);

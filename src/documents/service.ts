@@ -2,7 +2,7 @@ import type { ContentType } from '../model/types.js';
 import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams } from '../query/index.js';
 import type { Database } from '../database/types.js';
-import { deleteLinksTo, otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
+import { otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
@@ -10,7 +10,6 @@ import { readOne, readPage, type JsonPage } from './read.js';
 import { writeChildren } from './row-writer.js';
 import type { StrapiRelationScope } from './strapi-relation-writes.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
-import { discardDraftVersion, publishVersion, unpublishVersion } from './versions.js';
 import { discardStrapiDraft, publishStrapiVersion, publishStrapiWrite, unpublishStrapiVersion } from './strapi-versions.js';
 import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
@@ -167,12 +166,12 @@ export class Documents implements DocumentService {
       const store = new RowStore(trx, this.ctx.model);
       const now = new Date().toISOString();
       const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
-      const published = ct.draftAndPublish && this.strapiLayout ? rows.find((r) => r.published) : undefined;
+      const published = ct.draftAndPublish ? rows.find((r) => r.published) : undefined;
       const publishing = ct.draftAndPublish && params.status !== 'draft';
       // Read before the draft changes: whether the published row is the draft's copy, to which the same write applies.
       const inSync = publishing && published !== undefined && target !== published && (await versionsInSync(trx, ct, target.id, published.id));
       // Strapi sets published_at again on every update of a type without Draft & Publish (docs/strapi-5-writes.md, 2).
-      const republished = !ct.draftAndPublish && this.strapiLayout ? { published_at: now } : {};
+      const republished = !ct.draftAndPublish ? { published_at: now } : {};
       await store.update(ct, [target.id], { ...plan.columns, updated_at: now, ...republished });
       await writeChildren(store, ct, target.id, plan, this.relationScope(locale, false));
       await this.shareColumns(trx, plan, params.documentId, locale);
@@ -190,8 +189,7 @@ export class Documents implements DocumentService {
       await lockForWrite(trx, () => deleteLockSet(trx, this.ctx.model, ct, params.documentId));
       const rows = await versionRows(trx, ct, params.documentId, locale);
       await new RowStore(trx, this.ctx.model).deleteRows(ct, rows.map((r) => r.id));
-      // In Strapi's layout links join rows, and a row's links (both ways) go with it (RowStore.deleteRows).
-      if (rows.length && !this.strapiLayout) await this.removeInboundLinks(trx, params.documentId, locale);
+      // Links join rows, and a row's links (both ways) go with it (RowStore.deleteRows).
       return rows.length;
     });
     return { documentId: params.documentId, deleted };
@@ -210,8 +208,7 @@ export class Documents implements DocumentService {
   private async publishChecked(store: RowStore, rows: VersionRow[], now: string, locale: string | undefined) {
     const draft = rows.find((r) => !r.published);
     if (draft) await checkPublishable(store, this.contentType, draft.id, locale);
-    if (this.strapiLayout) await publishStrapiVersion(store, this.contentType, rows, now);
-    else await publishVersion(store, this.contentType, rows, now);
+    await publishStrapiVersion(store, this.contentType, rows, now);
   }
 
   /** Publishes a write whose published row was the draft's copy before it (Strapi's layout: strapi-versions.ts). */
@@ -221,17 +218,11 @@ export class Documents implements DocumentService {
   }
 
   async unpublish(params: { documentId: string; locale?: string }): Promise<boolean> {
-    const unpublish = this.strapiLayout ? unpublishStrapiVersion : unpublishVersion;
-    return this.changeVersions(params, (store, rows) => unpublish(store, this.contentType, rows));
+    return this.changeVersions(params, (store, rows) => unpublishStrapiVersion(store, this.contentType, rows));
   }
 
   async discardDraft(params: { documentId: string; locale?: string }): Promise<boolean> {
-    const discard = this.strapiLayout ? discardStrapiDraft : discardDraftVersion;
-    return this.changeVersions(params, (store, rows) => discard(store, this.contentType, rows));
-  }
-
-  private get strapiLayout(): boolean {
-    return this.ctx.db.layout === 'strapi';
+    return this.changeVersions(params, (store, rows) => discardStrapiDraft(store, this.contentType, rows));
   }
 
   private async changeVersions(
@@ -296,22 +287,5 @@ export class Documents implements DocumentService {
     const shared = Object.fromEntries([...plan.sharedColumns].map((c) => [c, plan.columns[c]]));
     const others = await otherLocaleRows(trx, this.contentType, documentId, locale);
     await new RowStore(trx, this.ctx.model).update(this.contentType, others, shared);
-  }
-
-  /** Links from other entries to a deleted document (or locale version) go with it. */
-  private async removeInboundLinks(trx: Database, documentId: string, locale: string | undefined) {
-    const schemas = [...this.ctx.model.contentTypes.values(), ...this.ctx.model.components.values()];
-    const remaining = await versionRows(trx, this.contentType, documentId, '*');
-    for (const schema of schemas) {
-      for (const attribute of schema.attributes.values()) {
-        const owning = (attribute.kind === 'relation' && attribute.owner) || attribute.kind === 'media';
-        if (!owning || attribute.target !== this.contentType.uid) continue;
-        if (!remaining.length) {
-          await deleteLinksTo(trx, attribute.linkTable, documentId);
-        } else if (this.contentType.localized && locale && locale !== '*') {
-          await deleteLinksTo(trx, attribute.linkTable, documentId, locale);
-        }
-      }
-    }
   }
 }

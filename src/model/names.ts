@@ -18,7 +18,10 @@ export const CONTENT_TYPE_UID = /^(api|plugin)::[A-Za-z0-9][A-Za-z0-9_-]*\.[a-z0
 export const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** PostgreSQL truncates identifiers at 63 bytes and MySQL refuses more than 64: 63 is safe on all three. */
 export const MAX_IDENTIFIER = 63;
-/** Cairn's own tables (permissions, API tokens) use this prefix. */
+/**
+ * Cairn's former layout named its own tables (permissions, API tokens) with this prefix: a start names a database
+ * holding them as that layout when refusing it (database/unserved-database.ts), so content tables keep clear of it.
+ */
 export const RESERVED_TABLE_PREFIX = 'cairn_';
 
 /**

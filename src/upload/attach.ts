@@ -1,6 +1,6 @@
 import type { Caller } from '../auth/access-control.js';
 import type { Database } from '../database/types.js';
-import { fileDocumentIds, linkFileRows, linkFiles, rowExists } from '../database/store/index.js';
+import { fileDocumentIds, linkFileRows, rowExists } from '../database/store/index.js';
 import { ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
 import { allowsMime, notAllowedMessage } from '../model/media-types.js';
 import type { ContentType, MediaAttribute } from '../model/types.js';
@@ -50,8 +50,7 @@ export async function attachToEntry(db: Database, target: AttachTarget, fileIds:
     if (!(await rowExists(trx, target.contentType.table, rowId))) throw new NotFoundError(`No ${target.contentType.uid} entry with id ${rowId}`);
     const linked = attribute.multiple ? files : files.slice(-1);
     const mode = attribute.multiple ? 'append' : 'replace';
-    // Strapi's layout keeps media in files_related_mph (by row id and uid); Cairn's former one in the attribute's link table.
-    if (trx.layout === 'strapi') await linkFileRows(trx, target.contentType.uid, rowId, attribute.name, linked, mode);
-    else await linkFiles(trx, attribute.linkTable, rowId, linked, mode);
+    // Strapi's layout keeps media in files_related_mph (by row id and uid).
+    await linkFileRows(trx, target.contentType.uid, rowId, attribute.name, linked, mode);
   });
 }

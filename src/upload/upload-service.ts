@@ -56,8 +56,8 @@ export class UploadService {
         }
       }
       const documents = this.host.documents(FILE_UID);
-      // In Strapi's tables, files uploaded through the Content API go into its "API Uploads" folder, as Strapi files them.
-      const folder = this.host.db.layout === 'strapi' ? await apiUploadFolder(this.host.db) : undefined;
+      // Files uploaded through the Content API go into Strapi's "API Uploads" folder, as Strapi files them.
+      const folder = await apiUploadFolder(this.host.db);
       for (const p of prepared) {
         const formats = p.formats.length
           ? Object.fromEntries(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { ensureAuthTables, Permissions } from '../../src/auth/index.js';
+import { Permissions } from '../../src/auth/index.js';
 import { permissionActions } from '../../src/auth/actions.js';
 import { withStrapiDefaults } from '../helpers/strapi-roles.js';
 
@@ -37,7 +37,6 @@ describeEachDialect('auth at start-up', (dialect) => {
 
   it('tables and roles already as configured: only reads', async () => {
     const statements = await sent(async (permissions) => {
-      await ensureAuthTables(app.cairn.db);
       await permissions.sync(roles, permissionActions(app.cairn.model));
     });
     expect(statements.length).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDatabase, type Database, type DatabaseConfig } from '../../src/database/index.js';
+import { holdsStrapiLayout } from '../../src/database/storage-layout.js';
 import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
 import { databaseSnapshot } from '../helpers/db-snapshot.js';
 import { cairn, ensureBuilt } from './build.js';
@@ -101,7 +102,7 @@ describeEachDialect('cairn db create', (dialect) => {
     expect(check.stdout).toBe(MATCHES);
     expect(check.status).toBe(0);
     db = await createDatabase(fresh.config);
-    expect(db.layout).toBe('strapi');
+    expect(await holdsStrapiLayout(db)).toBe(true);
     expect((await db.query<{ type: string }>('SELECT type FROM up_roles ORDER BY id')).map((r) => r.type)).toEqual(['authenticated', 'public']);
   });
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
 import { createDatabase } from '../../src/database/index.js';
@@ -14,10 +15,16 @@ describeEachDialect('closing a database that only read', (dialect) => {
   let drop: () => Promise<void>;
   beforeAll(async () => {
     ({ config, drop } = await freshDatabaseConfig(dialect));
-    // A table, so that SQLite (in WAL mode) keeps a write-ahead log while a connection is open.
+    // A table, so that SQLite in WAL mode keeps a write-ahead log while a connection is open: the file is switched to
+    // WAL here (Cairn leaves a file's journal mode as it finds it), and the log shows whether a connection is left.
     const setup = await createDatabase(config);
     await setup.execute('CREATE TABLE closing_probe (id INTEGER)');
     await setup.close();
+    if (dialect === 'sqlite') {
+      const file = new SQLite(String((config.connection.connection as { filename: string }).filename));
+      file.pragma('journal_mode = WAL');
+      file.close();
+    }
   });
   afterAll(async () => drop?.());
 

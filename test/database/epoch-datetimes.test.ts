@@ -10,7 +10,7 @@ import { sqlDialect } from '../../src/database/sql/dialect.js';
  * ISO text stored by another writer as it is. SQLite only: the other dialects store timestamps.
  */
 it('SQLite epoch milliseconds are answered as toISOString prints them', () => {
-  const context = new CompileContext({} as Model, sqlDialect('sqlite'), 'published', false, 'strapi');
+  const context = new CompileContext({} as Model, sqlDialect('sqlite'), 'published', false);
   const db = new Database(':memory:');
   db.exec('CREATE TABLE t (v datetime)');
   const insert = db.prepare('INSERT INTO t VALUES (?)');

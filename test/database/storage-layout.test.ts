@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { createDatabase } from '../../src/database/index.js';
+import { holdsStrapiLayout } from '../../src/database/storage-layout.js';
 import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
 import { loadStrapiFixture } from '../helpers/strapi-fixture.js';
 
@@ -10,14 +11,12 @@ describeEachDialect('the storage layout a database holds', (dialect) => {
     for (const drop of drops.splice(0)) await drop();
   });
 
-  it('is Cairn\'s for an empty database (until the switch to Strapi\'s layout)', async () => {
+  it('is not found in an empty database', async () => {
     const fresh = await freshDatabaseConfig(dialect);
     drops.push(fresh.drop);
     const db = await createDatabase(fresh.config);
     try {
-      expect(db.layout).toBe('cairn');
-      // A transaction sees the layout of the database it runs on.
-      expect(await db.transaction(async (trx) => trx.layout)).toBe('cairn');
+      expect(await holdsStrapiLayout(db)).toBe(false);
     } finally {
       await db.close();
     }
@@ -28,8 +27,9 @@ describeEachDialect('the storage layout a database holds', (dialect) => {
     drops.push(fixture.drop);
     const db = await createDatabase(fixture.config);
     try {
-      expect(db.layout).toBe('strapi');
-      expect(await db.transaction(async (trx) => trx.layout)).toBe('strapi');
+      expect(await holdsStrapiLayout(db)).toBe(true);
+      // A transaction sees the tables of the database it runs on.
+      expect(await db.transaction((trx) => holdsStrapiLayout(trx))).toBe(true);
     } finally {
       await db.close();
     }
@@ -55,14 +55,14 @@ describe('a SQLite file that Strapi made', () => {
     }
   });
 
-  it('is not how Cairn opens its own: those are turned to WAL', async () => {
+  it('nor does an empty file: Strapi\'s tables are made in it in Strapi\'s mode', async () => {
     const fresh = await freshDatabaseConfig('sqlite');
     try {
       const db = await createDatabase(fresh.config);
       await db.close();
       const file = new SQLite(String(fresh.config.connection.connection.filename), { readonly: true });
       try {
-        expect(file.pragma('journal_mode', { simple: true })).toBe('wal');
+        expect(file.pragma('journal_mode', { simple: true })).toBe('delete');
       } finally {
         file.close();
       }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../../src/database/index.js';
 import { exactWindow, walkWindow, type WindowSide } from '../../src/database/strapi-store/link-window.js';
-import type { WindowMember } from '../../src/database/store/link-list.js';
+import type { WindowMember } from '../../src/database/store/link-types.js';
 import type { DialectName } from '../../src/database/types.js';
 import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
 

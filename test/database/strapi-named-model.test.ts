@@ -77,7 +77,7 @@ describe("a model renamed by Strapi's rules (a database that Strapi made)", () =
       },
       SETTINGS,
     );
-    const { data } = compileRead(model, 'sqlite', archive, spec, { layout: 'strapi' });
+    const { data } = compileRead(model, 'sqlite', archive, spec);
     expect(db.prepare(data.sql).all(...(data.params as unknown[]))).toEqual([]);
     expect(data.sql).toContain('"restaurant_reservati4bff2_self_referencing_relb3db9_lnk"');
     expect(data.sql).toContain('"restaurant_reservation_confirmation_messages_4bff2_cmps"');

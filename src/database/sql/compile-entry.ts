@@ -174,11 +174,11 @@ export function arrayOf(ctx: CompileContext, object: Frag, orderBy: string, from
 }
 
 /**
- * A subquery answering one object or null, as JSON (see SqlDialect.jsonSubquery). Only Strapi's layout needs it:
- * Cairn's link and component indexes give the ORDER BY without a sort, so its objects keep their JSON subtype.
+ * A subquery answering one object or null, as JSON (see SqlDialect.jsonSubquery): Strapi's link and component tables
+ * have no index giving the ORDER BY, and the sort may drop the object's JSON subtype.
  */
 function oneObject(ctx: CompileContext, subquery: Frag): Frag {
-  return ctx.layout === 'strapi' ? frag(ctx.dialect.jsonSubquery(subquery.sql), subquery.params) : subquery;
+  return frag(ctx.dialect.jsonSubquery(subquery.sql), subquery.params);
 }
 
 function aggregateFrag(ctx: CompileContext, object: Frag, orderBy: string): Frag {
@@ -216,7 +216,7 @@ function componentValue(
 
 /** Components in their stored order, after `populate[compo][sort]` when given. */
 function componentOrder(ctx: CompileContext, sort: readonly SortItem[] | undefined, component: Component, c: string, k: string): string {
-  const stored = `${ctx.col(k, componentOrderColumn(ctx))}, ${ctx.col(k, 'id')}`;
+  const stored = `${ctx.col(k, COMPONENT_ORDER)}, ${ctx.col(k, 'id')}`;
   return sort?.length ? `${compileSortTerms(ctx, sort, component, c)}, ${stored}` : stored;
 }
 
@@ -258,12 +258,10 @@ function dynamicZoneValue(
     `CASE ${ctx.col(k, 'component_type')} ${cases.map((c) => c.sql).join(' ')} END`,
     cases.flatMap((c) => c.params),
   );
-  const orderBy = `${ctx.col(k, componentOrderColumn(ctx))}, ${ctx.col(k, 'id')}`;
+  const orderBy = `${ctx.col(k, COMPONENT_ORDER)}, ${ctx.col(k, 'id')}`;
   const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, orderBy)} FROM ${ctx.table(owner.componentsTable)} ${k} ${joins.join(' ')} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${itemsKept}`;
   return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
 }
 
-/** The position of a component in its owner's list: Strapi's `_cmps.order` (NULL for a single one), Cairn's `ord`. */
-function componentOrderColumn(ctx: CompileContext): string {
-  return ctx.layout === 'strapi' ? 'order' : 'ord';
-}
+/** The position of a component in its owner's list: Strapi's `_cmps.order` (NULL for a single one). */
+const COMPONENT_ORDER = 'order';

@@ -26,7 +26,7 @@ export function compileFilter(ctx: CompileContext, filter: Filter, schema: Conte
       const attribute = schema.attributes.get(filter.attribute) as RelationAttribute | MediaAttribute;
       // Strapi's status filter reaches the root and populated targets, not a relation filter's join: from a source
       // without Draft & Publish (which links both versions of a target) any linked row matches, whatever the status.
-      const anyVersion = ctx.layout === 'strapi' && linkCarriesStatus(ctx, schema, attribute);
+      const anyVersion = linkCarriesStatus(ctx, schema, attribute);
       const source = relationSource(ctx, attribute, alias, schema, undefined, anyVersion);
       const inner = compileFilter(ctx, filter.filter, source.target, source.alias);
       return sql`EXISTS (SELECT 1 FROM ${source.from} WHERE ${source.where} AND ${inner})`;

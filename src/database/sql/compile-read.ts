@@ -1,6 +1,6 @@
 import type { ContentType, Model } from '../../model/types.js';
 import type { Filter, PopulateTree, ReadSpec, Status } from '../../query/types.js';
-import type { DialectName, StorageLayout } from '../types.js';
+import type { DialectName } from '../types.js';
 import { compileFilter } from './compile-filter.js';
 import { entryObject } from './compile-entry.js';
 import { compileSortKeys, type SortKey } from './compile-sort.js';
@@ -47,9 +47,9 @@ export function compileRead(
   contentType: ContentType,
   spec: ReadSpec,
   /** One document: its id, or a slot for it when compiling a shape (see read-statements.ts). */
-  options: { documentId?: string | Slot; layout?: StorageLayout } = {},
+  options: { documentId?: string | Slot } = {},
 ): CompiledRead {
-  const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft', options.layout);
+  const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft');
   const t = ctx.alias('t');
   const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
   const keys = compileSortKeys(ctx, spec.sort, contentType, t);

@@ -1,7 +1,6 @@
 import type { Model } from '../../model/types.js';
 import type { Status } from '../../query/types.js';
 import type { ColumnType } from '../../query/types.js';
-import type { StorageLayout } from '../types.js';
 import type { SqlDialect } from './dialect.js';
 
 /** What every compile step needs: the model, the dialect, the version asked for, and fresh table aliases. */
@@ -16,8 +15,6 @@ export class CompileContext {
      * "latest content" view of Strapi v4's `publicationState: PREVIEW`.
      */
     readonly preview = false,
-    /** The database's table layout: Strapi's joins version rows by id, Cairn's former one names documents. */
-    readonly layout: StorageLayout = 'cairn',
     private readonly aliases = { count: 0 },
   ) {}
 
@@ -28,17 +25,17 @@ export class CompileContext {
   /** The same compilation, reading another version below this point (a populate node's own `status`). */
   withStatus(status: Status, preview = false): CompileContext {
     if (status === this.status && preview === this.preview) return this;
-    return new CompileContext(this.model, this.dialect, status, preview, this.layout, this.aliases);
+    return new CompileContext(this.model, this.dialect, status, preview, this.aliases);
   }
 
-  /** A fresh compilation of the same model, dialect and layout (a subquery with aliases of its own). */
+  /** A fresh compilation of the same model and dialect (a subquery with aliases of its own). */
   fresh(status: Status): CompileContext {
-    return new CompileContext(this.model, this.dialect, status, false, this.layout);
+    return new CompileContext(this.model, this.dialect, status, false);
   }
 
-  /** Strapi's SQLite stores datetimes as milliseconds since the epoch (an INTEGER), Cairn's as ISO text. */
+  /** Strapi's SQLite stores datetimes as milliseconds since the epoch (an INTEGER). */
   private get datetimesAsMillis(): boolean {
-    return this.layout === 'strapi' && this.dialect.name === 'sqlite';
+    return this.dialect.name === 'sqlite';
   }
 
   /** A column's value as JSON (see SqlDialect.jsonValue), datetimes in ISO form whatever the layout stores. */
@@ -54,7 +51,7 @@ export class CompileContext {
 
   /** A value bound for comparison with a column of `type` (see SqlDialect.bindValue), in the layout's form. */
   bindValue(value: unknown, type: ColumnType): unknown {
-    return layoutBindValue(this.dialect, this.layout, value, type);
+    return layoutBindValue(this.dialect, value, type);
   }
 
   /** `alias.column`, quoted. */
@@ -72,8 +69,8 @@ export class CompileContext {
  * store writes. Strapi's SQLite keeps datetimes as INTEGER milliseconds since the epoch; everything else is the
  * dialect's own binding (SqlDialect.bindValue).
  */
-export function layoutBindValue(dialect: SqlDialect, layout: StorageLayout, value: unknown, type: ColumnType): unknown {
-  if (layout === 'strapi' && dialect.name === 'sqlite' && (type === 'datetime' || type === 'timestamp')) {
+export function layoutBindValue(dialect: SqlDialect, value: unknown, type: ColumnType): unknown {
+  if (dialect.name === 'sqlite' && (type === 'datetime' || type === 'timestamp')) {
     return Array.isArray(value) ? value.map(epochMillis) : epochMillis(value);
   }
   return dialect.bindValue(value, type);

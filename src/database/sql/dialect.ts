@@ -57,10 +57,6 @@ export interface SqlDialect {
   bindValue(value: unknown, type: ColumnType): unknown;
   /** What follows `INSERT INTO table` for a row of defaults only (MySQL has no `DEFAULT VALUES`). */
   readonly defaultValues: string;
-  /** What follows `CREATE TABLE name (...)`: MySQL's engine and character set; nothing elsewhere. */
-  readonly tableOptions: string;
-  /** `INSERT INTO table (columns) VALUES values` that does nothing when a row with the same `key` (unique) exists. */
-  insertIfAbsent(table: string, columns: string, values: string, key: string): string;
 }
 
 /** A model-derived constant (component uid, attribute name) printed as a string literal. */
@@ -176,8 +172,6 @@ const sqlite: SqlDialect = {
   trueLiteral: '1',
   bindValue: (value, type) => bindCommon(value, type, true),
   defaultValues: 'DEFAULT VALUES',
-  tableOptions: '',
-  insertIfAbsent: (table, columns, values) => `INSERT OR IGNORE INTO ${table} (${columns}) VALUES ${values}`,
 };
 
 const postgres: SqlDialect = {
@@ -223,8 +217,6 @@ const postgres: SqlDialect = {
     return bindCommon(value, type, false);
   },
   defaultValues: 'DEFAULT VALUES',
-  tableOptions: '',
-  insertIfAbsent: (table, columns, values, key) => `INSERT INTO ${table} (${columns}) VALUES ${values} ON CONFLICT (${key}) DO NOTHING`,
 };
 
 const mysql: SqlDialect = {
@@ -277,8 +269,6 @@ const mysql: SqlDialect = {
     return bindCommon(value, type, true);
   },
   defaultValues: '() VALUES ()',
-  tableOptions: ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci',
-  insertIfAbsent: (table, columns, values) => `INSERT IGNORE INTO ${table} (${columns}) VALUES ${values}`,
 };
 
 const DIALECTS: Record<DialectName, SqlDialect> = { sqlite, postgres, mysql };

@@ -31,43 +31,37 @@ export function hoistSharedRelations(ctx: CompileContext, contentType: ContentTy
     if (!isHoistable(attribute, node) || linkCarriesStatus(ctx, contentType, attribute)) continue;
     const targetCtx = node.status ? ctx.withStatus(node.status, node.preview) : ctx;
     const target = ctx.model.contentTypes.get(attribute.target)!;
-    // Another version than the links join (Strapi's layout): read through each link's document, correlated.
-    if (ctx.layout === 'strapi' && crossesVersions(targetCtx, contentType, target, ctx.status)) continue;
+    // Another version than the links join: read through each link's document, correlated.
+    if (crossesVersions(targetCtx, contentType, target, ctx.status)) continue;
     const cte = `cairn_pop_${hoisted.ctes.length}`;
     const t = targetCtx.alias('t');
     const object = entryObject(targetCtx, target, t, node);
     const links = ownedLinks(ctx, contentType, attribute);
-    // Links name a target row (Strapi's layout) or a target document in a locale (Cairn's former layout).
-    const byRow = ctx.layout === 'strapi';
-    const localized = !byRow && target.localized;
-    const key = ctx.col(t, byRow ? 'id' : 'document_id');
+    // Links name a target row.
+    const key = ctx.col(t, 'id');
     const q = (column: string) => ctx.dialect.quote(column);
     const conditions: Frag[] = versionConditions(targetCtx, target, t).map((c) => frag(c));
     conditions.push(frag(`${key} IN (SELECT l.${q(links.target)} FROM ${ctx.table(links.table)} l JOIN ${PAGE} p ON p.${q('id')} = l.${q(links.owner)})`));
     if (node.filters) conditions.push(compileFilter(targetCtx, node.filters, target, t));
-    const localeKey = localized ? `, ${ctx.col(t, 'locale')} AS k_locale` : '';
-    hoisted.ctes.push(sql`${cte} ${ctx.dialect.materialized} (SELECT ${key} AS k_key${localeKey}, ${object} AS j FROM ${ctx.table(target.table)} ${t} WHERE ${join(conditions, ' AND ')})`);
+    hoisted.ctes.push(sql`${cte} ${ctx.dialect.materialized} (SELECT ${key} AS k_key, ${object} AS j FROM ${ctx.table(target.table)} ${t} WHERE ${join(conditions, ' AND ')})`);
     // The entry's link is found first (index on the owner column), then its target's row in the CTE: joining the
     // link to the CTE instead would copy every target's JSON into a hash per entry on PostgreSQL.
     const l = ctx.alias('l');
     const order = links.order ? `${ctx.col(l, links.order)}, ${ctx.col(l, 'id')}` : ctx.col(l, 'id');
     const mine = `${ctx.col(l, links.owner)} = ${ctx.col(rowAlias, 'id')}`;
     if (attribute.toMany) {
-      const localeJoin = localized ? ` AND c.k_locale = ${ctx.col(l, 'target_locale')}` : '';
-      const fromWhere = `${ctx.table(links.table)} ${l} JOIN ${cte} c ON c.k_key = ${ctx.col(l, links.target)}${localeJoin} WHERE ${mine}`;
+      const fromWhere = `${ctx.table(links.table)} ${l} JOIN ${cte} c ON c.k_key = ${ctx.col(l, links.target)} WHERE ${mine}`;
       hoisted.values.set(name, arrayOf(ctx, frag(embedJson(ctx, 'c.j')), order, frag(fromWhere), node.window));
       continue;
     }
     const link = (column: string) => `(SELECT ${ctx.col(l, column)} FROM ${ctx.table(links.table)} ${l} WHERE ${mine} ORDER BY ${order} LIMIT 1)`;
-    const localeMatch = localized ? ` AND c.k_locale = ${link('target_locale')}` : '';
-    hoisted.values.set(name, frag(`(SELECT ${embedJson(ctx, 'c.j')} FROM ${cte} c WHERE c.k_key = ${link(links.target)}${localeMatch})`));
+    hoisted.values.set(name, frag(`(SELECT ${embedJson(ctx, 'c.j')} FROM ${cte} c WHERE c.k_key = ${link(links.target)})`));
   }
   return hoisted;
 }
 
 /** An owning relation's link table, read from the owner's side: its owner and target columns, and its order. */
 function ownedLinks(ctx: CompileContext, owner: ContentType, attribute: RelationAttribute): { table: string; owner: string; target: string; order?: string } {
-  if (ctx.layout !== 'strapi') return { table: attribute.linkTable, owner: 'entity_id', target: 'target_document_id', order: 'ord' };
   const table = joinTableOf(ctx.model, owner, attribute);
   return { table: table.name, owner: table.ownerColumn, target: table.targetColumn, order: table.orderColumn };
 }

@@ -1,6 +1,6 @@
 import type { ContentType, Model } from '../../model/types.js';
 import type { ReadSpec } from '../../query/types.js';
-import type { DialectName, StorageLayout } from '../types.js';
+import type { DialectName } from '../types.js';
 import { compileRead, type CompiledRead } from './compile-read.js';
 import { readShape, type ReadShape } from './read-shape.js';
 import { fillSlots, Slot } from './slots.js';
@@ -47,7 +47,6 @@ export class ReadStatements {
     private readonly model: Model,
     private readonly dialect: DialectName,
     capacity = DEFAULT_CAPACITY,
-    private readonly layout: StorageLayout = 'cairn',
   ) {
     this.compiled = new BoundedCache(capacity);
   }
@@ -66,7 +65,7 @@ export class ReadStatements {
   list(contentType: ContentType, spec: ReadSpec): BoundRead {
     const reads = this.readsOf(contentType, spec);
     const compiled = (reads.list ??= this.lookup(`list\u0000${contentType.uid}\u0000${reads.shape.key}`, () =>
-      compileRead(this.model, this.dialect, contentType, reads.shape.spec, { layout: this.layout }),
+      compileRead(this.model, this.dialect, contentType, reads.shape.spec),
     ));
     return {
       data: bind(compiled.data, reads.shape.values),
@@ -79,12 +78,12 @@ export class ReadStatements {
     const reads = this.readsOf(contentType, spec);
     const { key, spec: shapeSpec, values } = reads.shape;
     if (documentId === undefined) {
-      const compiled = (reads.first ??= this.lookup(`first\u0000${contentType.uid}\u0000${key}`, () => compileRead(this.model, this.dialect, contentType, shapeSpec, { layout: this.layout })));
+      const compiled = (reads.first ??= this.lookup(`first\u0000${contentType.uid}\u0000${key}`, () => compileRead(this.model, this.dialect, contentType, shapeSpec)));
       return bind(compiled.data, values);
     }
     // The documentId takes the slot after the spec's own values.
     const compiled = (reads.one ??= this.lookup(`one\u0000${contentType.uid}\u0000${key}`, () =>
-      compileRead(this.model, this.dialect, contentType, shapeSpec, { documentId: new Slot(values.length), layout: this.layout }),
+      compileRead(this.model, this.dialect, contentType, shapeSpec, { documentId: new Slot(values.length) }),
     ));
     return bind(compiled.data, [...values, documentId]);
   }
@@ -116,10 +115,10 @@ function bind(statement: { sql: string; params: readonly unknown[] }, values: re
 const perModel = new WeakMap<Model, ReadStatements>();
 
 /** The read statement cache of an app (one per model: two apps in one process never share statements). */
-export function readStatements(model: Model, dialect: DialectName, layout: StorageLayout = 'cairn'): ReadStatements {
+export function readStatements(model: Model, dialect: DialectName): ReadStatements {
   let statements = perModel.get(model);
   if (!statements) {
-    statements = new ReadStatements(model, dialect, DEFAULT_CAPACITY, layout);
+    statements = new ReadStatements(model, dialect, DEFAULT_CAPACITY);
     perModel.set(model, statements);
   }
   return statements;

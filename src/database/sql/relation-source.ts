@@ -31,31 +31,7 @@ export function relationSource(
 ): RelationSource {
   const target = ctx.model.contentTypes.get(attribute.target);
   if (!target) throw new Error(`unknown relation target ${attribute.target}`);
-  if (ctx.layout === 'strapi') return strapiRelationSource(ctx, attribute, parentAlias, parent, target, parentStatus, anyVersion);
-  const parentLocalized = parent.modelType === 'contentType' && parent.localized;
-  const l = ctx.alias('l');
-  const t = ctx.alias('t');
-  const owner = attribute.kind === 'media' || attribute.owner;
-  const on: string[] = [];
-  if (owner) {
-    on.push(`${ctx.col(t, 'document_id')} = ${ctx.col(l, 'target_document_id')}`);
-    if (target.localized) on.push(`${ctx.col(t, 'locale')} = ${ctx.col(l, 'target_locale')}`);
-  } else {
-    on.push(`${ctx.col(t, 'id')} = ${ctx.col(l, 'entity_id')}`);
-  }
-  if (linkCarriesStatus(ctx, parent, attribute)) on.push(linkedVersionCondition(ctx, l, t));
-  else on.push(...versionConditions(ctx, target, t));
-  const from = `${ctx.table(attribute.linkTable)} ${l} JOIN ${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`;
-  const where = owner
-    ? `${ctx.col(l, 'entity_id')} = ${ctx.col(parentAlias, 'id')}`
-    : [
-        `${ctx.col(l, 'target_document_id')} = ${ctx.col(parentAlias, 'document_id')}`,
-        ...(parentLocalized ? [`${ctx.col(l, 'target_locale')} = ${ctx.col(parentAlias, 'locale')}`] : []),
-      ].join(' AND ');
-  const orderBy = owner
-    ? `${ctx.col(l, 'ord')}, ${ctx.col(l, 'id')}`
-    : `${ctx.col(l, 'inv_ord')}, ${ctx.col(l, 'id')}`;
-  return { from, where, orderBy, target, alias: t };
+  return strapiRelationSource(ctx, attribute, parentAlias, parent, target, parentStatus, anyVersion);
 }
 
 /**
@@ -124,12 +100,6 @@ export function linkCarriesStatus(ctx: CompileContext, parent: ContentType | Com
   if (attribute.kind !== 'relation' || !attribute.owner) return false;
   if (parent.modelType === 'contentType' && parent.draftAndPublish) return false;
   return Boolean(ctx.model.contentTypes.get(attribute.target)?.draftAndPublish);
-}
-
-/** The target row is the version its link names, or, for a link to the whole document, the version asked for. */
-function linkedVersionCondition(ctx: CompileContext, linkAlias: string, targetAlias: string): string {
-  const rowVersion = `CASE WHEN ${ctx.col(targetAlias, 'published_at')} IS NULL THEN 'draft' ELSE 'published' END`;
-  return `${rowVersion} = COALESCE(NULLIF(${ctx.col(linkAlias, 'target_status')}, ''), ${stringLiteral(ctx.status)})`;
 }
 
 /** The rows of a content-type that belong to the version asked for (Draft & Publish types only). */

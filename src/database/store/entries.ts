@@ -10,7 +10,7 @@ import { answerTooLargeError } from '../answer-limits.js';
  * their JSON texts, straight from the database.
  */
 export async function readEntries(db: Database, model: Model, contentType: ContentType, spec: ReadSpec): Promise<{ docs: string[]; total?: number }> {
-  const compiled = readStatements(model, db.dialect, db.layout).list(contentType, spec);
+  const compiled = readStatements(model, db.dialect).list(contentType, spec);
   const rows = await db.query<{ doc: unknown; total?: number | string }>(compiled.data.sql, compiled.data.params);
   let total: number | undefined;
   if (compiled.count) {
@@ -23,7 +23,7 @@ export async function readEntries(db: Database, model: Model, contentType: Conte
 
 /** Reads one document's entry (in the spec's status and locale) as JSON text, or null. */
 export async function readEntry(db: Database, model: Model, contentType: ContentType, spec: ReadSpec, documentId: string | undefined): Promise<string | null> {
-  const statement = readStatements(model, db.dialect, db.layout).one(contentType, spec, documentId);
+  const statement = readStatements(model, db.dialect).one(contentType, spec, documentId);
   const rows = await db.query<{ doc: string }>(statement.sql, statement.params);
   return rows.length ? docText(rows[0].doc) : null;
 }

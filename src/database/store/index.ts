@@ -1,11 +1,9 @@
 export { RowStore, rowExists, type ComponentLink } from './rows.js';
-export { copyLinks, deleteLinksTo, hasLinks } from './links.js';
-export { LinkList, type LinkAnchor, type LinkKey, type StoredStatus, type WindowMember } from './link-list.js';
-export { copyFileRows, deleteFileRows, fileDocumentIds, fileMimeTypes, hasFileRows, linkFileRows, linkFiles, rowFileDocumentIds } from './media-links.js';
+export { hasLinks } from './has-links.js';
+export type { LinkKey, StoredStatus, WindowMember } from './link-types.js';
+export { copyFileRows, deleteFileRows, fileDocumentIds, fileMimeTypes, hasFileRows, linkFileRows, rowFileDocumentIds } from './media-links.js';
 export {
-  documentIdOfRow,
   documentIdsByRowId,
-  documentRowIds,
   existingVersions,
   otherLocaleRows,
   siblingRowIds,

@@ -24,24 +24,6 @@ export async function fileMimeTypes(db: Database, documentIds: readonly string[]
   );
 }
 
-/**
- * Links files (documentIds, in order, each once) to row `rowId` through a media attribute's link table: after the
- * files it has (`append`), or in their place (`replace`).
- */
-export async function linkFiles(db: Database, linkTable: string, rowId: number, fileDocumentIds: readonly string[], mode: 'append' | 'replace'): Promise<void> {
-  const table = db.quote(linkTable);
-  let ord = 0;
-  if (mode === 'replace') {
-    await db.execute(`DELETE FROM ${table} WHERE entity_id = ?`, [rowId]);
-  } else {
-    const [max] = await db.query<{ m: number | null }>(`SELECT MAX(ord) AS m FROM ${table} WHERE entity_id = ?`, [rowId]);
-    ord = Number(max?.m ?? 0);
-  }
-  for (const documentId of fileDocumentIds) {
-    await db.execute(`INSERT INTO ${table} (entity_id, target_document_id, target_locale, ord, inv_ord) VALUES (?, ?, '', ?, ?)`, [rowId, documentId, ++ord, 1]);
-  }
-}
-
 /*
  * Strapi's layout keeps every media field of every type in one table, `files_related_mph` (strapi-layout/names.ts
  * MEDIA_MORPH_TABLE): `(file_id, related_id, related_type, field, order)`, `related_id` the version row's (or the
@@ -122,15 +104,12 @@ export async function copyFileRows(db: Database, relatedType: string, fromId: nu
   );
 }
 
-/** The documentIds of the files a row holds in a media field, in the field's order (either layout). */
-export async function rowFileDocumentIds(db: Database, where: { linkTable: string; relatedType: string; field: string }, rowId: number): Promise<string[]> {
-  const rows =
-    db.layout === 'strapi'
-      ? await db.query<{ d: string }>(
-          `SELECT f.document_id AS d FROM ${db.quote(MEDIA_MORPH_TABLE)} m JOIN ${db.quote('files')} f ON f.id = m.file_id ` +
-            `WHERE m.related_id = ? AND m.related_type = ? AND m.field = ? ORDER BY m.${db.quote('order')}, m.id`,
-          [rowId, where.relatedType, where.field],
-        )
-      : await db.query<{ d: string }>(`SELECT target_document_id AS d FROM ${db.quote(where.linkTable)} WHERE entity_id = ? ORDER BY ord, id`, [rowId]);
+/** The documentIds of the files a row holds in a media field, in the field's order. */
+export async function rowFileDocumentIds(db: Database, where: { relatedType: string; field: string }, rowId: number): Promise<string[]> {
+  const rows = await db.query<{ d: string }>(
+    `SELECT f.document_id AS d FROM ${db.quote(MEDIA_MORPH_TABLE)} m JOIN ${db.quote('files')} f ON f.id = m.file_id ` +
+      `WHERE m.related_id = ? AND m.related_type = ? AND m.field = ? ORDER BY m.${db.quote('order')}, m.id`,
+    [rowId, where.relatedType, where.field],
+  );
   return rows.map((row) => row.d);
 }

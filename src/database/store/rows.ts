@@ -1,12 +1,11 @@
 import type { Component, ContentType, Model } from '../../model/types.js';
 import type { Database } from '../types.js';
 import type { ColumnType } from '../../query/types.js';
-import { layoutBindValue, sqlDialect, StoredJson } from '../sql/index.js';
+import { layoutBindValue, sqlDialect } from '../sql/index.js';
 import { incomingJoins, owningJoins } from '../strapi-store/relations-of.js';
 import { copyNonDraftSourceLinks, mirrorSelfLinks } from '../strapi-store/publish-links.js';
 import { alignNonDraftOwners, checkedRowId, copyColumns, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
 import { columnTypes } from './bind-types.js';
-import { copyLinks } from './links.js';
 import { copyFileRows, deleteFileRows } from './media-links.js';
 
 /** A row's component in one of its fields, at its place in that field's list. */
@@ -14,7 +13,7 @@ export interface ComponentLink {
   cmp_id: number | string;
   component_type: string;
   field: string;
-  /** Cairn's `ord`, Strapi's `order`: NULL there for a single component, 1..n in a list or a dynamic zone. */
+  /** Strapi's `order`: NULL for a single component, 1..n in a list or a dynamic zone. */
   ord: number | null;
 }
 
@@ -23,7 +22,7 @@ export interface ComponentLink {
  * component attribute replaces its rows whole (documents/row-writer.ts decides what to write); deleting or copying
  * a row takes its components, nested ones included, and its own link rows with it.
  *
- * One class for both layouts (`db.layout`). In Strapi's, the model is the renamed one (strapi-layout/named-model.ts),
+ * The model is the one renamed by Strapi's rules (strapi-layout/named-model.ts),
  * values are bound in Strapi's stored form (SQLite datetimes as epoch milliseconds), `_cmps` orders by `order`
  * (NULL for a single component), media rows live in `files_related_mph`, relations in join tables by row id, and a
  * version is copied by the database (copyVersion) rather than read and written back.
@@ -42,18 +41,14 @@ export class RowStore {
     return this.d.quote(name);
   }
 
-  private get strapi(): boolean {
-    return this.db.layout === 'strapi';
-  }
-
   /** A value as the layout stores it in a column of `type` (sql/context.ts layoutBindValue). */
   private bind(value: unknown, type: ColumnType): unknown {
-    return layoutBindValue(this.d, this.db.layout, value, type);
+    return layoutBindValue(this.d, value, type);
   }
 
   /** The `_cmps` column holding a component's place in its field (Strapi's `order` is a keyword: quoted). */
   private get ordColumn(): string {
-    return this.strapi ? this.q('order') : 'ord';
+    return this.q('order');
   }
 
   /** INSERT a row; returns its id. */
@@ -101,19 +96,13 @@ export class RowStore {
 
   /** A row's components in every field, in each field's order. */
   async componentLinks(schema: ContentType | Component, rowId: number): Promise<ComponentLink[]> {
-    if (this.strapi) {
-      const order = this.ordColumn;
-      const links = await this.db.query<ComponentLink>(
-        `SELECT cmp_id, component_type, field, ${order} AS ord FROM ${this.q(schema.componentsTable)} WHERE entity_id = ? ORDER BY ${order}, id`,
-        [rowId],
-      );
-      // A REAL column: drivers may hand back 1.0 as text (MariaDB's double), or the number.
-      return links.map((link) => ({ ...link, ord: link.ord === null ? null : Number(link.ord) }));
-    }
-    return this.db.query<ComponentLink>(
-      `SELECT cmp_id, component_type, field, ord FROM ${this.q(schema.componentsTable)} WHERE entity_id = ? ORDER BY ord, id`,
+    const order = this.ordColumn;
+    const links = await this.db.query<ComponentLink>(
+      `SELECT cmp_id, component_type, field, ${order} AS ord FROM ${this.q(schema.componentsTable)} WHERE entity_id = ? ORDER BY ${order}, id`,
       [rowId],
     );
+    // A REAL column: drivers may hand back 1.0 as text (MariaDB's double), or the number.
+    return links.map((link) => ({ ...link, ord: link.ord === null ? null : Number(link.ord) }));
   }
 
   /**
@@ -164,56 +153,13 @@ export class RowStore {
     if (!ids.length) return;
     await this.deleteComponents(schema, ids);
     const marks = ids.map(() => '?').join(', ');
-    if (this.strapi) {
-      if ([...schema.attributes.values()].some((a) => a.kind === 'media')) await deleteFileRows(this.db, schema.uid, ids);
-      const sides = [
-        ...owningJoins(this.model, schema).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.ownerColumn)}`),
-        ...(schema.modelType === 'contentType' ? incomingJoins(this.model, schema.uid).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.targetColumn)}`) : []),
-      ];
-      for (const side of new Set(sides)) await this.db.execute(`DELETE FROM ${side} IN (${marks})`, ids);
-      await this.db.execute(`DELETE FROM ${this.q(schema.table)} WHERE id IN (${marks})`, ids);
-      return;
-    }
-    for (const attribute of schema.attributes.values()) {
-      if ((attribute.kind === 'relation' && attribute.owner) || attribute.kind === 'media') {
-        await this.db.execute(`DELETE FROM ${this.q(attribute.linkTable)} WHERE entity_id IN (${marks})`, ids);
-      }
-    }
+    if ([...schema.attributes.values()].some((a) => a.kind === 'media')) await deleteFileRows(this.db, schema.uid, ids);
+    const sides = [
+      ...owningJoins(this.model, schema).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.ownerColumn)}`),
+      ...(schema.modelType === 'contentType' ? incomingJoins(this.model, schema.uid).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.targetColumn)}`) : []),
+    ];
+    for (const side of new Set(sides)) await this.db.execute(`DELETE FROM ${side} IN (${marks})`, ids);
     await this.db.execute(`DELETE FROM ${this.q(schema.table)} WHERE id IN (${marks})`, ids);
-  }
-
-  /**
-   * Copies a row with its components and relation links (publishing copies the draft), overriding some columns.
-   * Returns the new row's id.
-   */
-  async copyRow(schema: ContentType | Component, fromId: number, overrides: Record<string, unknown>): Promise<number> {
-    if (this.strapi) throw new Error(`copyRow is Cairn's former layout's; in Strapi's, copyVersion copies ${schema.uid} rows`);
-    const types = columnTypes(schema);
-    // json columns are read as their stored text (drivers parse some: pg's json, MySQL's JSON type), to be
-    // written back as it is, even text that is not JSON (another tool's).
-    const jsonColumns = [...types].filter(([, type]) => type === 'json' || type === 'blocks').map(([name]) => name);
-    const jsonTexts = jsonColumns.map((name, i) => `, ${this.d.jsonText(this.q(name))} AS ${this.q(`cairn_json_${i}`)}`).join('');
-    const [row] = await this.db.query<Record<string, unknown>>(`SELECT *${jsonTexts} FROM ${this.q(schema.table)} WHERE id = ?`, [fromId]);
-    const columns: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(row)) {
-      if (name === 'id' || !types.has(name)) continue;
-      columns[name] = fromStored(value, types.get(name)!);
-    }
-    jsonColumns.forEach((name, i) => {
-      const text = row[`cairn_json_${i}`];
-      if (name in columns) columns[name] = text === null || text === undefined ? null : new StoredJson(String(text));
-    });
-    const newId = await this.insert(schema, { ...columns, ...overrides });
-    await copyLinks(this.db, schema, fromId, newId);
-    if (hasComponents(schema)) {
-      for (const link of await this.componentLinks(schema, fromId)) {
-        const component = this.model.components.get(link.component_type);
-        if (!component) continue;
-        const copyId = await this.copyRow(component, Number(link.cmp_id), {});
-        await this.linkComponent(schema, newId, copyId, link.component_type, link.field, link.ord);
-      }
-    }
-    return newId;
   }
 
   /**
@@ -244,7 +190,6 @@ export class RowStore {
     members: 'published' | 'draft',
     options: { links?: readonly string[] } = {},
   ): Promise<number> {
-    if (!this.strapi) throw new Error(`copyVersion is Strapi's layout's; in Cairn's former one, copyRow copies ${contentType.uid} rows`);
     if (options.links && toId === undefined) throw new Error(`${contentType.uid}: a new row gets every list copied`);
     return this.db.transaction((trx) => copyVersionRow(new RowStore(trx, this.model), contentType, fromId, toId, overrides, members, options.links));
   }
@@ -301,18 +246,4 @@ export async function rowExists(db: Database, table: string, id: number): Promis
 function hasComponents(schema: ContentType | Component): boolean {
   for (const a of schema.attributes.values()) if (a.kind === 'component' || a.kind === 'dynamiczone') return true;
   return false;
-}
-
-/** A value read back with SELECT *, turned into what `insert` expects (drivers differ on dates and JSON). */
-function fromStored(value: unknown, type: string): unknown {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) {
-    if (type === 'date') return value.toISOString().slice(0, 10);
-    return value.toISOString();
-  }
-  if ((type === 'datetime' || type === 'timestamp') && typeof value === 'string' && !value.endsWith('Z')) {
-    return `${value.replace(' ', 'T')}${value.includes('.') ? '' : '.000'}Z`;
-  }
-  if (type === 'boolean') return Boolean(value);
-  return value;
 }

@@ -35,24 +35,6 @@ export async function otherLocaleRows(db: Database, contentType: ContentType, do
   return rows.map((r) => Number(r.id));
 }
 
-/**
- * The ids of a document's rows in `locale` (ignored by a type without locales), its draft first: Strapi links a
- * document without Draft & Publish to both versions of one with it, in that order.
- */
-export async function documentRowIds(db: Database, contentType: ContentType, documentId: string, locale: string): Promise<number[]> {
-  const rows = await db.query<{ id: number }>(
-    `SELECT id FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE document_id = ?${contentType.localized ? ' AND locale = ?' : ''} ORDER BY ${contentType.draftAndPublish ? 'CASE WHEN published_at IS NULL THEN 0 ELSE 1 END, ' : ''}id`,
-    contentType.localized ? [documentId, locale] : [documentId],
-  );
-  return rows.map((row) => Number(row.id));
-}
-
-/** The document a row belongs to. */
-export async function documentIdOfRow(db: Database, contentType: ContentType, rowId: number): Promise<string> {
-  const [row] = await db.query<{ document_id: string }>(`SELECT document_id FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE id = ?`, [rowId]);
-  return row.document_id;
-}
-
 /** Row id -> its documentId, for the rows of these ids that exist. */
 export async function documentIdsByRowId(db: Database, contentType: ContentType, rowIds: readonly number[]): Promise<Map<number, string>> {
   const rows = await db.query<{ id: number; document_id: string }>(

@@ -37,7 +37,7 @@ export interface CreatedStrapiDatabase {
  *
  * Refuses a database that holds any table (DatabaseNotEmptyError), before writing anything. SQLite and PostgreSQL
  * create and fill in one transaction; on MariaDB (where each CREATE TABLE commits) a failure drops what was made.
- * A SQLite file is left in Strapi's journal mode (`delete`; Cairn's own layout uses WAL).
+ * A SQLite file is left in Strapi's journal mode (`delete`).
  */
 export async function createStrapiDatabase(db: Database, model: Model, options: CreateStrapiDatabaseOptions = {}): Promise<CreatedStrapiDatabase> {
   const locales = strapiLocaleRows(options.locales);

@@ -1,6 +1,6 @@
 import type { Database } from '../types.js';
 import type { RelationJoin } from '../strapi-layout/names.js';
-import type { WindowMember } from '../store/link-list.js';
+import type { WindowMember } from '../store/link-types.js';
 import { StrapiLinkList } from './link-list.js';
 import { quotedSide } from './list-side.js';
 import { rowIdOf } from './link-errors.js';
@@ -10,8 +10,7 @@ import { exactWindow, walkWindow } from './link-window.js';
  * The links of one row on one side of a Strapi 5 join table, addressed by link id: what a relation write from a
  * request needs besides `StrapiLinkList` (which addresses members). Strapi's ordering of a `connect`
  * (documents/relation-order.ts, run by documents/ordered-connect.ts) works on the links it loads, so this class
- * gives the same window, order writes and inserts as Cairn's former link lists (store/link-list.ts), over
- * `*_lnk` columns. Members are row ids; the caller has already checked them (they come from the target's table).
+ * gives it the window, order writes and inserts it needs (ordered-connect.ts OrderedLinks), over `*_lnk` columns. Members are row ids; the caller has already checked them (they come from the target's table).
  */
 export class StrapiLinkRows {
   /** Member-level operations on the same list (set, members). */

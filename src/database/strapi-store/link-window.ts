@@ -1,5 +1,5 @@
 import type { Database } from '../types.js';
-import type { WindowMember } from '../store/link-list.js';
+import type { WindowMember } from '../store/link-types.js';
 
 /** The quoted names one list's statements use: its table, the column holding the list's row, its order column. */
 export interface WindowSide {
