@@ -155,9 +155,13 @@ function targetList(ctx: CompileContext, source: RelationSource, node: PopulateN
     const counted = sql`(SELECT COUNT(*) FROM ${source.from} WHERE ${source.where}${filter})`;
     return frag(d.jsonObject([['count', counted.sql]]), counted.params);
   }
-  const object = entryObject(ctx, source.target, source.alias, node);
   const orderBy = orderFor(ctx, node.sort, source);
-  if (!toMany) return oneObject(ctx, sql`(SELECT ${object} FROM ${source.from} WHERE ${source.where}${filter} ORDER BY ${orderBy} LIMIT 1)`);
+  if (!toMany && byId(ctx)) {
+    const first = sql`(SELECT ${ctx.col(source.alias, 'id')} FROM ${source.from} WHERE ${source.where}${filter} ORDER BY ${orderBy} LIMIT 1)`;
+    return rowById(ctx, source.target, source.target.table, node, first);
+  }
+  const object = entryObject(ctx, source.target, source.alias, node);
+  if (!toMany) return sql`(SELECT ${object} FROM ${source.from} WHERE ${source.where}${filter} ORDER BY ${orderBy} LIMIT 1)`;
   return arrayOf(ctx, object, orderBy, sql`${source.from} WHERE ${source.where}${filter}`, node.window);
 }
 
@@ -174,11 +178,21 @@ export function arrayOf(ctx: CompileContext, object: Frag, orderBy: string, from
 }
 
 /**
- * A subquery answering one object or null, as JSON (see SqlDialect.jsonSubquery): Strapi's link and component tables
- * have no index giving the ORDER BY, and the sort may drop the object's JSON subtype.
+ * Whether a to-one (relation, media, component) picks its row's id first (see SqlDialect.oneRowById): Strapi's link
+ * and component tables have no index giving the ORDER BY, and on SQLite the sort may drop the object's JSON subtype.
  */
-function oneObject(ctx: CompileContext, subquery: Frag): Frag {
-  return frag(ctx.dialect.jsonSubquery(subquery.sql), subquery.params);
+function byId(ctx: CompileContext): boolean {
+  return ctx.dialect.oneRowById;
+}
+
+/**
+ * The object of the row of `table` whose id `first` answers (a subquery ordered and limited to one row), or null.
+ * The object is built outside the subquery's ORDER BY, so no sorter drops its JSON subtype; the same row and the
+ * same answer as one subquery building the object of its first row.
+ */
+function rowById(ctx: CompileContext, schema: ContentType | Component, table: string, plan: EntryPlan, first: Frag): Frag {
+  const o = ctx.alias('o');
+  return sql`(SELECT ${entryObject(ctx, schema, o, plan)} FROM ${ctx.table(table)} ${o} WHERE ${ctx.col(o, 'id')} = ${first})`;
 }
 
 function aggregateFrag(ctx: CompileContext, object: Frag, orderBy: string): Frag {
@@ -203,13 +217,14 @@ function componentValue(
   const component = ctx.model.components.get(componentUid)!;
   const k = ctx.alias('k');
   const c = ctx.alias('c');
-  const object = entryObject(ctx, component, c, node);
   const from = `${ctx.table(owner.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}`;
   const linked = `${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(field)} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(componentUid)}`;
   // `populate[compo][filters]` keeps the matching items (a single component that does not match reads null).
   const where = node.filters ? sql`${linked} AND ${compileFilter(ctx, node.filters, component, c)}` : frag(linked);
   const orderBy = componentOrder(ctx, node.sort, component, c, k);
-  if (!repeatable) return oneObject(ctx, sql`(SELECT ${object} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`);
+  if (!repeatable && byId(ctx)) return rowById(ctx, component, component.table, node, sql`(SELECT ${ctx.col(c, 'id')} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`);
+  const object = entryObject(ctx, component, c, node);
+  if (!repeatable) return sql`(SELECT ${object} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`;
   const aggregate = sql`SELECT ${aggregateFrag(ctx, object, orderBy)} FROM ${from} WHERE ${where}`;
   return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
 }

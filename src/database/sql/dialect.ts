@@ -34,11 +34,13 @@ export interface SqlDialect {
   /** Wrap an aggregate subquery so no rows gives '[]'. */
   emptyArrayDefault(subquery: string): string;
   /**
-   * A subquery that yields one JSON object (or NULL), as a JSON value. SQLite marks json_object's result as JSON
-   * only until it passes through a sorter: a subquery whose ORDER BY no index serves returns plain text, which the
-   * enclosing object would quote as a string. Elsewhere the subquery as it is.
+   * Whether a to-one read picks its row's id first (ordered, limited to one) and builds the object
+   * outside that subquery. SQLite marks json_object's result as JSON only until it passes through a sorter: an ORDER
+   * BY that no index serves (Strapi's link tables have no (owner, order) index) returns plain text, which the
+   * enclosing object would quote as a string, and re-parsing it with json() costs more than a primary key lookup.
+   * Elsewhere one subquery builds the object of its first row.
    */
-  jsonSubquery(subquery: string): string;
+  readonly oneRowById: boolean;
   /** Emit a stored column as its API JSON value (dates as ISO strings, booleans as true/false, bigints as strings). */
   jsonValue(column: string, type: ColumnType): string;
   /** A row's JSON text as the single result column. */
@@ -146,7 +148,7 @@ const sqlite: SqlDialect = {
   windowedArrayAgg: (expr, orderBy, fromWhere, start, limit) =>
     `SELECT json_group_array(json(w.j)) FROM (SELECT ${expr} AS j FROM ${fromWhere} ORDER BY ${orderBy} LIMIT ${int(limit)} OFFSET ${int(start)}) w`,
   emptyArrayDefault: (subquery) => `(${subquery})`,
-  jsonSubquery: (subquery) => `json(${subquery})`,
+  oneRowById: true,
   materialized: 'AS MATERIALIZED',
   pageFirst: 'sorted',
   jsonValue(column, type) {
@@ -184,7 +186,7 @@ const postgres: SqlDialect = {
   windowedArrayAgg: (expr, orderBy, fromWhere, start, limit) =>
     `SELECT array_to_json(array_agg(w.j ORDER BY w.n)) FROM (SELECT ${expr} AS j, ROW_NUMBER() OVER (ORDER BY ${orderBy}) AS n FROM ${fromWhere}) w WHERE w.n > ${int(start)} AND w.n <= ${int(start) + int(limit)}`,
   emptyArrayDefault: (subquery) => `COALESCE((${subquery}), '[]'::json)`,
-  jsonSubquery: (subquery) => subquery,
+  oneRowById: false,
   materialized: 'AS MATERIALIZED',
   pageFirst: 'always',
   jsonValue(column, type) {
@@ -227,7 +229,7 @@ const mysql: SqlDialect = {
   // MariaDB has no correlated derived tables, but its JSON_ARRAYAGG takes a LIMIT.
   windowedArrayAgg: (expr, orderBy, fromWhere, start, limit) => `SELECT JSON_ARRAYAGG(${expr} ORDER BY ${orderBy} LIMIT ${int(start)}, ${int(limit)}) FROM ${fromWhere}`,
   emptyArrayDefault: (subquery) => `COALESCE((${subquery}), JSON_ARRAY())`,
-  jsonSubquery: (subquery) => subquery,
+  oneRowById: false,
   // MariaDB has no hint; it materializes a CTE read from correlated subqueries by itself.
   materialized: 'AS',
   pageFirst: 'never',
