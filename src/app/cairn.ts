@@ -42,7 +42,7 @@ export interface CreateCairnOptions {
   /** Overrides merged over the loaded config (tests use it for the database). */
   config?: DeepPartial<AppConfig>;
   /**
-   * The database is already set up for this app: skip schema sync, the features' setup and the app's
+   * The database is already set up for this app: skip the tables' check, the features' setup and the app's
    * `bootstrap` (workers of a cluster: the process that prepared the app ran them once).
    */
   prepared?: boolean;
@@ -54,7 +54,7 @@ export interface CreateCairnOptions {
   readOnly?: boolean;
 }
 
-/** The lock that makes start-ups on one database take turns (schema sync, setup, bootstrap). */
+/** The lock that makes start-ups on one database take turns (tables, setup, bootstrap). */
 const STARTUP_LOCK = 'startup';
 
 /** A running Cairn app: its config, model, database, document services and HTTP server (not listening yet). */
@@ -67,7 +67,7 @@ export class Cairn {
   /** Functions run at close (features release what they hold). */
   readonly onClose: Array<() => Promise<void> | void> = [];
   /**
-   * The features' one-time database work (their tables, default roles...), run at start-up after schema sync and
+   * The features' one-time database work (their tables, default roles...), run at start-up after the tables are checked (or created) and
    * before the app's `bootstrap`, once per start on a database (see createCairn).
    */
   readonly setup: Array<() => Promise<void>> = [];
@@ -162,7 +162,7 @@ export class Cairn {
   }
 }
 
-/** Runs schema sync, setup and the app's register/bootstrap once, then closes (a cluster, before its workers start). */
+/** Checks (or creates) the tables, runs setup and the app's register/bootstrap once, then closes (a cluster, before its workers start). */
 export async function prepareApp(options: { dir: string; config?: DeepPartial<AppConfig> }): Promise<void> {
   const cairn = await createCairn(options);
   await cairn.close();
@@ -170,7 +170,7 @@ export async function prepareApp(options: { dir: string; config?: DeepPartial<Ap
 
 /**
  * Loads the app and assembles its server (not listening yet). Unless `prepared`, the database work of a start
- * (schema sync, the features' setup, the app's `bootstrap`) runs holding a lock on the database, so processes
+ * (the tables, the features' setup, the app's `bootstrap`) runs holding a lock on the database, so processes
  * starting together on one database take turns: each finds the tables, roles and seeded data the previous one
  * left, never half of them.
  */
@@ -191,7 +191,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     for (const feature of FEATURES) await feature(cairn);
     registerContentApi(fastify, rest);
     if (!options.prepared) {
-      const onWait = () => log.info('another process is starting on this database: waiting for it (schema sync, bootstrap)');
+      const onWait = () => log.info('another process is starting on this database: waiting for it (tables, bootstrap)');
       await db.exclusive(STARTUP_LOCK, () => setUp(cairn), { onWait });
     }
     await fastify.ready();
@@ -224,7 +224,7 @@ async function setUp(cairn: Cairn): Promise<void> {
 
 /**
  * The app up to its model, as Strapi loads it: config, database connection, the app's `register()` (services it
- * calls exist already; it may declare custom fields), then the model. No schema sync, features, routes or
+ * calls exist already; it may declare custom fields), then the model. No table check, features, routes or
  * `bootstrap()` yet: createCairn goes on from here, and the admin commands (tokens, permissions) work on it.
  */
 export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {

@@ -154,7 +154,7 @@ function onShutdownSignal(handler: (signal: NodeJS.Signals) => void): void {
 
 /**
  * The cluster primary. It never loads the model or the database itself: a first forked process runs
- * `prepareApp` (schema sync, the features' setup and the app's `bootstrap`, exactly once, so workers never race
+ * `prepareApp` (tables, the features' setup and the app's `bootstrap`, exactly once, so workers never race
  * on migrations or demo data), then N workers start `prepared`: they run `register` but none of that. A crashed
  * worker is replaced with exponential backoff (without a new bootstrap); SIGINT/SIGTERM are forwarded and the
  * primary exits once every worker is gone.

@@ -15,7 +15,7 @@ export interface LockOptions {
 
 /** How long a process waits for another one's lock before giving up with an error. */
 export const LOCK_WAIT_MS = 10 * 60_000;
-/** PostgreSQL: the first key of the two-key form, a lock space apart from schema sync's single-key locks. */
+/** PostgreSQL: the first key of the two-key form, a lock space apart from single-key locks. */
 const PG_LOCK_SPACE = 72616953;
 /** SQLite: how often a waiting process tries again (better-sqlite3 would block the event loop while it waits). */
 const SQLITE_POLL_MS = 50;

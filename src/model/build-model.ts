@@ -22,7 +22,7 @@ export interface BuildOptions {
   customFields?: CustomFieldLookup;
   /**
    * The model is served in Strapi 5's table layout (database/strapi-layout), whose identifier rules shorten every
-   * name to 55 characters: a collectionName may then be longer than the 63 characters Cairn's own layout allows.
+   * name to 55 characters: a collectionName may then be longer than 63 characters (without it, the limit the databases' identifiers have).
    */
   strapiLayout?: boolean;
 }

@@ -12,7 +12,7 @@ export const REFUSES = 'a start refuses (Cairn drops and changes nothing)';
  * `cairn db check`: whether the app's database has the tables Strapi 5 makes for the app's model (what Cairn needs
  * to serve it in Strapi's layout), each difference on a line; exit 1 when there is one. On a database that Cairn made,
  * the differences are split into what a start adds (the model added it) and what it refuses. The database is opened
- * read-only and only its catalog is read; nothing else runs (no schema sync, no features, no bootstrap).
+ * read-only and only its catalog is read; nothing else runs (no table check or creation, no features, no bootstrap).
  */
 export function registerDb(program: Command): void {
   const db = program.command('db').description("the app's database");
@@ -60,7 +60,7 @@ export function registerDb(program: Command): void {
 /**
  * `cairn db create`: an empty database becomes the one Strapi 5 makes for the app's model (strapi-layout/new-database.ts),
  * which Strapi and Cairn then open as Strapi's. The database is first opened read-only: one that holds any table is
- * refused (exit 1) before anything is written, not even SQLite's journal mode. No schema sync, features or bootstrap.
+ * refused (exit 1) before anything is written, not even SQLite's journal mode. No tables created, no features or bootstrap.
  */
 async function createCommand(dir: string): Promise<void> {
   const [{ loadCairn }, { createStrapiDatabase, tablesIn, DatabaseNotEmptyError }] = await Promise.all([

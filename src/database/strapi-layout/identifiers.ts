@@ -40,8 +40,8 @@ export interface NameToken {
 
 /**
  * lodash's snakeCase, which Strapi applies to attribute, singular and table names: it splits letters from digits
- * (`line2` → `line_2`, `compo21308` → `compo_21308`), which Cairn's own snakeCase does not. Loaded on first use:
- * with its helpers it is some twenty CommonJS files, which a start on Cairn's own layout never needs.
+ * (`line2` → `line_2`, `compo21308` → `compo_21308`), which Cairn's own snakeCase does not. Loaded on first use
+ * (with its helpers it is some twenty CommonJS files): commands that build no model never load it.
  */
 const require = createRequire(import.meta.url);
 let lodashSnakeCase: ((name: string) => string) | undefined;

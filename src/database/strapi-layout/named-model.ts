@@ -4,7 +4,7 @@ import { strapiColumnName, strapiTableName } from './names.js';
 
 /**
  * The model with the names Strapi 5 gives its tables and columns: identifiers over 55 characters shortened by
- * Strapi's rule, and columns in lodash's snake_case (`line2` → `line_2`), where Cairn's own layout writes
+ * Strapi's rule, and columns in lodash's snake_case (`line2` → `line_2`), where the model as built keeps
  * `collectionName` and `snake_case` as they are. The SQL compiler and the stores read `table`, `componentsTable` and
  * `column`, so a model renamed once serves a database that Strapi made; `collectionName` keeps the name as written
  * (Strapi derives every other name from it). Names that need no change are the same strings: most models come out
