@@ -56,12 +56,6 @@ export class LayoutMismatchError extends Error {
   }
 }
 
-/** Throws LayoutMismatchError when the database differs from Strapi's layout for the model. */
-export async function assertStrapiLayout(db: Pick<Database, 'dialect' | 'query'>, model: Model): Promise<void> {
-  const differences = await checkStrapiLayout(db, model);
-  if (differences.length) throw new LayoutMismatchError(differences);
-}
-
 /**
  * What a start finds: the differences from Strapi's layout for the model and, on a database that Cairn made
  * (cairn-mark.ts), which of them a start adds (additions.ts) and which it refuses (with what the model no longer
