@@ -44,11 +44,11 @@ export async function publishStrapiWrite(
     const attribute = relation.attribute;
     if (attribute.kind !== 'relation') continue; // media: copied with the row
     const other = store.model.contentTypes.get(attribute.target)!;
-    // Owner side: the published rows of targets with versions are other members than the draft's.
-    if (attribute.owner && other.draftAndPublish) copied.push(attribute.name);
-    // Inverse side: an owner with versions links this document's published row by its own publishes; one without
-    // links both rows, so the change applies to the published row too.
-    else if (attribute.owner || !other.draftAndPublish) applied.push(relation);
+    // The published rows of other documents with versions are other members than the draft's (either side of the
+    // join table): their lists are copied, mapped. A target (or owner) without versions has one row, which both
+    // versions link: the change applies to the published row too.
+    if (other.draftAndPublish) copied.push(attribute.name);
+    else applied.push(relation);
   }
   await store.copyVersion(contentType, rows.draftId, rows.publishedId, { published_at: now }, 'published', { links: copied });
   if (applied.length) await writeStrapiRelations(store.db, store.model, contentType, rows.publishedId, applied, scope);

@@ -4,7 +4,7 @@ import type { ColumnType } from '../../query/types.js';
 import { layoutBindValue, sqlDialect } from '../sql/index.js';
 import { incomingJoins, owningJoins } from '../strapi-store/relations-of.js';
 import { copyNonDraftSourceLinks, mirrorSelfLinks } from '../strapi-store/publish-links.js';
-import { alignNonDraftOwners, checkedRowId, copyColumns, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
+import { checkedRowId, copyInverseLinks, copyColumns, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
 import { columnTypes } from './bind-types.js';
 import { copyFileRows, deleteFileRows } from './media-links.js';
 
@@ -228,7 +228,7 @@ async function copyVersionRow(
   await copyComponents(db, model, contentType, fromId, rowId, members);
   if ([...contentType.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, contentType.uid, fromId, rowId);
   await copyOwnLinks(db, model, contentType, fromId, rowId, members, toId === undefined, links);
-  if (members === 'published' && !links) await alignNonDraftOwners(db, model, contentType, fromId, rowId);
+  await copyInverseLinks(db, model, contentType, fromId, rowId, members, toId === undefined, links);
   // Strapi's publish and discard-draft also add links other rows hold (docs/strapi-5-writes.md §4): every time,
   // whatever `links` says, as they depend on the other rows' versions, not on this row's lists.
   const versionLinks = { contentType, from: fromId, to: rowId, status: members };

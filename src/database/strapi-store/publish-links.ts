@@ -90,7 +90,7 @@ export async function mirrorSelfLinks(db: Database, model: Model, links: Version
  * already stay, wherever the source's link to `from` is (or whether it has one). Sources: content types without
  * Draft & Publish and components whose entry has none (Strapi's component filter: a component row inside a D&P
  * entry is one version's and is left alone). Relations with a mappedBy side are Strapi's "bidirectional" ones:
- * not this rule's (the copied row's own relations re-create them).
+ * not this rule's (the copied row's own relations re-create them: version-copy.ts copyInverseLinks).
  */
 export async function copyNonDraftSourceLinks(db: Database, model: Model, links: VersionLinks): Promise<void> {
   const q = (name: string) => db.quote(name);

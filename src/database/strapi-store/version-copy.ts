@@ -89,19 +89,37 @@ export async function copyOwnLinks(
 }
 
 /**
- * Makes the lists of owners WITHOUT Draft & Publish, through a bidirectional relation (inversedBy: Strapi re-creates
- * those links from the copied row's inverse side), that link row `toId` of `contentType` equal those that link
- * `fromId`: Strapi links such an owner to both versions of a D&P target. An owner that links `fromId` but not `toId`
- * gets a link to it, last in the owner's list (MAX + 1); one that links `toId` but not `fromId` any more loses it;
- * `toId`'s order of its owners is `fromId`'s. Links from owners with Draft & Publish (other documents' versions) and
- * from components (their entry's version) are left alone.
+ * Gives row `toId` of `contentType` the links its mappedBy relations hold in another content type's join table (the
+ * other type owns them), as Strapi's publish and discard-draft re-create the copied row's relations, both sides
+ * (`getDeepPopulate` reads the mappedBy side too; `bidirectional-relations.js` restores the owners' orders):
+ * - an owner WITH Draft & Publish: each link L → `fromId` whose L has a version in `members` (same document and
+ *   locale) becomes L' → `toId`, L' that version; a link of `toId` whose L no longer links `fromId` goes. A fresh
+ *   row gets the links' orders copied (the first publish's tie with the draft link); a kept row keeps each kept
+ *   link's order in L's list, new ones go last there (MAX + 1), as Strapi restores them from the replaced version.
+ * - an owner WITHOUT Draft & Publish links both versions of a document, so, when publishing, the owners that link
+ *   `fromId` link `toId` too, in `fromId`'s order (new ones last in the owner's list); discarding a draft leaves them.
+ * Self relations are mirrorSelfLinks' (publish-links.ts); links from components (their entry's version) and from
+ * unidirectional relations (copyNonDraftSourceLinks) are not this rule's. `only` names the relations of
+ * `contentType` to copy (default all).
  */
-export async function alignNonDraftOwners(db: Database, model: Model, contentType: ContentType, fromId: number, toId: number): Promise<void> {
+export async function copyInverseLinks(
+  db: Database,
+  model: Model,
+  contentType: ContentType,
+  fromId: number,
+  toId: number,
+  members: 'published' | 'draft',
+  fresh: boolean,
+  only?: readonly string[],
+): Promise<void> {
   for (const { owner, attribute, table } of incomingJoins(model, contentType.uid)) {
-    if (owner.modelType !== 'contentType' || owner.draftAndPublish || owner.uid === contentType.uid) continue;
-    // A unidirectional relation keeps the links to the published row and gains copies (copyNonDraftSourceLinks).
-    if (!attribute.inversedBy) continue;
-    await replaceLinksMapped(db, { table, side: 'inverse' }, { from: fromId, to: toId, members: 'same' });
+    if (owner.modelType !== 'contentType' || owner.uid === contentType.uid || !attribute.inversedBy) continue;
+    if (only && !only.includes(attribute.inversedBy)) continue;
+    const join = { table, side: 'inverse' as const };
+    if (!owner.draftAndPublish) {
+      if (members === 'published') await replaceLinksMapped(db, join, { from: fromId, to: toId, members: 'same' });
+    } else if (fresh) await copyLinksMapped(db, join, { from: fromId, to: toId, members, otherOrder: 'copy' });
+    else await replaceLinksMapped(db, join, { from: fromId, to: toId, members });
   }
 }
 
