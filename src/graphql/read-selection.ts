@@ -4,6 +4,7 @@ import {
   isObjectType,
   isUnionType,
   type FieldNode,
+  type GraphQLField,
   type GraphQLObjectType,
   type GraphQLResolveInfo,
   type SelectionSetNode,
@@ -55,7 +56,7 @@ export interface ReadStyle {
     value: OutputValue | undefined;
   };
   /** Filter arguments → REST filters. */
-  filters(model: Model, target: ContentType, raw: unknown): unknown;
+  filters(model: Model, target: ContentType | Component, raw: unknown): unknown;
   /** The version of the targets a relation's arguments ask for (nothing: the request's). */
   version(target: ContentType, args: Record<string, unknown>): Partial<PopulateNode>;
 }
@@ -128,8 +129,11 @@ export function readSelection(
     const namedType = getNamedType(field.type);
     const selection = mergedSelection(nodes);
     if (attribute?.kind === 'component' && isObjectType(namedType)) {
-      const sub = readSelection(style, options, model.components.get(attribute.component)!, namedType, selection, info);
-      populate.set(populateKey, { ...alias, fields: sub.fields, populate: sub.populate, ...nested(sub) });
+      const component = model.components.get(attribute.component)!;
+      const sub = readSelection(style, options, component, namedType, selection, info);
+      // A repeatable component's list arguments: its items filtered, sorted and windowed as a relation's.
+      const list = attribute.repeatable ? listArguments(style, model, options, schema, name, component, field, nodes[0]!, info) : {};
+      populate.set(populateKey, { ...list, ...alias, fields: sub.fields, populate: sub.populate, ...nested(sub) });
       shape.push([key, { kind: 'populate', key: populateKey }]);
     } else if (attribute?.kind === 'dynamiczone' && isUnionType(namedType)) {
       const on = new Map<string, PopulateNode>();
@@ -143,12 +147,8 @@ export function readSelection(
       shape.push([key, { kind: 'populate', key: populateKey }]);
     } else if (isObjectType(namedType) && (attribute?.kind === 'relation' || attribute?.kind === 'media' || name === 'localizations')) {
       const target = name === 'localizations' ? (schema as ContentType) : model.contentTypes.get((attribute as { target: string }).target)!;
-      const args = getArgumentValues(field, nodes[0], info.variableValues) as { filters?: unknown; sort?: unknown; pagination?: Record<string, number> };
-      const params: Record<string, unknown> = {};
-      if (args.filters) params.filters = style.filters(model, target, args.filters);
-      const sort = Array.isArray(args.sort) ? args.sort : args.sort ? [args.sort] : [];
-      if (sort.length) params.sort = sort;
-      const parsed = parsePopulate(options.populate, schema, { [name]: params }).get(name);
+      const args = listArgumentValues(field, nodes[0]!, info);
+      const parsed = parsePopulate(options.populate, schema, { [name]: populateParams(style, model, target, args) }).get(name);
       if (!parsed) {
         // A type the caller may not find: the field answers null / an empty list (by its resolver).
         compilable = false;
@@ -176,4 +176,36 @@ export function readSelection(
     for (const attribute of schema.attributes.values()) if (attribute.kind === 'scalar' && !schema.privateAttributes.has(attribute.name)) fields.add(attribute.name);
   }
   return { fields: [...fields], populate, shape, compilable };
+}
+
+type ListArguments = { filters?: unknown; sort?: unknown; pagination?: Record<string, number> };
+
+function listArgumentValues(field: GraphQLField<unknown, unknown>, node: FieldNode, info: GraphQLResolveInfo): ListArguments {
+  return getArgumentValues(field, node, info.variableValues) as ListArguments;
+}
+
+/** A list field's `filters` and `sort` as REST's populate params for its attribute (validated by parsePopulate). */
+function populateParams(style: ReadStyle, model: Model, target: ContentType | Component, args: ListArguments): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  if (args.filters) params.filters = style.filters(model, target, args.filters);
+  const sort = Array.isArray(args.sort) ? args.sort : args.sort ? [args.sort] : [];
+  if (sort.length) params.sort = sort;
+  return params;
+}
+
+/** A repeatable component field's arguments as its populate node's filters, sort and window. */
+function listArguments(
+  style: ReadStyle,
+  model: Model,
+  options: ReadSelectionOptions,
+  owner: ContentType | Component,
+  name: string,
+  component: Component,
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  info: GraphQLResolveInfo,
+): Partial<PopulateNode> {
+  const args = listArgumentValues(field, node, info);
+  const parsed = parsePopulate(options.populate, owner, { [name]: populateParams(style, model, component, args) }).get(name);
+  return { ...(parsed?.filters ? { filters: parsed.filters } : {}), ...(parsed?.sort ? { sort: parsed.sort } : {}), window: nestedWindow(args.pagination, options.amountLimit) };
 }

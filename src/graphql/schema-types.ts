@@ -119,8 +119,10 @@ export class TypeRegistry {
         return;
       }
       case 'component': {
-        const component = this.object(this.model.components.get(attribute.component)!);
-        if (attribute.repeatable) fields[attribute.name] = { type: this.list(component, attribute.required), resolve: populatedList };
+        const target = this.model.components.get(attribute.component)!;
+        const component = this.object(target);
+        // A repeatable component takes a list's arguments, as Strapi's `getContentTypeArgs(component, { multiple })`.
+        if (attribute.repeatable) fields[attribute.name] = { type: this.list(component, attribute.required), args: this.listArgs(target), resolve: populatedList };
         else fields[attribute.name] = { type: this.requiredOutputs && attribute.required ? new GraphQLNonNull(component) : component, resolve: populated };
         return;
       }
@@ -151,9 +153,14 @@ export class TypeRegistry {
 
   /** A to-many field and its `_connection` twin, both taking filters, pagination and sort. */
   protected addList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType): void {
-    const args = { filters: { type: this.filters(target) }, pagination: { type: this.paginationArg, defaultValue: {} }, sort: { type: new GraphQLList(GraphQLString), defaultValue: [] } };
+    const args = this.listArgs(target);
     fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: (parent, args, context, info) => ({ nodes: populatedList(parent, args, context, info) }) };
     fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.listItem(this.object(target)))), args, resolve: populatedList };
+  }
+
+  /** The arguments of a list field (a to-many relation, a repeatable component): filters, pagination, sort. */
+  protected listArgs(target: ContentType | Component) {
+    return { filters: { type: this.filters(target) }, pagination: { type: this.paginationArg, defaultValue: {} }, sort: { type: new GraphQLList(GraphQLString), defaultValue: [] } };
   }
 
   relationCollection(target: ContentType): GraphQLObjectType {

@@ -225,8 +225,8 @@ function componentValue(
   if (!repeatable && byId(ctx)) return rowById(ctx, component, component.table, node, sql`(SELECT ${ctx.col(c, 'id')} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`);
   const object = entryObject(ctx, component, c, node);
   if (!repeatable) return sql`(SELECT ${object} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`;
-  const aggregate = sql`SELECT ${aggregateFrag(ctx, object, orderBy)} FROM ${from} WHERE ${where}`;
-  return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
+  // A window (GraphQL's pagination of a repeatable component) reads only its items.
+  return arrayOf(ctx, object, orderBy, sql`${from} WHERE ${where}`, node.window);
 }
 
 /** Components in their stored order, after `populate[compo][sort]` when given. */
