@@ -140,6 +140,32 @@ export async function copyMorphLinks(db: Database, model: Model, contentType: Co
     const relatedId = link ? await versionOf(db, model, link.type, link.relatedId, members) : undefined;
     await writeMorphToOne(db, contentType.table, [toId], link && relatedId !== undefined ? { relatedId, type: link.type } : null);
   }
+  // The inverse sides (morphMany, morphOne): Strapi's publish writes them again from the copied row's data, the
+  // owners mapped to their `members` version.
+  for (const attribute of contentType.attributes.values()) {
+    if (attribute.kind !== 'morph' || attribute.target === undefined) continue;
+    const owner = model.contentTypes.get(attribute.target);
+    const by = owner?.attributes.get(attribute.morphBy!);
+    if (!owner || by?.kind !== 'morph') continue;
+    const mapped = async (ids: number[]) => {
+      const result: number[] = [];
+      for (const id of ids) {
+        const version = await versionOf(db, model, owner.uid, id, members);
+        if (version !== undefined && !result.includes(version)) result.push(version);
+      }
+      return result;
+    };
+    if (by.relation === 'morphToMany') {
+      const table = morphTableOf(owner, by.name);
+      const owners = await mapped(await readMorphOwners(db, table, fromId, contentType.uid, attribute.name));
+      await replaceMorphOwners(db, table, toId, contentType.uid, attribute.name, owners);
+    } else {
+      const owners = await mapped(await readMorphToOneOwners(db, owner.table, fromId, contentType.uid));
+      const current = await readMorphToOneOwners(db, owner.table, toId, contentType.uid);
+      await writeMorphToOne(db, owner.table, current.filter((o) => !owners.includes(o)), null);
+      await writeMorphToOne(db, owner.table, owners, { relatedId: toId, type: contentType.uid });
+    }
+  }
 }
 
 /**
