@@ -12,7 +12,7 @@ import { ValidationError, type FieldError } from '../errors/index.js';
 import { errorPath, missingValue, pathLabel, typeError, type BodyPath, type YupType } from './field-messages.js';
 import { castDateTime, checkScalar } from './scalar-values.js';
 import { parseRelationValue, type RelationOps } from './relation-ops.js';
-import { parseMorphValue, type MorphPlan } from './morph-writes.js';
+import { parseMorphValue, type MorphPlan } from './morph-ops.js';
 
 /** A validated body for one row: its columns, and what hangs off it (components, relations). */
 export interface RowPlan {

@@ -60,6 +60,28 @@ describeEachDialect('morph relations in Strapi 5 tables', (dialect) => {
       [N, n1.documentId],
     ]);
     expect(Object.keys(r.body.data.items[0]).at(-1)).toBe('__type');
+    // Stored as Strapi stores them: the draft row's links, the linked draft rows, `field` NULL from a create, `order` 1..n.
+    const q = (name: string) => app.cairn.db.quote(name);
+    const stored = await app.cairn.db.query<Record<string, unknown>>(
+      `SELECT shop_id, items_id, items_type, field, ${q('order')} AS o FROM shops_items_mph WHERE shop_id = ? ORDER BY ${q('order')}`,
+      [shop.id],
+    );
+    const draftRow = async (table: string, documentId: string) =>
+      Number((await app.cairn.db.query<{ id: number }>(`SELECT id FROM ${table} WHERE document_id = ? AND published_at IS NULL`, [documentId]))[0].id);
+    expect(stored.map((row) => [Number(row.items_id), row.items_type, row.field, Number(row.o)])).toEqual([
+      [await draftRow('products', p2.documentId), P, null, 1],
+      [await draftRow('products', p1.documentId), P, null, 2],
+      [n1.id, N, null, 3],
+    ]);
+    const [own] = await app.cairn.db.query<{ target_id: number; target_type: string }>('SELECT target_id, target_type FROM shops WHERE id = ?', [shop.id]);
+    expect([Number(own.target_id), own.target_type]).toEqual([n1.id, N]);
+    // One statement per read, whatever the types (besides the API token's lookup).
+    const statements: string[] = [];
+    const stop = app.cairn.db.onQuery((sql) => void statements.push(sql));
+    const list = await app.request('GET', `/api/shops?status=draft&${populate}`);
+    stop();
+    expect(list.status, list.raw).toBe(200);
+    expect(statements.filter((sql) => !sql.includes('strapi_api_tokens')).length).toBe(1);
     expect(r.body.data.featured).toMatchObject({ documentId: n1.documentId, text: 'n1', __type: N });
 
     // on[uid] reads only the types it names.
