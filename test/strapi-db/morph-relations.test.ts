@@ -163,4 +163,22 @@ describeEachDialect('morph relations in Strapi 5 tables', (dialect) => {
     r = await app.request('GET', `/api/shops/${other.documentId}?populate[items]=true`);
     expect(r.body.data.items.map((i: { documentId: string; __type: string }) => [i.__type, i.documentId])).toEqual([['api::shop.shop', target.documentId]]);
   });
+
+  it('serves a morphToMany in GraphQL as Strapi\'s GenericMorph union, each item by its __typename', async () => {
+    const p = await create('products', { name: 'gq product' });
+    const n = await create('notes', { text: 'gq note' });
+    const shop = await create('shops', { name: 'gq', items: [{ __type: N, documentId: n.documentId }, { __type: P, documentId: p.documentId }], featured: { __type: P, documentId: p.documentId } });
+    const query = `query($id: ID!) { shop(documentId: $id) { name items { __typename ... on Product { name } ... on Note { text } } featured { __typename ... on Product { documentId } } } }`;
+    const r = await app.request('POST', '/graphql', { query, variables: { id: shop.documentId } });
+    expect(r.status, r.raw).toBe(200);
+    expect(r.body.errors, r.raw).toBeUndefined();
+    expect(r.body.data.shop).toEqual({
+      name: 'gq',
+      items: [{ __typename: 'Note', text: 'gq note' }, { __typename: 'Product', name: 'gq product' }],
+      featured: { __typename: 'Product', documentId: p.documentId },
+    });
+    const schema = await app.request('POST', '/graphql', { query: '{ __type(name: "GenericMorph") { kind possibleTypes { name } } }' });
+    expect(schema.body.data.__type.kind).toBe('UNION');
+    expect(schema.body.data.__type.possibleTypes.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['Product', 'Note', 'Shop']));
+  });
 });
