@@ -182,3 +182,38 @@ describeEachDialect('morph relations in Strapi 5 tables', (dialect) => {
     expect(schema.body.data.__type.possibleTypes.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['Product', 'Note', 'Shop']));
   });
 });
+
+describeEachDialect("morph relations in the seed's GraphQL shape (v4: data { attributes })", (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(dialect, {
+      contentTypes: {
+        product: ct('product', 'products', { name: { type: 'string' } }),
+        shop: ct('shop', 'shops', {
+          name: { type: 'string' },
+          items: { type: 'relation', relation: 'morphToMany' },
+          backlinks: { type: 'relation', relation: 'morphMany', target: 'api::shop.shop', morphBy: 'items' },
+        }),
+      },
+      config: { plugins: { graphql: { config: { shape: 'v4' } } } },
+    });
+  }, 120_000);
+  afterAll(() => app?.close());
+
+  it('serves GenericMorph items as the types\' attributes, and a morphMany as a relation collection', async () => {
+    const p = (await app.request('POST', '/api/products', { data: { name: 'v4 product' } })).body.data;
+    const target = (await app.request('POST', '/api/shops', { data: { name: 'target' } })).body.data;
+    const shop = (await app.request('POST', '/api/shops', { data: { name: 'v4', items: [{ __type: 'api::product.product', documentId: p.documentId }] } })).body.data;
+    let r = await app.request('PUT', `/api/shops/${target.documentId}`, { data: { backlinks: [{ __type: 'api::shop.shop', documentId: shop.documentId }] } });
+    expect(r.status, r.raw).toBe(200);
+    r = await app.request('POST', '/graphql', {
+      query: `{ shops(sort: "name") { data { attributes { name items { __typename ... on Product { name } } backlinks { data { attributes { name } } } } } } }`,
+    });
+    expect(r.body.errors, r.raw).toBeUndefined();
+    expect(r.body.data.shops.data.map((s: { attributes: unknown }) => s.attributes)).toEqual([
+      { name: 'target', items: [], backlinks: { data: [{ attributes: { name: 'v4' } }] } },
+      // The link written from the target's morphMany is in the owner's list too (Strapi reads every row of it).
+      { name: 'v4', items: [{ __typename: 'Product', name: 'v4 product' }, { __typename: 'Shop' }], backlinks: { data: [] } },
+    ]);
+  });
+});
