@@ -3,6 +3,7 @@ import type { RowStore } from '../database/store/index.js';
 import { ApplicationError } from '../errors/index.js';
 import type { ComponentPlan, RelationPlan, RowPlan } from './write-plan.js';
 import { writeMedia } from './relation-writes.js';
+import { writeMorphs } from './morph-writes.js';
 import { writeStrapiRelations, type StrapiRelationScope } from './strapi-relation-writes.js';
 
 /**
@@ -12,6 +13,7 @@ import { writeStrapiRelations, type StrapiRelationScope } from './strapi-relatio
  */
 export async function writeChildren(store: RowStore, schema: ContentType | Component, rowId: number, plan: RowPlan, scope: StrapiRelationScope): Promise<void> {
   for (const componentPlan of plan.components) await replaceComponents(store, schema, rowId, componentPlan, scope);
+  if (plan.morphs.length && schema.modelType === 'contentType') await writeMorphs(store.db, store.model, schema, rowId, plan.morphs, scope);
   if (!plan.relations.length) return;
   // Strapi's layout keeps media apart from relations (`files_related_mph`, not a join table).
   const relations: RelationPlan[] = [];

@@ -160,7 +160,7 @@ async function replaceToOne(links: StrapiLinkRows, rows: number[]): Promise<numb
  * published row (none: no link, as Strapi); from a row without versions: both, draft first, or the one `status`
  * names.
  */
-async function linkedRows(db: Database, target: ContentType, documentId: string, locale: string | undefined, version: RowVersion, status: StoredStatus): Promise<number[]> {
+export async function linkedRows(db: Database, target: ContentType, documentId: string, locale: string | undefined, version: RowVersion, status: StoredStatus): Promise<number[]> {
   const rows = await versionRows(db, target, documentId, locale);
   if (!target.draftAndPublish) return rows.map((r) => r.id);
   const wanted = version === 'single' ? status : version;

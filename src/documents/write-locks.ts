@@ -42,6 +42,16 @@ async function addRelationTargets(db: Database, model: Model, documentId: string
     }
     set.keys.push(...documentIds.map((id) => documentLockKey(target.uid, id)));
   }
+  // A morphMany / morphOne writes its target's rows (their morph list or columns): the items' documents are locked.
+  // (A morphToMany / morphToOne writes only its own row's links.)
+  for (const { attribute, ops } of plan.morphs) {
+    const target = attribute.target === undefined ? undefined : model.contentTypes.get(attribute.target);
+    if (!target) continue;
+    const items = ops.kind === 'set' ? ops.targets : [...ops.connect, ...ops.disconnect];
+    const documentIds = items.filter((t) => typeof t.ref === 'string').map((t) => t.ref as string);
+    documentIds.push(...(await documentIdsOfRows(db, target.table, items.filter((t) => typeof t.ref === 'number').map((t) => t.ref as number))));
+    set.keys.push(...documentIds.map((id) => documentLockKey(target.uid, id)));
+  }
   for (const component of plan.components) {
     for (const item of component.items) await addRelationTargets(db, model, documentId, item.row, set);
   }

@@ -12,6 +12,7 @@ import { ValidationError, type FieldError } from '../errors/index.js';
 import { errorPath, missingValue, pathLabel, typeError, type BodyPath, type YupType } from './field-messages.js';
 import { castDateTime, checkScalar } from './scalar-values.js';
 import { parseRelationValue, type RelationOps } from './relation-ops.js';
+import { parseMorphValue, type MorphPlan } from './morph-ops.js';
 
 /** A validated body for one row: its columns, and what hangs off it (components, relations). */
 export interface RowPlan {
@@ -21,6 +22,8 @@ export interface RowPlan {
   sharedColumns: Set<string>;
   components: ComponentPlan[];
   relations: RelationPlan[];
+  /** Polymorphic relations (morph-writes.ts). */
+  morphs: MorphPlan[];
 }
 
 /**
@@ -92,7 +95,7 @@ function collect(
   path: BodyPath,
   keepIds: boolean,
 ): RowPlan {
-  const plan: RowPlan = { columns: {}, sharedColumns: new Set(), components: [], relations: [] };
+  const plan: RowPlan = { columns: {}, sharedColumns: new Set(), components: [], relations: [], morphs: [] };
   if (!isObject(data)) {
     ctx.errors.push({ path: errorPath(path), message: `${pathLabel(path) || 'data'} must be an object`, name: 'ValidationError', value: data });
     return plan;
@@ -148,7 +151,7 @@ function collect(
       // a single component or a media attribute only outside drafts.
       const single = attribute.kind === 'component' && !attribute.repeatable;
       const list = attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable);
-      if (mode === 'create' && attribute.required && attribute.kind !== 'relation' && (list || !ctx.draft)) {
+      if (mode === 'create' && attribute.required && attribute.kind !== 'relation' && attribute.kind !== 'morph' && (list || !ctx.draft)) {
         fieldError(at, missingValue(at, single ? 'object' : 'mixed', undefined, 'create'), undefined);
       }
       continue;
@@ -164,6 +167,14 @@ function collect(
       case 'media':
         try {
           plan.relations.push({ attribute, ops: parseRelationValue(attribute, value, at) });
+        } catch (error) {
+          if (!(error instanceof ValidationError)) throw error;
+          fieldError(at, error.message, value);
+        }
+        break;
+      case 'morph':
+        try {
+          plan.morphs.push({ attribute, ops: parseMorphValue(ctx.model, attribute, value, at) });
         } catch (error) {
           if (!(error instanceof ValidationError)) throw error;
           fieldError(at, error.message, value);

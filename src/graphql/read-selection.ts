@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import type { Component, ContentType, Model } from '../model/types.js';
 import { parsePopulate, type OutputShape, type OutputValue, type PopulateContext, type PopulateNode } from '../query/index.js';
-import { componentTypeName } from './names.js';
+import { componentTypeName, typeName } from './names.js';
 import { fieldGroups, mergedSelection } from './selection.js';
 import { nestedWindow } from './limits.js';
 
@@ -145,7 +145,18 @@ export function readSelection(
       }
       populate.set(populateKey, { ...alias, populate: new Map(), on });
       shape.push([key, { kind: 'populate', key: populateKey }]);
-    } else if (isObjectType(namedType) && (attribute?.kind === 'relation' || attribute?.kind === 'media' || name === 'localizations')) {
+    } else if (attribute?.kind === 'morph' && attribute.target === undefined && isUnionType(namedType)) {
+      // A morphToMany / morphToOne: each content type of the union read with its own selection (`... on Article`).
+      const on = new Map<string, PopulateNode>();
+      for (const member of namedType.getTypes()) {
+        const target = [...model.contentTypes.values()].find((ct) => options.populate.canFind(ct.uid) && typeName(ct) === member.name);
+        if (!target) continue;
+        const sub = readSelection(style, options, target, member, selection, info);
+        on.set(target.uid, { fields: sub.fields, populate: sub.populate, ...nested(sub) });
+      }
+      populate.set(populateKey, { ...alias, populate: new Map(), on });
+      shape.push([key, { kind: 'populate', key: populateKey }]);
+    } else if (isObjectType(namedType) && (attribute?.kind === 'relation' || attribute?.kind === 'media' || (attribute?.kind === 'morph' && attribute.target !== undefined) || name === 'localizations')) {
       const target = name === 'localizations' ? (schema as ContentType) : model.contentTypes.get((attribute as { target: string }).target)!;
       const args = listArgumentValues(field, nodes[0]!, info);
       const parsed = parsePopulate(options.populate, schema, { [name]: populateParams(style, model, target, args) }).get(name);

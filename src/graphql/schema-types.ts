@@ -65,6 +65,8 @@ export class TypeRegistry {
     const on = where === 'output' ? field.hasOutputEnabled() : where === 'input' ? field.hasInputEnabled() : field.hasFiltersEnabled();
     if (!on) return false;
     if (attribute.kind === 'relation' || attribute.kind === 'media') return this.ext.shadowCRUD(attribute.target).isEnabled();
+    // A morph relation is output only (Strapi's GenericMorph); its inverse sides read their target as a relation does.
+    if (attribute.kind === 'morph') return where === 'output' && (attribute.target === undefined || this.ext.shadowCRUD(attribute.target).isEnabled());
     return true;
   }
 
@@ -128,7 +130,44 @@ export class TypeRegistry {
       }
       case 'dynamiczone':
         fields[attribute.name] = { type: this.list(this.dynamicZone(owner, attribute.name, attribute.components), attribute.required), resolve: populatedList };
+        return;
+      case 'morph': {
+        if (attribute.target !== undefined) {
+          // morphMany / morphOne: rows of their target, as a relation to it.
+          const target = this.model.contentTypes.get(attribute.target)!;
+          if (attribute.toMany) this.addList(fields, attribute.name, target);
+          else fields[attribute.name] = { type: this.object(target), resolve: populated };
+          return;
+        }
+        // morphToMany / morphToOne: Strapi's `GenericMorph`, the union of every type, told apart by `__typename`.
+        fields[attribute.name] = attribute.toMany ? { type: this.list(this.genericMorph(), false), resolve: populatedList } : { type: this.genericMorph(), resolve: populated };
+      }
     }
+  }
+
+  /**
+   * Strapi's `GenericMorph`: the union of the model's components and content types (those shadowCRUD shows), an item
+   * resolved by its `__type` (a morph link's content type) or `__component`.
+   */
+  genericMorph(): GraphQLUnionType {
+    let union = this.unions.get('GenericMorph');
+    if (!union) {
+      union = new GraphQLUnionType({
+        name: 'GenericMorph',
+        types: () => [
+          ...[...this.model.components.values()].map((c) => this.object(c)),
+          ...[...this.model.contentTypes.values()].filter((ct) => this.ext.shadowCRUD(ct.uid).isEnabled()).map((ct) => this.object(ct)),
+        ],
+        resolveType: (value: { __type?: string; __component?: string }) => {
+          const contentType = this.model.contentTypes.get(value.__type ?? '');
+          if (contentType) return typeName(contentType);
+          const component = this.model.components.get(value.__component ?? '');
+          return component ? componentTypeName(component) : undefined;
+        },
+      });
+      this.unions.set('GenericMorph', union);
+    }
+    return union;
   }
 
   /**

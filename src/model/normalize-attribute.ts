@@ -1,13 +1,14 @@
 import { ModelError } from '../errors/index.js';
-import type { Attribute, RelationAttribute, RelationKind, ScalarType } from './types.js';
+import type { Attribute, MorphAttribute, MorphKind, RelationAttribute, RelationKind, ScalarType } from './types.js';
 import { readCountRange, readFlag, type Fail, type Raw } from './attribute-options.js';
 import { frozenCopy, isPlainObject } from './frozen.js';
 import { ATTRIBUTE_NAME, COMPONENT_UID, reservedNameReason, shortIdentifier, snakeCase } from './names.js';
 import { normalizeScalar, SCALAR_TYPES } from './normalize-scalar.js';
 import { declarationHint, type CustomFieldLookup } from './custom-fields.js';
 
-const RELATIONS = new Set<RelationKind>(['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay', 'morphToOne', 'morphToMany']);
-const TO_MANY = new Set<RelationKind>(['oneToMany', 'manyToMany', 'manyWay', 'morphToMany']);
+const RELATIONS = new Set<RelationKind>(['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay']);
+const TO_MANY = new Set<RelationKind>(['oneToMany', 'manyToMany', 'manyWay']);
+const MORPHS = new Set<MorphKind>(['morphToOne', 'morphToMany', 'morphOne', 'morphMany']);
 const MEDIA_TYPES = new Set(['images', 'files', 'videos', 'audios']);
 
 export interface AttributeContext {
@@ -16,8 +17,6 @@ export interface AttributeContext {
   /** The owning schema is a localized content-type. */
   localizedOwner: boolean;
   isComponent: boolean;
-  /** Plugin content-types may use morph relations; api ones may not. */
-  plugin: boolean;
   /** The type a custom field is stored as (Strapi's built-in ones, and those the app registered). */
   customFieldType: CustomFieldLookup;
 }
@@ -52,6 +51,7 @@ export function normalizeAttribute(name: string, raw: unknown, ctx: AttributeCon
 
   switch (type) {
     case 'relation':
+      if (MORPHS.has(a.relation as MorphKind)) return normalizeMorph(base, a, ctx, fail);
       return normalizeRelation(base, a, ctx, fail);
     case 'media': {
       const allowed = a.allowedTypes ?? [];
@@ -100,8 +100,7 @@ type Base = Pick<RelationAttribute, 'name' | 'required' | 'private' | 'localized
 
 function normalizeRelation(base: Base, a: Raw, ctx: AttributeContext, fail: Fail): RelationAttribute {
   const relation = a.relation as RelationKind;
-  if (!RELATIONS.has(relation)) fail(`unknown relation "${String(a.relation)}" (expected oneToOne, oneToMany, manyToOne, manyToMany, oneWay or manyWay)`);
-  if (relation.startsWith('morph') && !ctx.plugin) fail(`morph relations ("${relation}") are not supported on api content-types`);
+  if (!RELATIONS.has(relation)) fail(`unknown relation "${String(a.relation)}" (expected oneToOne, oneToMany, manyToOne, manyToMany, oneWay, manyWay, morphToOne, morphToMany, morphOne or morphMany)`);
   if (typeof a.target !== 'string' || a.target === '') fail('a relation needs a "target" content-type uid');
   for (const key of ['mappedBy', 'inversedBy'] as const) {
     if (a[key] !== undefined && (typeof a[key] !== 'string' || a[key] === '')) fail(`"${key}" must name an attribute of the target`);
@@ -127,4 +126,18 @@ function normalizeRelation(base: Base, a: Raw, ctx: AttributeContext, fail: Fail
     mappedBy,
     inverseOf: inversedBy ?? mappedBy,
   };
+}
+
+/**
+ * A polymorphic relation. morphToOne / morphToMany name no target (any content type); morphOne / morphMany name the
+ * type and its morph attribute (`morphBy`) whose links they read backwards (checked in resolve-references).
+ */
+function normalizeMorph(base: Base, a: Raw, ctx: AttributeContext, fail: Fail): MorphAttribute {
+  const relation = a.relation as MorphKind;
+  if (ctx.isComponent) fail(`morph relations ("${relation}") are not supported in components`);
+  const owning = relation === 'morphToOne' || relation === 'morphToMany';
+  if (owning) return { ...base, kind: 'morph', relation, toMany: relation === 'morphToMany' };
+  if (typeof a.target !== 'string' || a.target === '') fail(`a ${relation} relation needs a "target" content-type uid`);
+  if (typeof a.morphBy !== 'string' || a.morphBy === '') fail(`a ${relation} relation needs "morphBy": the morphToOne or morphToMany attribute of its target`);
+  return { ...base, kind: 'morph', relation, toMany: relation === 'morphMany', target: a.target as string, morphBy: a.morphBy as string };
 }

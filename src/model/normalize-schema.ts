@@ -43,7 +43,7 @@ export function normalizeContentType(
   const pluginOptions = (isPlainObject(schema.pluginOptions) ? schema.pluginOptions : {}) as Raw;
   const localized = (pluginOptions.i18n as { localized?: unknown } | undefined)?.localized === true;
   const isPlugin = plugin ?? (uid.startsWith('plugin::') ? uid.slice('plugin::'.length).split('.')[0] : undefined);
-  const attributes = normalizeAttributes(schema.attributes, { file, table, localizedOwner: localized, isComponent: false, plugin: isPlugin !== undefined, customFieldType });
+  const attributes = normalizeAttributes(schema.attributes, { file, table, localizedOwner: localized, isComponent: false, customFieldType });
   return {
     modelType: 'contentType',
     uid,
@@ -72,7 +72,7 @@ export function normalizeComponent(uid: string, raw: unknown, file: string, cust
   const [category, name] = uid.split('.');
   const table = tableName(schema.collectionName, `components_${snakeCase(category)}_${pluralize(snakeCase(name))}`, tableLimit, fail);
   const info = (isPlainObject(schema.info) ? schema.info : {}) as Record<string, string | undefined>;
-  const attributes = normalizeAttributes(schema.attributes, { file, table, localizedOwner: false, isComponent: true, plugin: false, customFieldType });
+  const attributes = normalizeAttributes(schema.attributes, { file, table, localizedOwner: false, isComponent: true, customFieldType });
   return {
     modelType: 'component',
     uid,

@@ -27,6 +27,16 @@ export function resolveReferences(contentTypes: ReadonlyMap<string, DraftContent
         for (const uid of attribute.components) if (!components.has(uid)) fail(`unknown component "${uid}" in "components"`);
       }
       if (attribute.kind === 'relation') resolveRelation(schema, attribute, contentTypes, fail);
+      if (attribute.kind === 'morph' && attribute.morphBy !== undefined) {
+        // As Strapi's metadata: "Morph target not found", "Morph target attribute not found".
+        const owner = contentTypes.get(attribute.target!);
+        if (!owner) fail(`unknown morph target "${attribute.target}" (not a content-type uid)`);
+        const by = owner!.attributes.get(attribute.morphBy);
+        const expected = attribute.relation === 'morphOne' ? ['morphToOne', 'morphToMany'] : ['morphToMany', 'morphToOne'];
+        if (by?.kind !== 'morph' || !expected.includes(by.relation)) {
+          fail(`morphBy "${attribute.morphBy}" must name a morphToOne or morphToMany attribute of ${attribute.target}`);
+        }
+      }
     }
   }
   checkComponentCycles(components);

@@ -37,9 +37,10 @@ export type RelationKind =
   | 'manyToOne'
   | 'manyToMany'
   | 'oneWay'
-  | 'manyWay'
-  | 'morphToOne'
-  | 'morphToMany';
+  | 'manyWay';
+
+/** Strapi's polymorphic relations: links to rows of any content type, each link carrying its type's uid. */
+export type MorphKind = 'morphToOne' | 'morphToMany' | 'morphOne' | 'morphMany';
 
 interface AttributeBase {
   /** Attribute name as in schema.json (camelCase usually). */
@@ -75,7 +76,7 @@ export interface RelationAttribute extends AttributeBase {
   relation: RelationKind;
   /** Target content-type uid, e.g. `api::chef.chef`. */
   target: string;
-  /** True for oneToMany, manyToMany, manyWay, morphToMany. */
+  /** True for oneToMany, manyToMany, manyWay. */
   toMany: boolean;
   /** True on the owning side: this attribute has its own link table. */
   owner: boolean;
@@ -86,6 +87,22 @@ export interface RelationAttribute extends AttributeBase {
   /** inversedBy (owner side) or mappedBy (inverse side) as written in the schema. */
   inversedBy?: string;
   mappedBy?: string;
+}
+
+/**
+ * A polymorphic relation (Strapi 5's layout, docs/strapi-5-layout.md): `morphToMany` owns a `<table>_<name>_mph`
+ * table `(<singular>_id, <name>_id, <name>_type, field, order)`, `morphToOne` the owner row's `target_id` and
+ * `target_type` columns; `morphOne`/`morphMany` (`morphBy`) read and write `target`'s morph attribute backwards.
+ */
+export interface MorphAttribute extends AttributeBase {
+  kind: 'morph';
+  relation: MorphKind;
+  /** morphToMany, morphMany. */
+  toMany: boolean;
+  /** morphOne / morphMany: the content type holding the links. */
+  target?: string;
+  /** morphOne / morphMany: its morphToOne / morphToMany attribute. */
+  morphBy?: string;
 }
 
 export interface MediaAttribute extends AttributeBase {
@@ -117,6 +134,7 @@ export interface DynamicZoneAttribute extends AttributeBase {
 export type Attribute =
   | ScalarAttribute
   | RelationAttribute
+  | MorphAttribute
   | MediaAttribute
   | ComponentAttribute
   | DynamicZoneAttribute;

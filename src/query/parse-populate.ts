@@ -20,7 +20,9 @@ type MutableTree = Map<string, PopulateNode>;
 type Slot =
   | { kind: 'relation'; target: ContentType; toMany: boolean }
   | { kind: 'component'; target: Component }
-  | { kind: 'dynamiczone'; components: readonly string[] };
+  | { kind: 'dynamiczone'; components: readonly string[] }
+  /** morphToOne / morphToMany: rows of any content type (`on[<uid>]` gives one type its own strategy). */
+  | { kind: 'morph'; toMany: boolean };
 
 const isTrue = (v: unknown) => v === true || v === 'true' || v === '1';
 const isFalse = (v: unknown) => v === false || v === 'false' || v === '0';
@@ -32,6 +34,7 @@ const KEYS: Record<Slot['kind'], ReadonlySet<string>> = {
   relation: new Set(['fields', 'filters', 'sort', 'populate', 'count']),
   component: new Set(['fields', 'filters', 'sort', 'populate']),
   dynamiczone: new Set(['on', 'populate']),
+  morph: new Set(['on', 'populate', 'count']),
 };
 
 const emptyNode = (): PopulateNode => ({ populate: new Map() });
@@ -82,6 +85,12 @@ function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hid
       return { kind: 'component', target: ctx.model.components.get(attribute.component)! };
     case 'dynamiczone':
       return { kind: 'dynamiczone', components: attribute.components };
+    case 'morph': {
+      if (attribute.target === undefined) return { kind: 'morph', toMany: attribute.toMany };
+      // morphOne / morphMany read rows of their target, as a relation does.
+      if (!ctx.canFind(attribute.target)) return 'hidden';
+      return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.toMany };
+    }
     default:
       return undefined;
   }
@@ -158,7 +167,7 @@ function addStar(ctx: PopulateContext, schema: Schema, tree: MutableTree): void 
   if (schema.modelType === 'contentType' && schema.localized) names.push('localizations');
   for (const name of names) {
     const slot = slotOf(ctx, schema, name);
-    if (slot && slot !== 'hidden' && !tree.has(name)) tree.set(name, emptyNode());
+    if (slot && slot !== 'hidden' && !tree.has(name)) tree.set(name, slot.kind === 'morph' ? morphNode(ctx, slot, true, name) : emptyNode());
   }
 }
 
@@ -170,6 +179,12 @@ function addPath(ctx: PopulateContext, schema: Schema, steps: string[], path: st
   const slot = slotOf(ctx, schema, name);
   if (!slot) throw invalidKey('populate', name, here);
   if (slot === 'hidden') return;
+  if (slot.kind === 'morph') {
+    // A path through a morph relation has no type to follow (Strapi: a fragment, `on`).
+    if (rest.length) throw invalidKey('populate', rest[0], here);
+    tree.set(name, tree.get(name) ?? morphNode(ctx, slot, true, here));
+    return;
+  }
   const node: MutableNode = { ...(tree.get(name) ?? emptyNode()) };
   if (rest.length) {
     if (slot.kind === 'dynamiczone') {
@@ -215,6 +230,7 @@ function componentsWith(
 }
 
 function parseNode(ctx: PopulateContext, slot: Slot, value: unknown, path: string): PopulateNode {
+  if (slot.kind === 'morph') return morphNode(ctx, slot, value, path);
   if (isTrueValue(value)) return emptyNode();
   // `populate[a]=*`, `populate[a]=b,c`, `populate[a][0]=b`: what to populate inside `a`.
   if (typeof value === 'string' || asArray(value)) return parseNode(ctx, slot, { populate: value }, path);
@@ -237,6 +253,46 @@ function parseNode(ctx: PopulateContext, slot: Slot, value: unknown, path: strin
   if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters, path, ctx.canFind, 'populate');
   if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind, 'populate', path);
   if (value.populate !== undefined) node.populate = parsePopulate(ctx, target, value.populate, path);
+  return node;
+}
+
+/**
+ * A morphToOne / morphToMany (Strapi's convert-query-params: only `on`, `count` and `populate: '*'`): the types read,
+ * each with its strategy, in `on`. Without `on`, every content type the caller may find, one level (Strapi reads
+ * every type a link names; its sanitizer drops those the caller may not read).
+ */
+function morphNode(ctx: PopulateContext, slot: Extract<Slot, { kind: 'morph' }>, value: unknown, path: string): PopulateNode {
+  const everyType = () => new Map([...ctx.model.contentTypes.keys()].filter((uid) => ctx.canFind(uid)).map((uid) => [uid, emptyNode()] as const));
+  if (isTrueValue(value) || value === '*') return { populate: new Map(), on: everyType() };
+  if (!isPlainObject(value)) throw invalidPopulate(value, path);
+  for (const key of Object.keys(value)) if (!KEYS.morph.has(key)) throw invalidKey('populate', key, path);
+  if (value.populate !== undefined && value.populate !== null && value.populate !== '*' && !isTrueValue(value.populate)) {
+    throw queryError(
+      'populate',
+      "Invalid nested population query detected. When using 'populate' within polymorphic structures, its value must be '*' to indicate all second level links. Specific field targeting is not supported here. Consider using the fragment API for more granular population control.",
+      'populate',
+      path,
+    );
+  }
+  const node: MutableNode = { populate: new Map() };
+  if (value.count !== undefined) {
+    if (!slot.toMany) throw invalidKey('populate', 'count', path);
+    if (isTrue(value.count)) node.count = true;
+    else if (!isFalse(value.count)) throw queryError('populate', `Invalid count at ${path}: expected true or false`, 'count', path);
+  }
+  if (value.on === undefined) {
+    node.on = everyType();
+    return node;
+  }
+  if (!isPlainObject(value.on)) throw invalidKey('populate', 'on', path);
+  const on = new Map<string, PopulateNode>();
+  for (const [uid, strategy] of Object.entries(value.on)) {
+    const target = ctx.model.contentTypes.get(uid);
+    if (!target) throw invalidKey('populate', uid, `${path}.on`);
+    if (isFalseValue(strategy) || strategy === null || !ctx.canFind(uid)) continue;
+    on.set(uid, parseNode(ctx, { kind: 'relation', target, toMany: false }, strategy, `${path}.on.${uid}`));
+  }
+  node.on = on;
   return node;
 }
 

@@ -56,7 +56,10 @@ describe('attribute rules: the error names the file, the attribute and the reaso
     ['targetField on a non-uid', { title: { type: 'string' }, code: { type: 'string', targetField: 'title' } }, 'code', /only for uid attributes/],
     ['relation without target', { owner: { type: 'relation', relation: 'manyToOne' } }, 'owner', /needs a "target"/],
     ['unknown relation kind', { owner: rel('manyToSome', 'api::other.other') }, 'owner', /unknown relation "manyToSome"/],
-    ['morph relation on an api type', { owner: rel('morphToMany', 'api::other.other') }, 'owner', /morph relations \("morphToMany"\) are not supported on api content-types/],
+    ['morphMany without morphBy', { owner: rel('morphMany', 'api::other.other') }, 'owner', /needs "morphBy"/],
+    ['morphOne without target', { owner: { type: 'relation', relation: 'morphOne', morphBy: 'x' } }, 'owner', /morphOne relation needs a "target"/],
+    ['morphMany by an attribute that is no morph relation', { owner: rel('morphMany', 'api::other.other', { morphBy: 'name' }) }, 'owner', /morphBy "name" must name a morphToOne or morphToMany attribute of api::other.other/],
+    ['morphMany to an unknown type', { owner: rel('morphMany', 'api::nope.nope', { morphBy: 'x' }) }, 'owner', /unknown morph target "api::nope.nope"/],
     ['unknown target', { owner: rel('manyToOne', 'api::nope.nope') }, 'owner', /unknown relation target "api::nope.nope"/],
     ['a component as target', { owner: rel('manyToOne', 'shared.seo') }, 'owner', /unknown relation target "shared.seo"/],
     ['both mappedBy and inversedBy', { o: rel('oneToOne', 'api::other.other', { mappedBy: 'a', inversedBy: 'b' }) }, 'o', /both mappedBy and inversedBy/],
@@ -234,11 +237,14 @@ describe('component rules', () => {
 });
 
 describe('what is accepted', () => {
-  it('morph relations on plugin content-types', () => {
-    const plugin = { ...thing({ related: rel('morphToMany', 'api::other.other') }), collectionName: 'plugin_things' };
-    const model = buildModel({ contentTypes: [{ uid: 'plugin::mine.thing', schema: plugin }, { schema: other() }] });
+  it('morph relations on plugin and api content-types (Strapi 5 allows both)', () => {
+    const plugin = { ...thing({ related: { type: 'relation', relation: 'morphToMany' } }), collectionName: 'plugin_things' };
+    const api = other({ one: { type: 'relation', relation: 'morphToOne' }, back: rel('morphMany', 'plugin::mine.thing', { morphBy: 'related' }) });
+    const model = buildModel({ contentTypes: [{ uid: 'plugin::mine.thing', schema: plugin }, { schema: api }] });
     expect(model.contentTypes.get('plugin::mine.thing')).toMatchObject({ plugin: 'mine' });
-    expect(model.contentTypes.get('plugin::mine.thing')!.attributes.get('related')).toMatchObject({ relation: 'morphToMany', toMany: true, owner: true });
+    expect(model.contentTypes.get('plugin::mine.thing')!.attributes.get('related')).toMatchObject({ kind: 'morph', relation: 'morphToMany', toMany: true });
+    expect(model.contentTypes.get('api::other.other')!.attributes.get('one')).toMatchObject({ kind: 'morph', relation: 'morphToOne', toMany: false });
+    expect(model.contentTypes.get('api::other.other')!.attributes.get('back')).toMatchObject({ kind: 'morph', relation: 'morphMany', target: 'plugin::mine.thing', morphBy: 'related' });
     expect(model.byPluralName.has('things')).toBe(false);
   });
 

@@ -1,4 +1,5 @@
-import type { Component, ContentType, DynamicZoneAttribute } from '../../model/types.js';
+import type { Component, ContentType, DynamicZoneAttribute, MorphAttribute } from '../../model/types.js';
+import { MORPH_TO_ONE_COLUMNS, morphTableOf } from '../strapi-layout/names.js';
 import type { ColumnType, OutputShape, PopulateNode, PopulateTree, SortItem } from '../../query/types.js';
 import { compileFilter } from './compile-filter.js';
 import { compileSortTerms } from './compile-sort.js';
@@ -36,6 +37,8 @@ export function entryObject(
   leading: Pair[] = [],
   /** Populated values computed elsewhere (relations hoisted into a CTE by the top-level list). */
   precomputed?: ReadonlyMap<string, Frag>,
+  /** Pairs last in REST's form (a morph item's `__type`). */
+  trailing: Pair[] = [],
 ): Frag {
   const { fields, populate } = plan;
   if (plan.shape) return shapedObject(ctx, schema, alias, plan.shape, populate, precomputed);
@@ -57,6 +60,7 @@ export function entryObject(
     }
   }
   for (const [name, node] of populate) pairs.push([name, precomputed?.get(name) ?? populatedValue(ctx, schema, alias, name, node)]);
+  pairs.push(...trailing);
   return buildObject(ctx, pairs);
 }
 
@@ -142,6 +146,8 @@ function populatedValue(
       return componentValue(ctx, schema, alias, attribute.name, attribute.component, attribute.repeatable, node);
     case 'dynamiczone':
       return dynamicZoneValue(ctx, schema, alias, attribute, node);
+    case 'morph':
+      return morphValue(targetCtx, schema, alias, attribute, node);
     default:
       throw new Error(`cannot populate scalar ${name}`);
   }
@@ -276,6 +282,83 @@ function dynamicZoneValue(
   const orderBy = `${ctx.col(k, COMPONENT_ORDER)}, ${ctx.col(k, 'id')}`;
   const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, orderBy)} FROM ${ctx.table(owner.componentsTable)} ${k} ${joins.join(' ')} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${itemsKept}`;
   return frag(ctx.dialect.emptyArrayDefault(aggregate.sql), aggregate.params);
+}
+
+/**
+ * A polymorphic relation, as Strapi's populate reads it (`@strapi/database` populate/apply.js): a morphToMany's
+ * links in list order, a morphToOne's link, each item its row's object with `__type` last, links whose row is gone
+ * (or whose type `on` leaves out) skipped; a morphMany / morphOne the rows of its target whose morph attribute links
+ * this row. The links name version rows: no version condition.
+ */
+function morphValue(ctx: CompileContext, owner: ContentType | Component, alias: string, attribute: MorphAttribute, node: PopulateNode): Frag {
+  const d = ctx.dialect;
+  if (attribute.target !== undefined) {
+    // morphOne / morphMany: rows of the target, through its morphToMany table or its morphToOne columns.
+    const target = ctx.model.contentTypes.get(attribute.target)!;
+    const by = target.attributes.get(attribute.morphBy!) as MorphAttribute;
+    const o = ctx.alias('o');
+    const type = stringLiteral(owner.uid);
+    let from: string;
+    let where: string;
+    let orderBy: string;
+    if (by.relation === 'morphToMany') {
+      const t = morphTableOf(target, by.name);
+      const m = ctx.alias('m');
+      from = `${ctx.table(t.name)} ${m} JOIN ${ctx.table(target.table)} ${o} ON ${ctx.col(o, 'id')} = ${ctx.col(m, t.ownerColumn)}`;
+      where = `${ctx.col(m, t.idColumn)} = ${ctx.col(alias, 'id')} AND ${ctx.col(m, t.typeColumn)} = ${type} AND ${ctx.col(m, 'field')} = ${stringLiteral(attribute.name)}`;
+      orderBy = `${ctx.col(m, 'order')}, ${ctx.col(m, 'id')}`;
+    } else {
+      from = `${ctx.table(target.table)} ${o}`;
+      where = `${ctx.col(o, MORPH_TO_ONE_COLUMNS.id)} = ${ctx.col(alias, 'id')} AND ${ctx.col(o, MORPH_TO_ONE_COLUMNS.type)} = ${type}`;
+      orderBy = ctx.col(o, 'id');
+    }
+    const filtered = node.filters ? sql`${frag(where)} AND ${compileFilter(ctx, node.filters, target, o)}` : frag(where);
+    if (node.count) {
+      const counted = sql`(SELECT COUNT(*) FROM ${frag(from)} WHERE ${filtered})`;
+      return frag(d.jsonObject([['count', counted.sql]]), counted.params);
+    }
+    if (!attribute.toMany) return rowById(ctx, target, target.table, node, sql`(SELECT ${ctx.col(o, 'id')} FROM ${frag(from)} WHERE ${filtered} ORDER BY ${orderBy} LIMIT 1)`);
+    return arrayOf(ctx, entryObject(ctx, target, o, node), orderBy, sql`${frag(from)} WHERE ${filtered}`);
+  }
+  const types = [...(node.on ?? new Map<string, PopulateNode>())].flatMap(([uid, sub]) => {
+    const target = ctx.model.contentTypes.get(uid);
+    return target ? [{ uid, target, sub }] : [];
+  });
+  const typed = (uid: string, target: ContentType, c: string, sub: PopulateNode) => entryObject(ctx, target, c, sub, [], undefined, [['__type', frag(stringLiteral(uid))]]);
+  if (attribute.relation === 'morphToOne') {
+    if (!types.length || node.count) return node.count ? frag(d.jsonObject([['count', '0']])) : frag('NULL');
+    const typeColumn = ctx.col(alias, MORPH_TO_ONE_COLUMNS.type);
+    const cases = types.map(({ uid, target, sub }) => {
+      const c = ctx.alias('c');
+      return sql`WHEN ${stringLiteral(uid)} THEN (SELECT ${typed(uid, target, c, sub)} FROM ${ctx.table(target.table)} ${c} WHERE ${ctx.col(c, 'id')} = ${ctx.col(alias, MORPH_TO_ONE_COLUMNS.id)})`;
+    });
+    return frag(`CASE ${typeColumn} ${cases.map((c) => c.sql).join(' ')} ELSE NULL END`, cases.flatMap((c) => c.params));
+  }
+  const t = morphTableOf(owner, attribute.name);
+  const m = ctx.alias('m');
+  const linked = `${ctx.col(m, t.ownerColumn)} = ${ctx.col(alias, 'id')}`;
+  if (!types.length) {
+    if (node.count) return frag(d.jsonObject([['count', '0']]));
+    return frag(d.emptyArrayDefault(`SELECT ${d.jsonArrayAgg(d.jsonObject([]), ctx.col(m, 'id'))} FROM ${ctx.table(t.name)} ${m} WHERE 1 = 0`));
+  }
+  const joins: string[] = [];
+  const cases: Frag[] = [];
+  const present: string[] = [];
+  for (const { uid, target, sub } of types) {
+    const c = ctx.alias('c');
+    joins.push(`LEFT JOIN ${ctx.table(target.table)} ${c} ON ${ctx.col(m, t.typeColumn)} = ${stringLiteral(uid)} AND ${ctx.col(c, 'id')} = ${ctx.col(m, t.idColumn)}`);
+    cases.push(sql`WHEN ${stringLiteral(uid)} THEN ${typed(uid, target, c, sub)}`);
+    present.push(`${ctx.col(c, 'id')} IS NOT NULL`);
+  }
+  const from = `${ctx.table(t.name)} ${m} ${joins.join(' ')}`;
+  const where = `${linked} AND (${present.join(' OR ')})`;
+  if (node.count) {
+    const counted = `(SELECT COUNT(*) FROM ${from} WHERE ${where})`;
+    return frag(d.jsonObject([['count', counted]]));
+  }
+  const caseExpr = frag(`CASE ${ctx.col(m, t.typeColumn)} ${cases.map((c) => c.sql).join(' ')} END`, cases.flatMap((c) => c.params));
+  const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, `${ctx.col(m, 'order')}, ${ctx.col(m, 'id')}`)} FROM ${frag(from)} WHERE ${frag(where)}`;
+  return frag(d.emptyArrayDefault(aggregate.sql), aggregate.params);
 }
 
 /** The position of a component in its owner's list: Strapi's `_cmps.order` (NULL for a single one). */

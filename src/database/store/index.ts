@@ -15,3 +15,13 @@ export {
 } from './version-rows.js';
 export { publishedClash, uniqueValueTaken } from './unique-values.js';
 export { readEntries, readEntry } from './entries.js';
+export {
+  readMorphList,
+  replaceMorphList,
+  readMorphOwners,
+  replaceMorphOwners,
+  readMorphToOne,
+  writeMorphToOne,
+  readMorphToOneOwners,
+  type MorphLink,
+} from './morph-links.js';

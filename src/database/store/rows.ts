@@ -1,3 +1,4 @@
+import { copyMorphLinks, deleteMorphRows } from './morph-links.js';
 import type { Component, ContentType, Model } from '../../model/types.js';
 import type { Database } from '../types.js';
 import type { ColumnType } from '../../query/types.js';
@@ -154,6 +155,7 @@ export class RowStore {
     await this.deleteComponents(schema, ids);
     const marks = ids.map(() => '?').join(', ');
     if ([...schema.attributes.values()].some((a) => a.kind === 'media')) await deleteFileRows(this.db, schema.uid, ids);
+    if (schema.modelType === 'contentType') await deleteMorphRows(this.db, this.model, schema, ids);
     const sides = [
       ...owningJoins(this.model, schema).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.ownerColumn)}`),
       ...(schema.modelType === 'contentType' ? incomingJoins(this.model, schema.uid).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.targetColumn)}`) : []),
@@ -229,6 +231,7 @@ async function copyVersionRow(
   if ([...contentType.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, contentType.uid, fromId, rowId);
   await copyOwnLinks(db, model, contentType, fromId, rowId, members, toId === undefined, links);
   await copyInverseLinks(db, model, contentType, fromId, rowId, members, toId === undefined, links);
+  await copyMorphLinks(db, model, contentType, fromId, rowId, members);
   // Strapi's publish and discard-draft also add links other rows hold (docs/strapi-5-writes.md §4): every time,
   // whatever `links` says, as they depend on the other rows' versions, not on this row's lists.
   const versionLinks = { contentType, from: fromId, to: rowId, status: members };

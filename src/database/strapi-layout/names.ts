@@ -112,3 +112,31 @@ export function relationJoin(model: Model, schema: ContentType | Component, attr
  * first use).
  */
 export const MEDIA_MORPH_TABLE = 'files_related_mph';
+
+/** A morphToMany's table: `(<owner singular>_id, <attribute>_id, <attribute>_type, field, order)` (Strapi's createMorphToMany). */
+export interface MorphTable {
+  name: string;
+  ownerTable: string;
+  ownerColumn: string;
+  idColumn: string;
+  typeColumn: string;
+}
+
+/** The `_mph` table of morphToMany `attributeName` of `owner` (its collection and singular name). */
+export function morphTableNames(owner: RelationSide, attributeName: string): MorphTable {
+  const ownerTable = strapiTableName(owner.collectionName);
+  return {
+    name: ids.morphTableName(ownerTable, attributeName),
+    ownerTable,
+    ownerColumn: ids.morphColumnJoinTableIdName(owner.singularName),
+    idColumn: ids.morphColumnAttributeIdName(attributeName),
+    typeColumn: ids.morphColumnTypeName(attributeName),
+  };
+}
+
+/** The `_mph` table of morphToMany `attributeName` of a content type of the model. */
+export const morphTableOf = (schema: ContentType | Component, attributeName: string): MorphTable =>
+  morphTableNames({ collectionName: schema.table, singularName: singularOf(schema) }, attributeName);
+
+/** A morphToOne's columns on its owner's table: Strapi names them after `target`, whatever the attribute. */
+export const MORPH_TO_ONE_COLUMNS = { id: 'target_id', type: 'target_type' } as const;

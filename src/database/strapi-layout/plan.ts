@@ -3,7 +3,7 @@ import type { LayoutColumn, LayoutForeignKey, LayoutIndex, LayoutTable } from '.
 import type { DialectName } from '../types.js';
 import * as ids from './identifiers.js';
 import { datetimeColumn, idColumn, orderColumn, rowIdColumn, scalarColumn, stringColumn } from './columns.js';
-import { joinTableNames, strapiColumnName, strapiTableName } from './names.js';
+import { joinTableNames, MORPH_TO_ONE_COLUMNS, morphTableNames, strapiColumnName, strapiTableName } from './names.js';
 import type { StrapiAttribute, StrapiSchema } from './schema.js';
 import { strapiSchemasOf } from './strapi-schemas.js';
 
@@ -58,6 +58,8 @@ const foreignKey = (name: string, column: string, referencedTable: string, onDel
 function ownTable(schema: StrapiSchema, dialect: DialectName): LayoutTable {
   const name = strapiTableName(schema.collectionName);
   const columns = schema.attributes.flatMap((a) => (a.kind === 'scalar' ? [scalarColumn(strapiColumnName(a.name), a.type, dialect)] : []));
+  // A morphToOne's columns are named after no attribute (Strapi's createMorphToOne): one pair for all of them.
+  if (schema.attributes.some((a) => a.kind === 'morphToOne')) columns.push(rowIdColumn(MORPH_TO_ONE_COLUMNS.id), stringColumn(MORPH_TO_ONE_COLUMNS.type));
   const indexes = (schema.indexes ?? []).map((i) => index(i.name, [...i.columns], i.unique));
   const foreignKeys: LayoutForeignKey[] = [];
   if (schema.modelType === 'contentType') {
@@ -115,14 +117,11 @@ function joinTable(owner: StrapiSchema, attribute: Extract<StrapiAttribute, { ki
 
 /** A morphToMany's `_mph` table (Strapi's `files_related_mph`): owner row, related row id, type and field, order. */
 function morphTable(owner: StrapiSchema, attribute: Extract<StrapiAttribute, { kind: 'morphToMany' }>): LayoutTable {
-  const ownerTable = strapiTableName(owner.collectionName);
-  const name = ids.morphTableName(ownerTable, attribute.name);
-  const joinColumn = ids.morphColumnJoinTableIdName(owner.singularName);
-  const idColumn = ids.morphColumnAttributeIdName(attribute.name);
+  const { name, ownerTable, ownerColumn: joinColumn, idColumn, typeColumn } = morphTableNames(owner, attribute.name);
   const fk = ids.fkIndexName(name);
   return table(
     name,
-    [rowIdColumn(joinColumn), rowIdColumn(idColumn), stringColumn(ids.morphColumnTypeName(attribute.name)), stringColumn(ids.FIELD_COLUMN), orderColumn(ids.ORDER_COLUMN)],
+    [rowIdColumn(joinColumn), rowIdColumn(idColumn), stringColumn(typeColumn), stringColumn(ids.FIELD_COLUMN), orderColumn(ids.ORDER_COLUMN)],
     [index(fk, [joinColumn]), index(ids.orderIndexName(name), [ids.ORDER_COLUMN]), index(ids.idColumnIndexName(name), [idColumn])],
     [foreignKey(fk, joinColumn, ownerTable, 'CASCADE')],
   );

@@ -28,6 +28,8 @@ export type StrapiAttribute =
   | { kind: 'relation'; name: string; relation: StrapiRelationKind; target: string; inversedBy?: string; mappedBy?: string }
   /** Rows of other schemas attached by (id, type, field): Strapi's `files.related`, the media fields' other side. */
   | { kind: 'morphToMany'; name: string }
+  /** A morphToOne: the owner row's `target_id` and `target_type` columns (one pair, whatever the attribute's name). */
+  | { kind: 'morphToOne'; name: string }
   /** A media field: its rows live in `files_related_mph`, nothing in the owner's tables. */
   | { kind: 'media'; name: string }
   /** A component or dynamic-zone field: its rows live in the owner's `_cmps` table. */

@@ -19,11 +19,11 @@ function fromModel(schema: ContentType | Component): StrapiSchema {
     modelType: schema.modelType,
     collectionName: schema.collectionName ?? schema.table,
     singularName: singularOf(schema),
-    attributes: [...schema.attributes.values()].map((a) => attributeOf(schema, a)),
+    attributes: [...schema.attributes.values()].flatMap((a) => attributeOf(schema, a) ?? []),
   };
 }
 
-function attributeOf(schema: ContentType | Component, attribute: Attribute): StrapiAttribute {
+function attributeOf(schema: ContentType | Component, attribute: Attribute): StrapiAttribute | undefined {
   const { name } = attribute;
   switch (attribute.kind) {
     case 'scalar':
@@ -35,9 +35,13 @@ function attributeOf(schema: ContentType | Component, attribute: Attribute): Str
       return { kind: 'component', name };
     case 'relation': {
       const relation = strapiRelationKind(attribute.relation);
-      // Cairn's model allows morph relations on plugin types only, and none of its own has one.
       if (!relation) throw new Error(`${schema.uid}.${name}: a ${attribute.relation} relation has no table in Strapi's layout that Cairn plans`);
       return { kind: 'relation', name, relation, target: attribute.target, inversedBy: attribute.inversedBy, mappedBy: attribute.mappedBy };
     }
+    case 'morph':
+      // morphOne / morphMany read their target's columns or table: nothing of their own.
+      if (attribute.relation === 'morphToMany') return { kind: 'morphToMany', name };
+      if (attribute.relation === 'morphToOne') return { kind: 'morphToOne', name };
+      return undefined;
   }
 }

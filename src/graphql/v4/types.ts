@@ -49,11 +49,12 @@ export class V4TypeRegistry extends TypeRegistry {
   }
 
   protected override addOutputField(fields: GraphQLFieldConfigMap<unknown, unknown>, owner: ContentType | Component, attribute: Attribute): void {
-    if (attribute.kind !== 'relation' && attribute.kind !== 'media') {
+    // A morphMany / morphOne reads its target as a relation does; a morphToMany / morphToOne is GenericMorph.
+    if (attribute.kind !== 'relation' && attribute.kind !== 'media' && !(attribute.kind === 'morph' && attribute.target !== undefined)) {
       super.addOutputField(fields, owner, attribute);
       return;
     }
-    const target = this.model.contentTypes.get(attribute.target)!;
+    const target = this.model.contentTypes.get(attribute.target!)!;
     const many = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
     if (many) this.addRelationList(fields, attribute.name, target);
     else fields[attribute.name] = { type: this.entityResponse(target), resolve: (parent, args, context, info) => ({ data: populated(parent, args, context, info) }) };

@@ -118,7 +118,9 @@ async function createEntry(uid, data) {
     const attribute = def.attributes?.[key] ?? inverseRelation(uid, key);
     // entityService ignores keys that are no attribute (e.g. `document: 'a'`); REST would refuse them.
     if (!attribute) continue;
-    body[key] = attribute.type === 'relation' ? toRestRelation(attribute.target, value) : value;
+    // Morph items name their type (`{ __type, id }`), which REST takes as they are: an entry id or a documentId.
+    const morph = typeof attribute.relation === 'string' && attribute.relation.startsWith('morph');
+    body[key] = attribute.type === 'relation' && !morph ? toRestRelation(attribute.target, value) : value;
   }
   const params = new URLSearchParams();
   if (locale && isLocalized(def)) params.set('locale', locale);
