@@ -64,7 +64,7 @@ function checkDepth(tree: PopulateTree, path: string | null, depth: number): voi
 }
 
 /**
- * What `name` on `schema` populates: relations (to types the caller may find), media, components, dynamic zones
+ * What `name` on `schema` populates: relations (to types the caller may find), media (to any caller), components, dynamic zones
  * and `localizations` (localized types). 'hidden': exists but the caller may not find its target (omitted).
  * Undefined: unknown, private, scalar, `createdBy`/`updatedBy` (a 400, the same for each).
  */
@@ -75,12 +75,14 @@ function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hid
   const attribute = schema.attributes.get(name);
   if (!attribute || attribute.private || schema.privateAttributes.has(name)) return undefined;
   switch (attribute.kind) {
-    case 'relation':
-    case 'media': {
+    case 'relation': {
       if (!ctx.canFind(attribute.target)) return 'hidden';
-      const target = ctx.model.contentTypes.get(attribute.target)!;
-      return { kind: 'relation', target, toMany: attribute.kind === 'relation' ? attribute.toMany : attribute.multiple };
+      return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.toMany };
     }
+    case 'media':
+      // Media populates whatever the caller's upload permissions: Strapi's sanitizers restrict relations only
+      // (`remove-restricted-relations` skips `type: 'media'`), and sites show their images to the Public role.
+      return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.multiple };
     case 'component':
       return { kind: 'component', target: ctx.model.components.get(attribute.component)! };
     case 'dynamiczone':
