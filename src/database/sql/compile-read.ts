@@ -9,7 +9,7 @@ import { sqlDialect, type SqlDialect } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
 import { versionConditions } from './relation-source.js';
 import { hoistSharedRelations, PAGE } from './hoist.js';
-import { bindParam, type Slot } from './slots.js';
+import { bindParam, Slot } from './slots.js';
 
 /**
  * A compiled read: one statement for the entries (each row: `doc`, the entry's JSON text). When the spec asks
@@ -19,6 +19,11 @@ import { bindParam, type Slot } from './slots.js';
 export interface CompiledRead {
   data: Frag;
   count?: Frag;
+  /**
+   * The total column takes a remembered total (SqlDialect.rememberedTotal): `data` binds three more values after
+   * the spec's, at the slot given, and its rows carry `total_version` and `total_changes`.
+   */
+  remembersTotal?: boolean;
   limit: number;
   offset: number;
 }
@@ -47,7 +52,11 @@ export function compileRead(
   contentType: ContentType,
   spec: ReadSpec,
   /** One document: its id, or a slot for it when compiling a shape (see read-statements.ts). */
-  options: { documentId?: string | Slot } = {},
+  options: {
+    documentId?: string | Slot;
+    /** A list's first slot of the three values of a remembered total (see SqlDialect.rememberedTotal). */
+    rememberedTotal?: Slot;
+  } = {},
 ): CompiledRead {
   const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft');
   const t = ctx.alias('t');
@@ -63,7 +72,8 @@ export function compileRead(
   const withCount = spec.pagination.withCount && !oneDocument;
   const total = withCount ? countOf(ctx, contentType, spec) : undefined;
   // The total rides along with each row: one round trip instead of two (PostgreSQL and MySQL pay per trip).
-  const totalColumn = total ? sql`, (${total}) AS total` : frag('');
+  const remembered = total && options.rememberedTotal && ctx.dialect.rememberedTotal;
+  const totalColumn = !total ? frag('') : remembered ? rememberedTotalColumn(remembered, total, options.rememberedTotal!) : sql`, (${total}) AS total`;
   const rowsLimit = `LIMIT ${String(limit)} OFFSET ${String(offset)}`;
   let data: Frag;
   const pageFirst = Boolean(hoisted?.ctes.length) || (!oneDocument && pagesFirst(ctx.dialect, keys));
@@ -79,7 +89,13 @@ export function compileRead(
     const order = oneRow ? '' : ` ORDER BY ${orderBy(ctx, keys, t)}`;
     data = sql`SELECT ${rowText(ctx, object)} AS doc${totalColumn} FROM ${from}${where}${order} ${rowsLimit}`;
   }
-  return { data, count: total && sql`SELECT (${total}) AS total`, limit, offset };
+  return { data, count: total && sql`SELECT (${total}) AS total`, limit, offset, ...(remembered && { remembersTotal: true }) };
+}
+
+/** The total column taking a remembered total, and the columns of the stamps to remember it with. */
+function rememberedTotalColumn(remembered: NonNullable<SqlDialect['rememberedTotal']>, count: Frag, first: Slot): Frag {
+  const stamps = [0, 1, 2].map((i) => bindParam(new Slot(first.index + i), (value) => value));
+  return frag(`, ${remembered.total(count.sql)} AS total, ${remembered.stamps}`, [...stamps, ...count.params]);
 }
 
 /** Whether this dialect picks a list's page before building its JSON (see SqlDialect.pageFirst). */

@@ -41,6 +41,15 @@ export interface SqlDialect {
    * Elsewhere one subquery builds the object of its first row.
    */
   readonly oneRowById: boolean;
+  /**
+   * A list's total remembered between requests while nothing changed, where counting costs a scan: Strapi's SQLite
+   * tables have no index on `published_at` alone, so counting the published rows of a type reads the index entry of
+   * every version row (a list of 25 articles: 40 of its 120 µs in SQLite). `total(count)` is the total column: its
+   * three `?` are the connection's stamps when the total was counted and that total; the count's subquery runs
+   * only when the stamps differ from the connection's now. `stamps` are the columns (`total_version`,
+   * `total_changes`) that give them back. Undefined: every list counts.
+   */
+  readonly rememberedTotal?: { total(count: string): string; readonly stamps: string };
   /** Emit a stored column as its API JSON value (dates as ISO strings, booleans as true/false, bigints as strings). */
   jsonValue(column: string, type: ColumnType): string;
   /** A row's JSON text as the single result column. */
@@ -149,6 +158,12 @@ const sqlite: SqlDialect = {
     `SELECT json_group_array(json(w.j)) FROM (SELECT ${expr} AS j FROM ${fromWhere} ORDER BY ${orderBy} LIMIT ${int(limit)} OFFSET ${int(start)}) w`,
   emptyArrayDefault: (subquery) => `(${subquery})`,
   oneRowById: true,
+  // data_version changes when another connection (or process) commits; total_changes() counts the rows this
+  // connection changed (a transaction's too, even if it rolls back: a recount, never a stale total).
+  rememberedTotal: {
+    total: (count) => `CASE WHEN (SELECT data_version FROM pragma_data_version()) = ? AND total_changes() = ? THEN ? ELSE (${count}) END`,
+    stamps: '(SELECT data_version FROM pragma_data_version()) AS total_version, total_changes() AS total_changes',
+  },
   materialized: 'AS MATERIALIZED',
   pageFirst: 'sorted',
   jsonValue(column, type) {

@@ -16,6 +16,48 @@ export interface BoundRead {
   data: BoundStatement;
   /** The total, when the spec asks for it. */
   count?: BoundStatement;
+  /** When `data` took remembered totals: keeps the total of its first row (with its stamps) for the next request. */
+  remember?: (row: TotalRow) => void;
+}
+
+/** A list row's total and, when it takes remembered totals, the connection's stamps it was counted at. */
+export interface TotalRow {
+  total?: unknown;
+  total_version?: unknown;
+  total_changes?: unknown;
+}
+
+/** A total and the stamps of the connection when it was counted. */
+type Stamped = readonly [version: unknown, changes: unknown, total: unknown];
+
+/** Totals kept per list statement (by its request values; the statements themselves go with the shape cache). */
+const TOTAL_VALUES = 64;
+const UNKNOWN: Stamped = [null, null, null];
+
+/**
+ * The totals of list reads on one connection, each with the stamps it was counted at (SqlDialect.rememberedTotal),
+ * by statement and request values. Only reads outside transactions keep theirs: a total counted inside one may see
+ * rows that a rollback takes back, and the connection's stamps would not tell.
+ */
+export class RememberedTotals {
+  private readonly byStatement = new WeakMap<CompiledRead, BoundedCache<Stamped>>();
+
+  get(compiled: CompiledRead, key: string): Stamped {
+    return this.byStatement.get(compiled)?.get(key) ?? UNKNOWN;
+  }
+
+  set(compiled: CompiledRead, key: string, stamped: Stamped): void {
+    let totals = this.byStatement.get(compiled);
+    if (!totals) this.byStatement.set(compiled, (totals = new BoundedCache(TOTAL_VALUES)));
+    totals.set(key, stamped);
+  }
+}
+
+/** The key of a request's values: their JSON when they are plain (strings, finite numbers, booleans, nulls, arrays of them). */
+function valuesKey(values: readonly unknown[]): string | undefined {
+  const plain = (value: unknown): boolean =>
+    value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) || (Array.isArray(value) && value.every(plain));
+  return values.every(plain) ? JSON.stringify(values) : undefined;
 }
 
 /** Shapes kept per app: far more than an app's distinct request shapes, small enough to never matter. */
@@ -61,15 +103,24 @@ export class ReadStatements {
     return this.compiled.size;
   }
 
-  /** A list read: the entries' statement and, when asked for, the count's. */
-  list(contentType: ContentType, spec: ReadSpec): BoundRead {
+  /**
+   * A list read: the entries' statement and, when asked for, the count's. Where the dialect remembers totals
+   * (SqlDialect.rememberedTotal), `totals` holds the connection's: without them (in a transaction) the total is counted.
+   */
+  list(contentType: ContentType, spec: ReadSpec, totals?: RememberedTotals): BoundRead {
     const reads = this.readsOf(contentType, spec);
+    const { values } = reads.shape;
     const compiled = (reads.list ??= this.lookup(`list\u0000${contentType.uid}\u0000${reads.shape.key}`, () =>
-      compileRead(this.model, this.dialect, contentType, reads.shape.spec),
+      compileRead(this.model, this.dialect, contentType, reads.shape.spec, { rememberedTotal: new Slot(values.length) }),
     ));
+    const count = compiled.count && bind(compiled.count, values);
+    if (!compiled.remembersTotal) return { data: bind(compiled.data, values), count };
+    const key = totals && valuesKey(values);
+    if (key === undefined) return { data: bind(compiled.data, [...values, ...UNKNOWN]), count };
     return {
-      data: bind(compiled.data, reads.shape.values),
-      count: compiled.count && bind(compiled.count, reads.shape.values),
+      data: bind(compiled.data, [...values, ...totals!.get(compiled, key)]),
+      count,
+      remember: (row) => totals!.set(compiled, key, [row.total_version, row.total_changes, row.total]),
     };
   }
 

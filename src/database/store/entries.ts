@@ -1,24 +1,35 @@
 import type { ContentType, Model } from '../../model/types.js';
 import type { ReadSpec } from '../../query/types.js';
 import type { Database } from '../types.js';
-import { readStatements } from '../sql/index.js';
+import { readStatements, RememberedTotals, type TotalRow } from '../sql/index.js';
 import { answerTooLargeError } from '../answer-limits.js';
 
 /**
- * Runs a list read: one statement, whose rows carry the total when one is asked for. A page without rows (past
+ * Runs a list read: one statement, whose rows carry the total when one is asked for (on SQLite, remembered
+ * while the database is unchanged: SqlDialect.rememberedTotal). A page without rows (past
  * the end, or nothing matches) has none to carry it: only then does the COUNT run on its own. Entries come back as
  * their JSON texts, straight from the database.
  */
 export async function readEntries(db: Database, model: Model, contentType: ContentType, spec: ReadSpec): Promise<{ docs: string[]; total?: number }> {
-  const compiled = readStatements(model, db.dialect).list(contentType, spec);
-  const rows = await db.query<{ doc: unknown; total?: number | string }>(compiled.data.sql, compiled.data.params);
+  const compiled = readStatements(model, db.dialect).list(contentType, spec, db.inTransaction ? undefined : totalsOf(db));
+  const rows = await db.query<{ doc: unknown } & TotalRow>(compiled.data.sql, compiled.data.params);
   let total: number | undefined;
   if (compiled.count) {
+    if (rows.length) compiled.remember?.(rows[0]);
     total = rows.length ? Number(rows[0].total) : Number((await db.query<{ total: number | string }>(compiled.count.sql, compiled.count.params))[0].total);
   }
   const docs = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) docs[i] = docText(rows[i].doc);
   return { docs, total };
+}
+
+/** The totals a connection remembers between list reads (SqlDialect.rememberedTotal), by its root Database. */
+const totals = new WeakMap<Database, RememberedTotals>();
+
+function totalsOf(db: Database): RememberedTotals {
+  let remembered = totals.get(db);
+  if (!remembered) totals.set(db, (remembered = new RememberedTotals()));
+  return remembered;
 }
 
 /** Reads one document's entry (in the spec's status and locale) as JSON text, or null. */
