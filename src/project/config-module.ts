@@ -7,6 +7,11 @@ import { pathToFileURL } from 'node:url';
 const nodeRequire = createRequire(import.meta.url);
 type Jiti = { import(id: string): Promise<unknown>; evalModule(source: string, options: { filename: string; ext: string; async: true }): Promise<unknown> };
 let jiti: Jiti | undefined;
+/** jiti instances with module aliases (app server code: `@strapi/strapi` -> Cairn's own module), by alias set. */
+const aliasedJitis = new Map<string, Jiti>();
+
+/** Specifier -> absolute file: what an app's `require('@strapi/strapi')` loads instead of the package. */
+export type ModuleAliases = Readonly<Record<string, string>>;
 
 /**
  * Loads one app file (config/*, src/index) written as JSON, CommonJS, ESM or TypeScript, and returns what it
@@ -17,9 +22,11 @@ let jiti: Jiti | undefined;
  * start, whereas importing jiti alone costs ~60 ms. jiti is imported only for TypeScript, and as a fallback for
  * what `require` can't take (ESM syntax on older Node, CommonJS syntax in a `"type": "module"` package).
  */
-export async function loadAppModule(file: string, appDir?: string): Promise<unknown> {
+export async function loadAppModule(file: string, appDir?: string, aliases?: ModuleAliases): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json') return JSON.parse(await readFile(file, 'utf8'));
+  // Node's own `require` can't redirect a specifier: a file that may import aliased modules goes through jiti.
+  if (aliases) return exported(await viaJiti(file, isTypeScript(ext) ? appDir : undefined, aliases));
   if (ext === '.ts' || ext === '.mts' || ext === '.cts') return exported(await viaJiti(file, appDir));
   // CommonJS in a `"type": "module"` package: Node's `require` would take it for ESM, fail, and (Node 20.19) keep an
   // empty namespace for it in its cache, which every later load gets. jiti reads it as CommonJS.
@@ -41,11 +48,22 @@ export async function loadAppModule(file: string, appDir?: string): Promise<unkn
   return exported(loaded);
 }
 
-async function viaJiti(file: string, appDir?: string): Promise<unknown> {
-  if (!jiti) {
-    const { createJiti } = await import('jiti');
-    jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti;
+const isTypeScript = (ext: string) => ext === '.ts' || ext === '.mts' || ext === '.cts';
+
+async function jitiFor(aliases?: ModuleAliases): Promise<Jiti> {
+  const { createJiti } = await import('jiti');
+  if (!aliases) return (jiti ??= createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti);
+  const key = JSON.stringify(aliases);
+  let found = aliasedJitis.get(key);
+  if (!found) {
+    found = createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias: { ...aliases } }) as unknown as Jiti;
+    aliasedJitis.set(key, found);
   }
+  return found;
+}
+
+async function viaJiti(file: string, appDir?: string, aliases?: ModuleAliases): Promise<unknown> {
+  const loader = await jitiFor(aliases);
   try {
     // Evaluated from its source, not through jiti.import: after Node's `require` took a CommonJS file for ESM (a
     // `"type": "module"` package), Node's module cache holds an empty namespace for it, which jiti.import returns.
@@ -55,7 +73,7 @@ async function viaJiti(file: string, appDir?: string): Promise<unknown> {
     const declaresOwn = /\b(?:var|let|const|function|class)\s+__(?:dirname|filename)\b/.test(source);
     // On the first line, so that line numbers in errors stay the file's own.
     const prelude = !location || declaresOwn ? '' : `var __dirname = ${JSON.stringify(location.dir)}, __filename = ${JSON.stringify(location.filename)}; `;
-    return await jiti.evalModule(prelude + source, { filename: file, ext: extname(file), async: true });
+    return await loader.evalModule(prelude + source, { filename: file, ext: extname(file), async: true });
   } catch (error) {
     throw withLocation(error, file);
   }

@@ -1,0 +1,2 @@
+export { registerServerCode, type ServerCode } from './register.js';
+export type { ServerCodeHost } from './host.js';
