@@ -24,7 +24,8 @@ import { lazySchemaCompilers } from './schema-compilers.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
-import { registerServerCode } from '../server-code/index.js';
+import { registerServerCode, strapiModuleAliases } from '../server-code/index.js';
+import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
 
 /**
@@ -182,6 +183,8 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     installErrorHandling(fastify, log);
     registerHealth(fastify, db);
     installBodyParsers(fastify);
+    // App code (src/api, src/policies, src/middlewares) importing @strapi/strapi or @strapi/utils gets Cairn's own.
+    useAppModuleAliases(strapiModuleAliases());
     const rest: RestContext = {
       model: cairn.model,
       documents: (uid) => cairn.documents(uid),

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const nodeRequire = createRequire(import.meta.url);
@@ -12,6 +12,16 @@ const aliasedJitis = new Map<string, Jiti>();
 
 /** Specifier -> absolute file: what an app's `require('@strapi/strapi')` loads instead of the package. */
 export type ModuleAliases = Readonly<Record<string, string>>;
+let defaultAliases: ModuleAliases | undefined;
+
+/** The modules app code's `require('@strapi/…')` loads (the composition root sets Cairn's own, once). */
+export function useAppModuleAliases(aliases: ModuleAliases | undefined): void {
+  defaultAliases = aliases;
+}
+
+export function appModuleAliases(): ModuleAliases | undefined {
+  return defaultAliases;
+}
 
 /**
  * Loads one app file (config/*, src/index) written as JSON, CommonJS, ESM or TypeScript, and returns what it
@@ -25,12 +35,14 @@ export type ModuleAliases = Readonly<Record<string, string>>;
 export async function loadAppModule(file: string, appDir?: string, aliases?: ModuleAliases): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json') return JSON.parse(await readFile(file, 'utf8'));
-  // Node's own `require` can't redirect a specifier: a file that may import aliased modules goes through jiti.
-  if (aliases) return exported(await viaJiti(file, isTypeScript(ext) ? appDir : undefined, aliases));
-  if (ext === '.ts' || ext === '.mts' || ext === '.cts') return exported(await viaJiti(file, appDir));
+  // CommonJS `require` of an aliased specifier is redirected (redirectRequires); ESM's resolver is not: an ES module
+  // that may import an aliased one goes through jiti, which takes the aliases.
+  if (aliases) redirectRequires(appDir ?? dirname(file), aliases);
+  if (ext === '.ts' || ext === '.mts' || ext === '.cts') return exported(await viaJiti(file, appDir, aliases));
+  if (aliases && ext === '.mjs') return exported(await viaJiti(file, undefined, aliases));
   // CommonJS in a `"type": "module"` package: Node's `require` would take it for ESM, fail, and (Node 20.19) keep an
   // empty namespace for it in its cache, which every later load gets. jiti reads it as CommonJS.
-  if (inModulePackage(file) && looksCommonJs(readFileSync(file, 'utf8'))) return exported(await viaJiti(file));
+  if (inModulePackage(file) && looksCommonJs(readFileSync(file, 'utf8'))) return exported(await viaJiti(file, undefined, aliases));
   let loaded: unknown;
   try {
     // A fresh read each time: loading a changed file again in the same process must see the change.
@@ -39,16 +51,41 @@ export async function loadAppModule(file: string, appDir?: string, aliases?: Mod
   } catch (error) {
     const code = (error as { code?: string }).code;
     // Top-level await (or a Node without require(esm)): the asynchronous loader takes it.
-    if (code === 'ERR_REQUIRE_ASYNC_MODULE' || code === 'ERR_REQUIRE_ESM') return exported(await import(pathToFileURL(file).href));
-    if (isModuleKindMismatch(error)) return exported(await viaJiti(file));
+    if (code === 'ERR_REQUIRE_ASYNC_MODULE' || code === 'ERR_REQUIRE_ESM') {
+      return exported(aliases ? await viaJiti(file, undefined, aliases) : await import(pathToFileURL(file).href));
+    }
+    if (isModuleKindMismatch(error)) return exported(await viaJiti(file, undefined, aliases));
     throw withLocation(error, file);
   }
   // CommonJS syntax in a `"type": "module"` package evaluates to an empty namespace: jiti reads it correctly.
-  if (isEmptyNamespace(loaded)) return exported(await viaJiti(file));
+  if (isEmptyNamespace(loaded)) return exported(await viaJiti(file, undefined, aliases));
   return exported(loaded);
 }
 
-const isTypeScript = (ext: string) => ext === '.ts' || ext === '.mts' || ext === '.cts';
+/** App folders (with a trailing separator) whose files' `require(specifier)` loads an alias instead. */
+const redirected = new Map<string, ModuleAliases>();
+
+/**
+ * Makes Node's `require` of an aliased specifier (`@strapi/strapi`), from a file inside `appDir`, load the alias:
+ * CommonJS app code then loads natively (no transform), nested requires included. Files elsewhere resolve as ever.
+ */
+function redirectRequires(appDir: string, aliases: ModuleAliases): void {
+  if (!redirected.size) {
+    const loader = Module as unknown as { _resolveFilename: (request: string, parent: { filename?: string | null } | undefined, ...rest: unknown[]) => string };
+    const resolveFilename = loader._resolveFilename;
+    loader._resolveFilename = function (request, parent, ...rest) {
+      const from = parent?.filename;
+      if (from && Object.hasOwn(SPECIFIERS, request.split('/').slice(0, 2).join('/'))) {
+        for (const [root, found] of redirected) if (from.startsWith(root) && found[request]) return found[request];
+      }
+      return resolveFilename.call(this, request, parent, ...rest);
+    };
+  }
+  redirected.set(resolve(appDir) + sep, aliases);
+}
+
+/** Scopes whose specifiers may be aliased: a quick test before the app folders are looked at. */
+const SPECIFIERS = { '@strapi/strapi': true, '@strapi/utils': true };
 
 async function jitiFor(aliases?: ModuleAliases): Promise<Jiti> {
   const { createJiti } = await import('jiti');

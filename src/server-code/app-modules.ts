@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ModuleAliases } from '../project/config-module.js';
 import { factories } from './factories.js';
@@ -37,8 +38,14 @@ const utilsPackage = strapiModule('@strapi/utils', { errors });
  */
 export function strapiModuleAliases(): ModuleAliases {
   (globalThis as unknown as Record<symbol, unknown>)[REGISTRY] = { '@strapi/strapi': strapiPackage, '@strapi/utils': utilsPackage };
-  return { '@strapi/strapi': shim('strapi'), '@strapi/utils': shim('strapi-utils') };
+  const aliases = { '@strapi/strapi': shim('strapi'), '@strapi/utils': shim('strapi-utils') };
+  // A shim required before hands out what was registered then (another copy of Cairn's modules, in tests): the
+  // next require reads the registry again.
+  for (const file of Object.values(aliases)) delete nodeRequire.cache[file];
+  return aliases;
 }
+
+const nodeRequire = createRequire(import.meta.url);
 
 /** The shim's file: compiled (`dist/…/shims/x.cjs`) or, running from sources (tests), the `.cts` itself. */
 function shim(name: string): string {

@@ -53,7 +53,9 @@ async function loadFolder(folder: string, dir: string, aliases: ModuleAliases): 
     try {
       files.push({ file, name, exported: await loadAppModule(file, dir, aliases) });
     } catch (error) {
-      throw new ConfigError(`${file}: ${describeLoadError(error, file)}`);
+      const line = lineIn(file, error);
+      const message = describeLoadError(error, file);
+      throw new ConfigError(`${file}${line && !message.includes('(line ') ? ` (line ${line})` : ''}: ${message}`);
     }
   }
   return files;
@@ -63,8 +65,13 @@ async function loadFolder(folder: string, dir: string, aliases: ModuleAliases): 
 export function inFile(file: string, error: unknown): ConfigError {
   if (error instanceof ConfigError && error.message.startsWith(file)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const line = error instanceof Error ? new RegExp(`${escape(file)}:(\\d+)`).exec(error.stack ?? '')?.[1] : undefined;
+  const line = lineIn(file, error);
   return new ConfigError(`${file}${line ? ` (line ${line})` : ''}: ${message}`);
+}
+
+/** The line of `file` an error's stack passes through (the app's line that called what failed). */
+function lineIn(file: string, error: unknown): string | undefined {
+  return error instanceof Error ? new RegExp(`${escape(file)}:(\\d+)`).exec(error.stack ?? '')?.[1] : undefined;
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

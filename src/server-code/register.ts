@@ -89,6 +89,8 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
   const routeSource = {
     coreRouteDefinitions: (uid: string, options: CoreRouterOptions) => coreRouteDefinitions(rest, uid, options),
   };
+  // Cairn's publish / unpublish / discard-draft routes, for the collection types the app's core routers serve.
+  const withActions = new Set<string>();
   // Routes are read API by API: a route's API (for its handler's and policies' plain names) is the one being read.
   let currentApi = '';
   for (const api of apis.filter((a) => a.hasRoutes)) {
@@ -114,8 +116,6 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     }
   }
 
-  // Cairn's publish / unpublish / discard-draft routes, for the collection types the app's core routers serve.
-  const withActions = new Set<string>();
   function addRoute(route: RouteDefinition, routerPrefix: string | undefined) {
     for (const key of Object.keys(route ?? {})) if (!ROUTE_KEYS.has(key)) throw new Error(`route ${route.method} ${route.path}: '${key}' is not supported by Cairn`);
     const method = String(route.method ?? '').trim().toUpperCase();

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { KoaContext } from '../../src/server-code/koa-context.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 // examples/server-code: a Strapi app's routes, controllers, services, policies and middlewares, run unchanged.
@@ -154,6 +155,25 @@ describe('examples/server-code through HTTP (SQLite)', () => {
     expect(list.body.data).toHaveLength(1);
     expect((await app.request('GET', '/api/notes/nope', undefined, PUBLIC)).status).toBe(404);
     expect((await app.request('DELETE', `/api/notes/${documentId}`)).status).toBe(404);
+  });
+
+  it('routes without code of the app\'s are served by the compiled handler, no Koa ctx built; the others build one', async () => {
+    // Every request that runs app code builds one ctx and answers through it (respond() reads `answered` once).
+    const built = vi.spyOn(KoaContext.prototype, 'answered', 'get');
+    try {
+      const fast: Array<[string, string, unknown?]> = [
+        ['POST', '/api/articles', { data: { title: 'Fast' } }], // create: core action, core service, no config
+        ['GET', '/api/notes'], // TypeScript core router: find untouched
+        ['GET', '/api/tags'], // no server code at all
+      ];
+      for (const [method, url, body] of fast) expect((await app.request(method, url, body)).status).toBeLessThan(300);
+      expect(built).toHaveBeenCalledTimes(0);
+      expect((await app.request('GET', '/api/articles')).status).toBe(200); // extended find, middlewares
+      expect((await app.request('GET', `/api/articles/${ids[0]}`)).status).toBe(200); // service override
+      expect(built).toHaveBeenCalledTimes(2);
+    } finally {
+      built.mockRestore();
+    }
   });
 
   it('an API without server code keeps Cairn\'s own Content API', async () => {
