@@ -176,6 +176,20 @@ describe('examples/server-code through HTTP (SQLite)', () => {
     }
   });
 
+  it('a route middleware setting ctx.query.populate before the core find (LaunchPad\'s pattern)', async () => {
+    const tags = await app.request('GET', '/api/tags');
+    const tag = tags.body.data[0].documentId;
+    expect((await app.request('PUT', `/api/articles/${ids[0]}`, { data: { tags: { connect: [tag] } } })).status).toBe(200);
+    const list = await app.request('GET', '/api/articles-with-tags?fields[0]=title&sort=title', undefined, PUBLIC);
+    expect(list.status).toBe(200);
+    // 'Fast' (made by an earlier test), 'First!' (its tag populated), 'Second'.
+    const shown = list.body.data.map((a: { title: string; tags: Array<{ name: string }> }) => [a.title, a.tags.map((t) => t.name)]);
+    expect(shown).toEqual([['Fast', []], ['First!', ['news']], ['Second', []]]);
+    expect(list.body.meta).toMatchObject({ extended: true, pagination: { total: 3 } });
+    // Credentials are checked on this route as on every guarded one.
+    expect((await app.request('GET', '/api/articles-with-tags', undefined, { authorization: 'Bearer nope' })).status).toBe(401);
+  });
+
   it('an API without server code keeps Cairn\'s own Content API', async () => {
     const tags = await app.request('GET', '/api/tags', undefined, PUBLIC);
     expect(tags.status).toBe(200);

@@ -21,5 +21,7 @@ module.exports = {
       },
     },
     { method: 'GET', path: '/article-errors/:kind', handler: 'article.fail', config: { auth: false } },
+    // The (extended) core find again, its populate set by a middleware; guarded by api::article.article.find.
+    { method: 'GET', path: '/articles-with-tags', handler: 'article.find', config: { middlewares: ['api::article.with-tags'] } },
   ],
 };
