@@ -24,6 +24,8 @@ import { lazySchemaCompilers } from './schema-compilers.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
+import { registerServerCode, strapiModuleAliases } from '../server-code/index.js';
+import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
 
 /**
@@ -181,6 +183,8 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     installErrorHandling(fastify, log);
     registerHealth(fastify, db);
     installBodyParsers(fastify);
+    // App code (src/api, src/policies, src/middlewares) importing @strapi/strapi or @strapi/utils gets Cairn's own.
+    useAppModuleAliases(strapiModuleAliases());
     const rest: RestContext = {
       model: cairn.model,
       documents: (uid) => cairn.documents(uid),
@@ -189,7 +193,9 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
       access: () => cairn.access,
     };
     for (const feature of FEATURES) await feature(cairn);
-    registerContentApi(fastify, rest);
+    // The app's server code (src/api/*/routes...) serves the routes of the APIs that declare theirs.
+    const serverCode = await registerServerCode(cairn);
+    registerContentApi(fastify, rest, { served: serverCode.served });
     if (!options.prepared) {
       const onWait = () => log.info('another process is starting on this database: waiting for it (tables, bootstrap)');
       await db.exclusive(STARTUP_LOCK, () => setUp(cairn), { onWait });

@@ -1,12 +1,27 @@
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const nodeRequire = createRequire(import.meta.url);
 type Jiti = { import(id: string): Promise<unknown>; evalModule(source: string, options: { filename: string; ext: string; async: true }): Promise<unknown> };
 let jiti: Jiti | undefined;
+/** jiti instances with module aliases (app server code: `@strapi/strapi` -> Cairn's own module), by alias set. */
+const aliasedJitis = new Map<string, Jiti>();
+
+/** Specifier -> absolute file: what an app's `require('@strapi/strapi')` loads instead of the package. */
+export type ModuleAliases = Readonly<Record<string, string>>;
+let defaultAliases: ModuleAliases | undefined;
+
+/** The modules app code's `require('@strapi/…')` loads (the composition root sets Cairn's own, once). */
+export function useAppModuleAliases(aliases: ModuleAliases | undefined): void {
+  defaultAliases = aliases;
+}
+
+export function appModuleAliases(): ModuleAliases | undefined {
+  return defaultAliases;
+}
 
 /**
  * Loads one app file (config/*, src/index) written as JSON, CommonJS, ESM or TypeScript, and returns what it
@@ -17,13 +32,17 @@ let jiti: Jiti | undefined;
  * start, whereas importing jiti alone costs ~60 ms. jiti is imported only for TypeScript, and as a fallback for
  * what `require` can't take (ESM syntax on older Node, CommonJS syntax in a `"type": "module"` package).
  */
-export async function loadAppModule(file: string, appDir?: string): Promise<unknown> {
+export async function loadAppModule(file: string, appDir?: string, aliases?: ModuleAliases): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json') return JSON.parse(await readFile(file, 'utf8'));
-  if (ext === '.ts' || ext === '.mts' || ext === '.cts') return exported(await viaJiti(file, appDir));
+  // CommonJS `require` of an aliased specifier is redirected (redirectRequires); ESM's resolver is not: an ES module
+  // that may import an aliased one goes through jiti, which takes the aliases.
+  if (aliases) redirectRequires(appDir ?? dirname(file), aliases);
+  if (ext === '.ts' || ext === '.mts' || ext === '.cts') return exported(await viaJiti(file, appDir, aliases));
+  if (aliases && ext === '.mjs') return exported(await viaJiti(file, undefined, aliases));
   // CommonJS in a `"type": "module"` package: Node's `require` would take it for ESM, fail, and (Node 20.19) keep an
   // empty namespace for it in its cache, which every later load gets. jiti reads it as CommonJS.
-  if (inModulePackage(file) && looksCommonJs(readFileSync(file, 'utf8'))) return exported(await viaJiti(file));
+  if (inModulePackage(file) && looksCommonJs(readFileSync(file, 'utf8'))) return exported(await viaJiti(file, undefined, aliases));
   let loaded: unknown;
   try {
     // A fresh read each time: loading a changed file again in the same process must see the change.
@@ -32,20 +51,56 @@ export async function loadAppModule(file: string, appDir?: string): Promise<unkn
   } catch (error) {
     const code = (error as { code?: string }).code;
     // Top-level await (or a Node without require(esm)): the asynchronous loader takes it.
-    if (code === 'ERR_REQUIRE_ASYNC_MODULE' || code === 'ERR_REQUIRE_ESM') return exported(await import(pathToFileURL(file).href));
-    if (isModuleKindMismatch(error)) return exported(await viaJiti(file));
+    if (code === 'ERR_REQUIRE_ASYNC_MODULE' || code === 'ERR_REQUIRE_ESM') {
+      return exported(aliases ? await viaJiti(file, undefined, aliases) : await import(pathToFileURL(file).href));
+    }
+    if (isModuleKindMismatch(error)) return exported(await viaJiti(file, undefined, aliases));
     throw withLocation(error, file);
   }
   // CommonJS syntax in a `"type": "module"` package evaluates to an empty namespace: jiti reads it correctly.
-  if (isEmptyNamespace(loaded)) return exported(await viaJiti(file));
+  if (isEmptyNamespace(loaded)) return exported(await viaJiti(file, undefined, aliases));
   return exported(loaded);
 }
 
-async function viaJiti(file: string, appDir?: string): Promise<unknown> {
-  if (!jiti) {
-    const { createJiti } = await import('jiti');
-    jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti;
+/** App folders (with a trailing separator) whose files' `require(specifier)` loads an alias instead. */
+const redirected = new Map<string, ModuleAliases>();
+
+/**
+ * Makes Node's `require` of an aliased specifier (`@strapi/strapi`), from a file inside `appDir`, load the alias:
+ * CommonJS app code then loads natively (no transform), nested requires included. Files elsewhere resolve as ever.
+ */
+function redirectRequires(appDir: string, aliases: ModuleAliases): void {
+  if (!redirected.size) {
+    const loader = Module as unknown as { _resolveFilename: (request: string, parent: { filename?: string | null } | undefined, ...rest: unknown[]) => string };
+    const resolveFilename = loader._resolveFilename;
+    loader._resolveFilename = function (request, parent, ...rest) {
+      const from = parent?.filename;
+      if (from && Object.hasOwn(SPECIFIERS, request.split('/').slice(0, 2).join('/'))) {
+        for (const [root, found] of redirected) if (from.startsWith(root) && found[request]) return found[request];
+      }
+      return resolveFilename.call(this, request, parent, ...rest);
+    };
   }
+  redirected.set(resolve(appDir) + sep, aliases);
+}
+
+/** Scopes whose specifiers may be aliased: a quick test before the app folders are looked at. */
+const SPECIFIERS = { '@strapi/strapi': true, '@strapi/utils': true };
+
+async function jitiFor(aliases?: ModuleAliases): Promise<Jiti> {
+  const { createJiti } = await import('jiti');
+  if (!aliases) return (jiti ??= createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti);
+  const key = JSON.stringify(aliases);
+  let found = aliasedJitis.get(key);
+  if (!found) {
+    found = createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias: { ...aliases } }) as unknown as Jiti;
+    aliasedJitis.set(key, found);
+  }
+  return found;
+}
+
+async function viaJiti(file: string, appDir?: string, aliases?: ModuleAliases): Promise<unknown> {
+  const loader = await jitiFor(aliases);
   try {
     // Evaluated from its source, not through jiti.import: after Node's `require` took a CommonJS file for ESM (a
     // `"type": "module"` package), Node's module cache holds an empty namespace for it, which jiti.import returns.
@@ -55,7 +110,7 @@ async function viaJiti(file: string, appDir?: string): Promise<unknown> {
     const declaresOwn = /\b(?:var|let|const|function|class)\s+__(?:dirname|filename)\b/.test(source);
     // On the first line, so that line numbers in errors stay the file's own.
     const prelude = !location || declaresOwn ? '' : `var __dirname = ${JSON.stringify(location.dir)}, __filename = ${JSON.stringify(location.filename)}; `;
-    return await jiti.evalModule(prelude + source, { filename: file, ext: extname(file), async: true });
+    return await loader.evalModule(prelude + source, { filename: file, ext: extname(file), async: true });
   } catch (error) {
     throw withLocation(error, file);
   }

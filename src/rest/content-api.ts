@@ -10,6 +10,43 @@ import { entryBody, JSON_TYPE, listBody } from './responses.js';
 import { toV4Text, wantsV4 } from './v4-format.js';
 
 type Params = { documentId?: string };
+type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** A core action of the Content API (Strapi's names), as Fastify handlers: the compiled fast path. */
+export type CoreAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
+
+/** One route of the Content API: its method, path, Strapi's action name and the fast handler. */
+export interface CoreRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  action: CoreAction;
+  handler: Handler;
+}
+
+/**
+ * The Content API's routes of one content-type, as Strapi's core router makes them (`find`, `findOne`, `create`,
+ * `update`, `delete` for a collection type; `find`, `update`, `delete` for a single type), each with its fast
+ * handler: parse, one compiled statement, splice the JSON texts.
+ */
+export function coreRoutes(ctx: RestContext, contentType: ContentType): CoreRoute[] {
+  const documents = ctx.documents(contentType.uid);
+  if (contentType.kind === 'collectionType') {
+    const base = `/api/${contentType.info.pluralName}`;
+    return [
+      { method: 'GET', path: base, action: 'find', handler: (req, reply) => findMany(ctx, contentType, documents, req, reply) },
+      { method: 'GET', path: `${base}/:documentId`, action: 'findOne', handler: (req, reply) => findOne(ctx, contentType, documents, req, reply) },
+      { method: 'POST', path: base, action: 'create', handler: (req, reply) => create(ctx, contentType, documents, req, reply) },
+      { method: 'PUT', path: `${base}/:documentId`, action: 'update', handler: (req, reply) => update(ctx, contentType, documents, req, reply) },
+      { method: 'DELETE', path: `${base}/:documentId`, action: 'delete', handler: (req, reply) => remove(ctx, documents, req, reply) },
+    ];
+  }
+  const base = `/api/${contentType.info.singularName}`;
+  return [
+    { method: 'GET', path: base, action: 'find', handler: (req, reply) => findOne(ctx, contentType, documents, req, reply) },
+    { method: 'PUT', path: base, action: 'update', handler: (req, reply) => update(ctx, contentType, documents, req, reply) },
+    { method: 'DELETE', path: base, action: 'delete', handler: (req, reply) => remove(ctx, documents, req, reply) },
+  ];
+}
 
 /** An entry's JSON text as the client asked for it: v5's form, or v4's with `Strapi-Response-Format: v4`. */
 function answerShape(ctx: RestContext, ct: ContentType, req: FastifyRequest): (row: string) => string {
@@ -20,23 +57,14 @@ function answerShape(ctx: RestContext, ct: ContentType, req: FastifyRequest): (r
  * The Content API: `/api/:pluralApiId` and `/api/:pluralApiId/:documentId` for collection types,
  * `/api/:singularApiId` for single types. Handlers are thin: parse, call the document service, shape.
  */
-export function registerContentApi(app: FastifyInstance, ctx: RestContext): void {
+export function registerContentApi(app: FastifyInstance, ctx: RestContext, options: { served?: (contentType: ContentType) => boolean } = {}): void {
   for (const contentType of ctx.model.contentTypes.values()) {
     if (contentType.plugin) continue;
-    const documents = ctx.documents(contentType.uid);
-    if (contentType.kind === 'collectionType') {
-      const base = `/api/${contentType.info.pluralName}`;
-      app.get(base, (req, reply) => findMany(ctx, contentType, documents, req, reply));
-      app.post(base, (req, reply) => create(ctx, contentType, documents, req, reply));
-      app.get(`${base}/:documentId`, (req, reply) => findOne(ctx, contentType, documents, req, reply));
-      app.put(`${base}/:documentId`, (req, reply) => update(ctx, contentType, documents, req, reply));
-      app.delete(`${base}/:documentId`, (req, reply) => remove(ctx, documents, req, reply));
-      if (contentType.draftAndPublish) registerActions(app, ctx, `${base}/:documentId/actions`, documents, contentType);
-    } else {
-      const base = `/api/${contentType.info.singularName}`;
-      app.get(base, (req, reply) => findOne(ctx, contentType, documents, req, reply));
-      app.put(base, (req, reply) => update(ctx, contentType, documents, req, reply));
-      app.delete(base, (req, reply) => remove(ctx, documents, req, reply));
+    // The app's server code (src/api/*/routes) serves this content-type's routes itself (server-code/).
+    if (options.served?.(contentType)) continue;
+    for (const route of coreRoutes(ctx, contentType)) app.route({ method: route.method, url: route.path, handler: route.handler });
+    if (contentType.kind === 'collectionType' && contentType.draftAndPublish) {
+      registerActions(app, ctx, `/api/${contentType.info.pluralName}/:documentId/actions`, ctx.documents(contentType.uid), contentType);
     }
   }
   // Locales come from config, with the entry fields the reference answers with, stable per process; a database that
@@ -77,7 +105,7 @@ async function findOne(ctx: RestContext, ct: ContentType, documents: Documents, 
 }
 
 /** `{ data: {...} }` is required on writes, as in Strapi. */
-function bodyData(body: unknown): Record<string, unknown> {
+export function bodyData(body: unknown): Record<string, unknown> {
   const data = (body as { data?: unknown } | null)?.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ValidationError('Missing "data" payload in the request body');
@@ -133,7 +161,7 @@ async function remove(ctx: RestContext, documents: Documents, req: FastifyReques
 }
 
 /** Cairn's addition: publish, unpublish and discard-draft over REST. */
-function registerActions(app: FastifyInstance, ctx: RestContext, base: string, documents: Documents, ct: ContentType) {
+export function registerActions(app: FastifyInstance, ctx: RestContext, base: string, documents: Documents, ct: ContentType) {
   const actions = {
     publish: (p: { documentId: string; locale?: string }) => documents.publish(p),
     unpublish: (p: { documentId: string; locale?: string }) => documents.unpublish(p),

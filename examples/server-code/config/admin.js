@@ -1,0 +1,1 @@
+module.exports = ({ env }) => ({ apiToken: { salt: env('API_TOKEN_SALT', 'example-api-token-salt-change-me') } });

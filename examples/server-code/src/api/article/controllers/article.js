@@ -1,0 +1,61 @@
+'use strict';
+
+const { factories } = require('@strapi/strapi');
+const { errors } = require('@strapi/utils');
+
+module.exports = factories.createCoreController('api::article.article', ({ strapi }) => ({
+  // The core find (Cairn's compiled reader), with more in its meta.
+  async find(ctx) {
+    const { data, meta } = await super.find(ctx);
+    meta.extended = true;
+    meta.titles = data.map((article) => article.title);
+    return { data, meta };
+  },
+
+  async summary(ctx) {
+    const entry = await strapi.service('api::article.article').findOne(ctx.params.id, { fields: ['title', 'body'] });
+    if (!entry) return ctx.notFound('No such article');
+    return { data: strapi.service('api::article.summary').of(entry) };
+  },
+
+  async stats(ctx) {
+    const { results, pagination } = await strapi.service('api::article.article').find({ pagination: { pageSize: 100 } });
+    ctx.body = { total: pagination.total, views: results.reduce((sum, article) => sum + article.views, 0), user: ctx.state.user ?? null };
+  },
+
+  async view(ctx) {
+    const service = strapi.service('api::article.article');
+    const entry = await service.findOne(ctx.params.id);
+    if (!entry) throw new errors.NotFoundError('Article not found', { id: ctx.params.id });
+    const updated = await service.update(ctx.params.id, { data: { views: entry.views + 1 } });
+    const sanitized = await this.sanitizeOutput(updated, ctx);
+    return this.transformResponse(sanitized, { viewedBy: ctx.get('x-allow') });
+  },
+
+  async fail(ctx) {
+    switch (ctx.params.kind) {
+      case 'application':
+        throw new errors.ApplicationError('Something is off', { hint: 'retry' });
+      case 'validation':
+        throw new errors.ValidationError('Bad title', { errors: [{ path: ['title'], message: 'Bad title' }] });
+      case 'forbidden':
+        throw new errors.ForbiddenError();
+      case 'unauthorized':
+        throw new errors.UnauthorizedError('Log in first');
+      case 'not-found':
+        throw new errors.NotFoundError();
+      case 'too-large':
+        throw new errors.PayloadTooLargeError();
+      case 'policy':
+        throw new errors.PolicyError('Not for you', { policy: 'custom' });
+      case 'bad-request':
+        return ctx.badRequest('Missing thing', { field: 'thing' });
+      case 'throw':
+        return ctx.throw(418, 'short and stout');
+      case 'crash':
+        throw new Error('secret internal detail');
+      default:
+        return undefined;
+    }
+  },
+}));

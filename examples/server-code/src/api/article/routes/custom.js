@@ -1,0 +1,27 @@
+'use strict';
+
+module.exports = {
+  routes: [
+    // Granted to the public role in config/permissions.json (api::article.article.summary).
+    { method: 'GET', path: '/articles/:id/summary', handler: 'article.summary' },
+    // Open to anyone: no permission is checked.
+    { method: 'GET', path: '/article-stats', handler: 'api::article.article.stats', config: { auth: false } },
+    {
+      method: 'POST',
+      path: '/articles/:id/view',
+      handler: 'article.view',
+      config: {
+        policies: ['global::has-header'],
+        middlewares: [
+          async (ctx, next) => {
+            await next();
+            ctx.set('x-inline', 'yes');
+          },
+        ],
+      },
+    },
+    { method: 'GET', path: '/article-errors/:kind', handler: 'article.fail', config: { auth: false } },
+    // The (extended) core find again, its populate set by a middleware; guarded by api::article.article.find.
+    { method: 'GET', path: '/articles-with-tags', handler: 'article.find', config: { middlewares: ['api::article.with-tags'] } },
+  ],
+};

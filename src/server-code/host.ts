@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AccessControl } from '../auth/access-control.js';
+import type { Documents } from '../documents/index.js';
+import type { Model } from '../model/types.js';
+import type { ReadSettings } from '../query/index.js';
+import type { AppConfig } from '../project/types.js';
+import type { LocaleInfo } from '../project/locales.js';
+
+/**
+ * What running an app's server code (src/api/*: routes, controllers, services, policies, middlewares) needs of
+ * the app: the composition root (`Cairn`) satisfies it as it is. The `strapi` object the app's code receives is a
+ * face over these members, never a second app.
+ */
+export interface ServerCodeHost {
+  readonly config: AppConfig;
+  readonly model: Model;
+  readonly readSettings: ReadSettings;
+  readonly locales: LocaleInfo[];
+  /** Who is calling (read per request: auth replaces the open default). */
+  readonly access: AccessControl;
+  readonly fastify: FastifyInstance;
+  readonly log: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+  readonly onClose: Array<() => Promise<void> | void>;
+  documents(uid: string): Documents;
+  plugin(name: string): { service<T = unknown>(service: string): T };
+}

@@ -1,0 +1,3 @@
+export { registerServerCode, type ServerCode } from './register.js';
+export type { ServerCodeHost } from './host.js';
+export { strapiModuleAliases } from './app-modules.js';

@@ -1,0 +1,29 @@
+import type { FastifyReply } from 'fastify';
+import { NotFoundError } from '../errors/index.js';
+import type { KoaContext } from './koa-context.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Sends what the app's code left in `ctx`, as Koa would: its headers and status; a string as text (HTML when it
+ * starts with `<`), a Buffer as bytes, a stream piped, anything else as JSON; nothing at all (no status, no body)
+ * is a 404, with Strapi's error body.
+ */
+export function respond(ctx: KoaContext, reply: FastifyReply): FastifyReply {
+  if (!ctx.answered) throw new NotFoundError();
+  reply.headers(ctx.headersOut);
+  reply.status(ctx.status);
+  const body = ctx.body;
+  if (ctx.status === 204 || ctx.status === 304 || body === undefined || body === null) return reply.send();
+  const type = ctx.headersOut['content-type'];
+  if (typeof body === 'string') {
+    if (!type) reply.type(/^\s*</.test(body) ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8');
+    return reply.send(body);
+  }
+  if (Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') {
+    if (!type) reply.type('application/octet-stream');
+    return reply.send(body);
+  }
+  if (!type) reply.type(JSON_TYPE);
+  return reply.send(JSON.stringify(body));
+}

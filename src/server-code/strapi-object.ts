@@ -1,0 +1,70 @@
+import type { ServerCodeHost } from './host.js';
+
+/** The app's controllers and services, by uid, as the loader built them. */
+export interface ServerCodeRegistry {
+  controllers: Map<string, Record<string, unknown>>;
+  services: Map<string, Record<string, unknown>>;
+  policies: Map<string, unknown>;
+  middlewares: Map<string, unknown>;
+}
+
+/** Members of Strapi's object an app's code may read without them being APIs (inspection, promises, interop). */
+const QUIET = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
+
+/**
+ * The `strapi` an app's server code receives (`({ strapi }) => ({ ... })`, policies' and middlewares' third
+ * argument, and the global `strapi` Strapi's code relies on): a face over the app's composition root. What Cairn
+ * provides: `documents(uid)`, `service(uid)`, `controller(uid)`, `policy(name)`, `middleware(name)`,
+ * `plugin(name).service(name)`, `config.get(path, default)`, `log`, `contentTypes`, `contentType(uid)`,
+ * `components`. Any other member is an error naming it (never `undefined`, which would fail later, elsewhere).
+ */
+export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeRegistry): Record<string, unknown> {
+  const contentTypes = Object.fromEntries([...host.model.contentTypes].map(([uid, ct]) => [uid, schemaOf(ct)]));
+  const components = Object.fromEntries([...host.model.components].map(([uid, c]) => [uid, schemaOf(c)]));
+  const known = (kind: string, map: Map<string, unknown>, uid: string) => {
+    const found = map.get(uid);
+    if (found === undefined) throw new Error(`strapi.${kind}('${uid}'): no such ${kind} (the app has ${[...map.keys()].join(', ') || 'none'})`);
+    return found;
+  };
+  const members: Record<string, unknown> = {
+    documents: (uid: string) => host.documents(uid),
+    service: (uid: string) => known('service', registry.services as Map<string, unknown>, uid),
+    controller: (uid: string) => known('controller', registry.controllers as Map<string, unknown>, uid),
+    policy: (name: string) => registry.policies.get(name),
+    middleware: (name: string) => registry.middlewares.get(name),
+    plugin: (name: string) => ({
+      service: (service: string) => host.plugin(name).service(service),
+    }),
+    config: { get: (path: string, fallback?: unknown) => configValue(host, path, fallback) },
+    log: host.log,
+    contentTypes,
+    components,
+    contentType: (uid: string) => contentTypes[uid],
+    component: (uid: string) => components[uid],
+    dirs: { app: { root: host.config.dir, src: `${host.config.dir}/src` }, dist: { root: host.config.dir, src: `${host.config.dir}/src` } },
+  };
+  return new Proxy(members, {
+    get(target, key) {
+      if (typeof key === 'symbol' || key in target) return Reflect.get(target, key);
+      if (QUIET.has(key)) return undefined;
+      throw new Error(`strapi.${key} is not provided by Cairn (see README's list of the Strapi APIs Cairn runs)`);
+    },
+  });
+}
+
+/** A model schema in Strapi's shape (`uid`, `kind`, `info`, `attributes` as a record), for code that reads them. */
+function schemaOf(schema: { uid: string; attributes: ReadonlyMap<string, unknown> }): Record<string, unknown> {
+  return { ...schema, attributes: Object.fromEntries(schema.attributes) };
+}
+
+/** `strapi.config.get('api.rest.defaultLimit')`, `get('server.host')`, `get('plugin::graphql.depthLimit')`. */
+function configValue(host: ServerCodeHost, path: string, fallback: unknown): unknown {
+  const plugin = /^plugin::([^.]+)\.?(.*)$/.exec(path);
+  let value: unknown = plugin ? host.config.plugins[plugin[1]]?.config : host.config;
+  const rest = plugin ? plugin[2] : path;
+  for (const key of rest ? rest.split('.') : []) {
+    if (value === null || typeof value !== 'object') return fallback;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value === undefined ? fallback : value;
+}

@@ -1,0 +1,198 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { KoaContext } from '../../src/server-code/koa-context.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+// examples/server-code: a Strapi app's routes, controllers, services, policies and middlewares, run unchanged.
+const EXAMPLE = join(import.meta.dirname, '..', '..', 'examples', 'server-code');
+const PUBLIC = { authorization: '' };
+
+describe('examples/server-code through HTTP (SQLite)', () => {
+  let app: TestApp;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp('sqlite', EXAMPLE);
+    for (const [title, body, locked] of [
+      ['First', 'one two three four', false],
+      ['Second', 'alpha beta', true],
+    ] as const) {
+      const created = await app.request('POST', '/api/articles', { data: { title, body, views: 2, locked } });
+      expect(created.status).toBe(201);
+      ids.push(created.body.data.documentId);
+    }
+    expect((await app.request('POST', '/api/tags', { data: { name: 'news' } })).status).toBe(201);
+  });
+  afterAll(() => app?.close());
+
+  it('an extended core find runs the core find (super.find) and adds to its meta; the route middlewares see and change the answer', async () => {
+    const list = await app.request('GET', '/api/articles?sort=title&fields[0]=title', undefined, PUBLIC);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([
+      { id: expect.any(Number), documentId: ids[0], title: 'First' },
+      { id: expect.any(Number), documentId: ids[1], title: 'Second' },
+    ]);
+    expect(list.body.meta).toEqual({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 2 }, extended: true, titles: ['First', 'Second'], stamped: true });
+    const response = await app.cairn.fastify.inject({ method: 'GET', url: '/api/articles' });
+    expect(response.headers['x-stamp']).toBe('stamped');
+    expect(response.headers['x-response-time']).toMatch(/ms$/);
+  });
+
+  it("super.find keeps the Content API's checks: a bad query is a 400 with Strapi's body, a missing permission a 403", async () => {
+    const bad = await app.request('GET', '/api/articles?filters[nope][$eq]=1', undefined, PUBLIC);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ data: null, error: { status: 400, name: 'ValidationError', message: 'Invalid key nope' } });
+    const created = await app.request('POST', '/api/articles', { data: { title: 'x' } }, PUBLIC);
+    expect(created.status).toBe(403);
+    expect(created.body.error).toMatchObject({ status: 403, name: 'ForbiddenError' });
+  });
+
+  it("the core findOne route runs the app's service override", async () => {
+    const one = await app.request('GET', `/api/articles/${ids[0]}`, undefined, PUBLIC);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ documentId: ids[0], title: 'First', wordCount: 4 });
+    expect(one.body.meta).toEqual({});
+    const missing = await app.request('GET', '/api/articles/nope', undefined, PUBLIC);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+  });
+
+  it('a custom route and action, using a custom service, guarded by its own permission', async () => {
+    const summary = await app.request('GET', `/api/articles/${ids[0]}/summary`, undefined, PUBLIC);
+    expect(summary.status).toBe(200);
+    expect(summary.body).toEqual({ data: { title: 'First', excerpt: 'one two thre' } });
+    const missing = await app.request('GET', '/api/articles/nope/summary', undefined, PUBLIC);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'No such article', details: {} } });
+    // Not granted to the public role: 403, the action never runs.
+    const view = await app.request('POST', `/api/articles/${ids[0]}/view`, undefined, { ...PUBLIC, 'x-allow': 'yes' });
+    expect(view.status).toBe(403);
+    expect(view.body.error).toMatchObject({ status: 403, name: 'ForbiddenError', message: 'Forbidden' });
+    // Bad credentials are a 401, as on every route.
+    const badToken = await app.request('GET', `/api/articles/${ids[0]}/summary`, undefined, { authorization: 'Bearer nope' });
+    expect(badToken.status).toBe(401);
+  });
+
+  it('`auth: false` opens a route to anyone, without reading credentials', async () => {
+    const stats = await app.request('GET', '/api/article-stats', undefined, PUBLIC);
+    expect(stats.status).toBe(200);
+    expect(stats.body).toEqual({ total: 2, views: 4, user: null });
+    // Even a bad token: the route checks nothing.
+    expect((await app.request('GET', '/api/article-stats', undefined, { authorization: 'Bearer nope' })).status).toBe(200);
+  });
+
+  it("a global policy refusing is a 403 PolicyError with Strapi's body; passing, the action writes and the inline middleware adds a header", async () => {
+    const refused = await app.request('POST', `/api/articles/${ids[0]}/view`);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ data: null, error: { status: 403, name: 'PolicyError', message: 'Policy Failed', details: {} } });
+    const response = await app.cairn.fastify.inject({ method: 'POST', url: `/api/articles/${ids[0]}/view`, headers: { authorization: `Bearer ${app.token}`, 'x-allow': 'yes' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-inline']).toBe('yes');
+    const body = JSON.parse(response.body);
+    expect(body.data).toMatchObject({ documentId: ids[0], views: 3 });
+    expect(body.meta).toEqual({ viewedBy: 'yes' });
+    const gone = await app.request('POST', '/api/articles/nope/view', undefined, { 'x-allow': 'yes' });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Article not found', details: { id: 'nope' } } });
+  });
+
+  it('a core route with an API policy (with config): refused for a locked article, allowed for another', async () => {
+    const locked = await app.request('PUT', `/api/articles/${ids[1]}`, { data: { title: 'Changed' } });
+    expect(locked.status).toBe(403);
+    expect(locked.body.error).toMatchObject({ name: 'PolicyError', message: 'Policy Failed' });
+    const open = await app.request('PUT', `/api/articles/${ids[0]}`, { data: { title: 'First!' } });
+    expect(open.status).toBe(200);
+    expect(open.body.data).toMatchObject({ documentId: ids[0], title: 'First!' });
+    const noData = await app.request('PUT', `/api/articles/${ids[0]}`, { title: 'x' });
+    expect(noData.status).toBe(400);
+    expect(noData.body.error).toMatchObject({ name: 'ValidationError', message: 'Missing "data" payload in the request body' });
+  });
+
+  it('an inline policy on the core delete', async () => {
+    expect((await app.request('DELETE', `/api/articles/${ids[1]}`)).status).toBe(403);
+    const created = await app.request('POST', '/api/articles', { data: { title: 'Doomed' } });
+    const deleted = await app.request('DELETE', `/api/articles/${created.body.data.documentId}`, undefined, { 'x-confirm': 'yes' });
+    expect(deleted.status).toBe(204);
+    expect((await app.request('GET', `/api/articles/${created.body.data.documentId}`)).status).toBe(404);
+  });
+
+  it("errors thrown by app code answer with Strapi's status and body; an unexpected one is a 500 that reveals nothing", async () => {
+    const cases: Array<[string, number, string, string, unknown]> = [
+      ['application', 400, 'ApplicationError', 'Something is off', { hint: 'retry' }],
+      ['validation', 400, 'ValidationError', 'Bad title', { errors: [{ path: ['title'], message: 'Bad title' }] }],
+      ['forbidden', 403, 'ForbiddenError', 'Forbidden access', {}],
+      ['unauthorized', 401, 'UnauthorizedError', 'Log in first', {}],
+      ['not-found', 404, 'NotFoundError', 'Entity not found', {}],
+      ['too-large', 413, 'PayloadTooLargeError', 'Entity too large', {}],
+      ['policy', 403, 'PolicyError', 'Not for you', { policy: 'custom' }],
+      ['bad-request', 400, 'BadRequestError', 'Missing thing', { field: 'thing' }],
+      ['crash', 500, 'InternalServerError', 'Internal Server Error', {}],
+    ];
+    for (const [kind, status, name, message, details] of cases) {
+      const response = await app.request('GET', `/api/article-errors/${kind}`, undefined, PUBLIC);
+      expect({ kind, status: response.status, body: response.body }).toEqual({ kind, status, body: { data: null, error: { status, name, message, details } } });
+    }
+    // Koa's ctx.throw: http-errors' name, no details.
+    const teapot = await app.request('GET', '/api/article-errors/throw', undefined, PUBLIC);
+    expect(teapot.status).toBe(418);
+    expect(teapot.body).toEqual({ data: null, error: { status: 418, name: 'ImATeapotError', message: 'short and stout' } });
+    // An action that answers nothing: Koa's 404.
+    const nothing = await app.request('GET', '/api/article-errors/none', undefined, PUBLIC);
+    expect(nothing.status).toBe(404);
+    expect(app.logs().some((line) => line.err?.message === 'secret internal detail')).toBe(true);
+  });
+
+  it('TypeScript files: a core router with `only`, a controller extending findOne with super', async () => {
+    const created = await app.request('POST', '/api/notes', { data: { text: 'hello' } });
+    expect(created.status).toBe(404); // `only: ['find', 'findOne']`
+    const documents = app.cairn.documents('api::note.note');
+    const { documentId } = await documents.create({ data: { text: 'hello' }, status: 'published' });
+    const one = await app.request('GET', `/api/notes/${documentId}`, undefined, PUBLIC);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({ data: expect.objectContaining({ documentId, text: 'hello' }), meta: { typed: true } });
+    const list = await app.request('GET', '/api/notes', undefined, PUBLIC);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toHaveLength(1);
+    expect((await app.request('GET', '/api/notes/nope', undefined, PUBLIC)).status).toBe(404);
+    expect((await app.request('DELETE', `/api/notes/${documentId}`)).status).toBe(404);
+  });
+
+  it('routes without code of the app\'s are served by the compiled handler, no Koa ctx built; the others build one', async () => {
+    // Every request that runs app code builds one ctx and answers through it (respond() reads `answered` once).
+    const built = vi.spyOn(KoaContext.prototype, 'answered', 'get');
+    try {
+      const fast: Array<[string, string, unknown?]> = [
+        ['POST', '/api/articles', { data: { title: 'Fast' } }], // create: core action, core service, no config
+        ['GET', '/api/notes'], // TypeScript core router: find untouched
+        ['GET', '/api/tags'], // no server code at all
+      ];
+      for (const [method, url, body] of fast) expect((await app.request(method, url, body)).status).toBeLessThan(300);
+      expect(built).toHaveBeenCalledTimes(0);
+      expect((await app.request('GET', '/api/articles')).status).toBe(200); // extended find, middlewares
+      expect((await app.request('GET', `/api/articles/${ids[0]}`)).status).toBe(200); // service override
+      expect(built).toHaveBeenCalledTimes(2);
+    } finally {
+      built.mockRestore();
+    }
+  });
+
+  it('a route middleware setting ctx.query.populate before the core find (LaunchPad\'s pattern)', async () => {
+    const tags = await app.request('GET', '/api/tags');
+    const tag = tags.body.data[0].documentId;
+    expect((await app.request('PUT', `/api/articles/${ids[0]}`, { data: { tags: { connect: [tag] } } })).status).toBe(200);
+    const list = await app.request('GET', '/api/articles-with-tags?fields[0]=title&sort=title', undefined, PUBLIC);
+    expect(list.status).toBe(200);
+    // 'Fast' (made by an earlier test), 'First!' (its tag populated), 'Second'.
+    const shown = list.body.data.map((a: { title: string; tags: Array<{ name: string }> }) => [a.title, a.tags.map((t) => t.name)]);
+    expect(shown).toEqual([['Fast', []], ['First!', ['news']], ['Second', []]]);
+    expect(list.body.meta).toMatchObject({ extended: true, pagination: { total: 3 } });
+    // Credentials are checked on this route as on every guarded one.
+    expect((await app.request('GET', '/api/articles-with-tags', undefined, { authorization: 'Bearer nope' })).status).toBe(401);
+  });
+
+  it('an API without server code keeps Cairn\'s own Content API', async () => {
+    const tags = await app.request('GET', '/api/tags', undefined, PUBLIC);
+    expect(tags.status).toBe(200);
+    expect(tags.body.data).toEqual([expect.objectContaining({ name: 'news' })]);
+  });
+});

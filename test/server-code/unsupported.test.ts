@@ -1,0 +1,95 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCairn } from '../../src/app/cairn.js';
+import { createLogger } from '../../src/app/logger.js';
+import { writeApp } from '../helpers/app.js';
+
+// Unsupported is loud: server code using an API of Strapi's that Cairn does not provide stops the start with an
+// error naming the file and the API, never a silent no-op.
+const ARTICLE = {
+  kind: 'collectionType',
+  collectionName: 'articles',
+  info: { singularName: 'article', pluralName: 'articles', displayName: 'Article' },
+  options: { draftAndPublish: false },
+  attributes: { title: { type: 'string' } },
+};
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** An app with the article content-type and the given files (path under src/api/article -> source). */
+function appWith(files: Record<string, string>): string {
+  const dir = writeApp({ contentTypes: { article: ARTICLE } });
+  dirs.push(dir);
+  for (const [path, source] of Object.entries(files)) {
+    const file = join(dir, 'src', 'api', 'article', path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, source);
+  }
+  return dir;
+}
+
+async function startError(dir: string): Promise<string> {
+  const lines: string[] = [];
+  try {
+    const cairn = await createCairn({
+      dir,
+      config: { database: { connection: { client: 'sqlite', connection: { filename: join(dir, '.tmp', 'data.db') } } } } as never,
+      log: createLogger({ write: (line: string) => void lines.push(line) }),
+    });
+    await cairn.close();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the app started');
+}
+
+const ROUTER = `const { factories } = require('@strapi/strapi');\nmodule.exports = factories.createCoreRouter('api::article.article');\n`;
+
+describe('server code Cairn cannot run stops the start, naming the file and the API', () => {
+  it('an unknown strapi member read while the controller is built', async () => {
+    const dir = appWith({
+      'routes/article.js': ROUTER,
+      'controllers/article.js': `const { factories } = require('@strapi/strapi');\nmodule.exports = factories.createCoreController('api::article.article', ({ strapi }) => {\n  const query = strapi.entityService;\n  return { async find() { return query; } };\n});\n`,
+    });
+    const message = await startError(dir);
+    expect(message).toContain(join(dir, 'src/api/article/controllers/article.js'));
+    expect(message).toContain('strapi.entityService is not provided by Cairn');
+  });
+
+  it('an option of createCoreRouter Cairn does not know', async () => {
+    const dir = appWith({ 'routes/article.js': `const { factories } = require('@strapi/strapi');\nmodule.exports = factories.createCoreRouter('api::article.article', { onlyy: ['find'] });\n` });
+    const message = await startError(dir);
+    expect(message).toContain(join(dir, 'src/api/article/routes/article.js'));
+    expect(message).toContain("the option 'onlyy' is not supported by Cairn");
+  });
+
+  it("a member of @strapi/utils Cairn does not provide, with the file's line", async () => {
+    const dir = appWith({ 'routes/article.js': ROUTER, 'services/article.js': `'use strict';\n\nconst { yup } = require('@strapi/utils');\nmodule.exports = () => ({ yup });\n` });
+    const message = await startError(dir);
+    expect(message).toContain(join(dir, 'src/api/article/services/article.js'));
+    expect(message).toContain("@strapi/utils: 'yup' is not provided by Cairn");
+    expect(message).toContain('line 3');
+  });
+
+  it('an unknown policy, an unknown middleware, a missing action, an unsupported route key', async () => {
+    const route = (extra: string) => `module.exports = { routes: [{ method: 'GET', path: '/x', handler: 'article.find', ${extra} }] };\n`;
+    const cases: Array<[string, string]> = [
+      [route(`config: { policies: ['is-admin'] }`), 'Policy is-admin not found'],
+      [route(`config: { middlewares: ['strapi::compression'] }`), 'Middleware strapi::compression not found'],
+      [`module.exports = { routes: [{ method: 'GET', path: '/x', handler: 'article.nope' }] };\n`, 'Handler not found "article.nope"'],
+      [route(`request: { query: {} }`), "'request' is not supported by Cairn"],
+      [route(`config: { rateLimit: 1 }`), 'config.rateLimit is not supported by Cairn'],
+      [`const { factories } = require('@strapi/strapi');\nmodule.exports = factories.createCoreRouter('api::article.article', { only: ['findMany'] });\n`, "no core route 'findMany'"],
+    ];
+    for (const [source, expected] of cases) {
+      const dir = appWith({ 'routes/custom.js': source });
+      const message = await startError(dir);
+      expect(message).toContain(join(dir, 'src/api/article/routes/custom.js'));
+      expect(message).toContain(expected);
+    }
+  });
+});
