@@ -25,6 +25,7 @@ import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import qs from 'qs';
 import { ensureNpmInstall } from './interop/install.mjs';
 import { freePort, startCairn, startStrapi, stop } from './interop/servers.mjs';
 import { discoveryRequests, frontEndRequests, HEADERS, LOCALES } from './launchpad/requests.mjs';
@@ -101,7 +102,6 @@ async function main() {
     DATABASE_CLIENT: 'sqlite',
     DATABASE_FILENAME: '.tmp/data.db',
     STRAPI_TELEMETRY_DISABLED: 'true',
-    STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true',
     BROWSER: 'none',
     LAUNCHPAD_TOKEN_FILE: tokenFile,
   };
@@ -132,7 +132,18 @@ async function main() {
   await step('cairn stop', () => stop(server));
   server = undefined;
 
+  // What Cairn answers once it runs LaunchPad's route middlewares: the populate they set, sent in the query.
+  const populates = await step('read populate middlewares', () => middlewarePopulates(app));
+  console.log(`  route middlewares setting populate: ${[...populates.keys()].map((k) => `/api/${k}`).join(', ') || 'none'}`);
+  const withPopulate = requests.map((q) => ({ ...q, path: withMiddlewarePopulate(q.path, populates) }));
+  const cairnPopulatedDir = join(work, 'cairn-answers-populate-in-query');
+  server = await step('cairn start (again)', async () => startCairn({ repoDir: repo, appDir: app, env: cairnEnv, port: await freePort() }));
+  await step('cairn record (+populate)', () => record(server.url, withPopulate, cairnPopulatedDir));
+  await step('cairn stop (again)', () => stop(server));
+  server = undefined;
+
   const result = await step('compare', () => compare(strapiDir_, cairnDir, requests, work));
+  const populated = compare(strapiDir_, cairnPopulatedDir, requests, work);
   console.log(`\n=== LaunchPad: the front end's requests, Cairn vs Strapi ${readVersion()} on the same database${seed.file ? '' : ' (MADE-UP SEED: the checkout has no export)'} ===`);
   for (const q of requests) {
     const diff = result.different.get(q.name);
@@ -140,6 +151,9 @@ async function main() {
   }
   const statuses = summaryOfStatuses(strapiDir_, cairnDir, requests);
   console.log(`\n${requests.length} requests, ${requests.length - result.different.size} equal, ${result.different.size} different${statuses}`);
+  console.log(`\n=== Diagnostic: Cairn with the route middlewares' populate sent in the query (what it answers once it runs them) ===`);
+  for (const q of requests.filter((r) => populated.different.has(r.name))) console.log(`DIFFERENT ${q.name.padEnd(38)} ${populated.different.get(q.name)}`);
+  console.log(`${requests.length} requests, ${requests.length - populated.different.size} equal, ${populated.different.size} different (not counted in the exit code)`);
   console.log(`seed: ${seed.file ?? 'made up by strapi-setup.cjs (no strapi/data/export_*.tar.gz in the checkout)'}`);
   console.log(`steps: ${Object.entries(times).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
   await cleanup();
@@ -193,6 +207,47 @@ function installStrapi() {
     npmArgs: ['install'],
     what: "LaunchPad's strapi/ dependencies (npm install)",
   });
+}
+
+/**
+ * The populate each of LaunchPad's route middlewares sets (src/api/<api>/middlewares/*.ts named in the api's routes
+ * file), by the path segment of its content type (plural name, or singular for a single type): each middleware is
+ * loaded with jiti and run on an empty ctx, as Strapi would run it before the controller.
+ */
+async function middlewarePopulates(app) {
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(import.meta.url, { moduleCache: false });
+  const out = new Map();
+  const apiRoot = join(app, 'src', 'api');
+  for (const api of readdirSync(apiRoot)) {
+    const routesDir = join(apiRoot, api, 'routes');
+    const typesDir = join(apiRoot, api, 'content-types');
+    if (!existsSync(routesDir) || !existsSync(typesDir)) continue;
+    const names = new Set();
+    for (const file of readdirSync(routesDir)) {
+      for (const m of readFileSync(join(routesDir, file), 'utf8').matchAll(/['"]api::([\w-]+)\.([\w-]+)['"]/g)) if (m[1] === api && existsSync(join(apiRoot, api, 'middlewares'))) names.add(m[2]);
+    }
+    for (const name of names) {
+      const file = readdirSync(join(apiRoot, api, 'middlewares')).find((f) => f.replace(/\.(ts|js|mjs|cjs)$/, '') === name);
+      if (!file) continue;
+      const factory = await jiti.import(join(apiRoot, api, 'middlewares', file), { default: true });
+      const ctx = { query: {}, params: {}, request: { query: {} }, state: {} };
+      await factory({}, { strapi: {} })(ctx, async () => {});
+      if (!ctx.query.populate) continue;
+      for (const type of readdirSync(typesDir)) {
+        const schema = JSON.parse(readFileSync(join(typesDir, type, 'schema.json'), 'utf8'));
+        out.set(schema.kind === 'singleType' ? schema.info.singularName : schema.info.pluralName, ctx.query.populate);
+      }
+    }
+  }
+  return out;
+}
+
+/** `path` with the populate of its route's middleware added to the query (unchanged when none). */
+function withMiddlewarePopulate(path, populates) {
+  const segment = /^\/api\/([^/?]+)/.exec(path)?.[1];
+  const populate = populates.get(segment);
+  return populate ? `${path}&${qs.stringify({ populate }, { encodeValuesOnly: true })}` : path;
 }
 
 /** The slugs of the pages, articles and products per locale, read from Strapi with the token. */

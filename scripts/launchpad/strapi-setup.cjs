@@ -61,6 +61,9 @@ async function issueToken(app) {
 // The made-up seed: deterministic values from the type, the field, the entry's number and the locale.
 
 async function generateSeed(app) {
+  // the front end's second locale (next/i18n.config.ts), as LaunchPad's export has it
+  const locales = app.plugin('i18n').service('locales');
+  if (!(await locales.findByCode('fr'))) await locales.create({ code: 'fr', name: 'French (fr)' });
   const uploadsDir = path.join(appDir, 'public', 'uploads');
   fs.mkdirSync(uploadsDir, { recursive: true });
   // A 1x1 PNG, as media rows of the upload plugin (its own query API; no image processing needed).
@@ -115,11 +118,15 @@ function fill(ctx, schema, name, i, locale, depth = 0) {
 
 function valueOf(ctx, attr, field, short, i, locale, depth) {
   const suffix = locale === 'en' ? '' : ` (${locale})`;
-  const text = (max) => `${short} ${field} ${i + 1}${suffix}`.slice(0, max ?? 255);
+  const text = (max, min = 0) => {
+    let value = `${short} ${field} ${i + 1}${suffix}`;
+    while (value.length < min) value += ' and some more words';
+    return value.slice(0, max ?? 255);
+  };
   switch (attr.type) {
     case 'string':
     case 'text':
-      return text(attr.maxLength);
+      return text(attr.maxLength, attr.minLength);
     case 'richtext':
       return `## ${text()}\n\nSome **rich** text.`;
     case 'email':
@@ -136,7 +143,7 @@ function valueOf(ctx, attr, field, short, i, locale, depth) {
       return i % 2 === 0;
     case 'integer':
     case 'biginteger':
-      return Math.max(attr.min ?? 0, (i + 1) * 10);
+      return Math.min(attr.max ?? Infinity, Math.max(attr.min ?? 0, (i + 1) * 10));
     case 'decimal':
     case 'float':
       return (i + 1) * 1.5;
