@@ -44,7 +44,7 @@ const SECRETS = {
   CLIENT_URL: 'http://127.0.0.1:3000',
   PREVIEW_SECRET: 'launchpad-preview-secret',
 };
-const HOW_TO_GET = `It needs a checkout of Strapi's LaunchPad demo: clone the public repository strapi/LaunchPad from GitHub
+const HOW_TO_GET = `It needs a checkout of Strapi's LaunchPad demo: clone the public repository strapi/LaunchPad
 into a folder outside this repository (say /tmp/LaunchPad), then: npm run test:launchpad -- /tmp/LaunchPad
 (the seed, strapi/data/export_*.tar.gz, is a file of several MB: a checkout without it gets a made-up seed).`;
 
