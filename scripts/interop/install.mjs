@@ -2,7 +2,7 @@
 // package-lock (and Node.js ABI: better-sqlite3 is built for one), then reused by every dialect and every run.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,12 +15,27 @@ const READY = '.cairn-interop-ready';
  */
 export function ensureStrapiInstall(fixtureDir, log = console.log) {
   const lock = readFileSync(join(fixtureDir, 'package-lock.json'));
+  return ensureNpmInstall({
+    root: process.env.CAIRN_STRAPI_CACHE || join(homedir(), '.cache', 'cairn-strapi'),
+    keyData: lock,
+    files: { 'package.json': readFileSync(join(fixtureDir, 'package.json')), 'package-lock.json': lock },
+    npmArgs: ['ci'],
+    what: 'Strapi (npm ci)',
+    log,
+  });
+}
+
+/**
+ * The folder `root`/<hash of `keyData` and the Node.js ABI> holding an npm install of `files` (name -> content, written
+ * into it first: package.json and maybe a lock), made by `npm <npmArgs>` when absent, in a staging folder renamed into
+ * place once done. Returns { dir, installed: boolean, ms }.
+ */
+export function ensureNpmInstall({ root, keyData, files, npmArgs, what, log = console.log }) {
   const key = createHash('sha256')
-    .update(lock)
+    .update(keyData)
     .update(`\0${process.platform}-${process.arch}-abi${process.versions.modules}`)
     .digest('hex')
     .slice(0, 16);
-  const root = process.env.CAIRN_STRAPI_CACHE || join(homedir(), '.cache', 'cairn-strapi');
   const dir = join(root, key);
   if (existsSync(join(dir, READY))) return { dir, installed: false, ms: 0 };
 
@@ -29,14 +44,13 @@ export function ensureStrapiInstall(fixtureDir, log = console.log) {
   const staging = `${dir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  copyFileSync(join(fixtureDir, 'package.json'), join(staging, 'package.json'));
-  copyFileSync(join(fixtureDir, 'package-lock.json'), join(staging, 'package-lock.json'));
-  log(`installing Strapi (npm ci) into ${dir} ...`);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(staging, name), content);
+  log(`installing ${what} into ${dir} ...`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staging, stdio: 'inherit' });
+  const result = spawnSync(npm, [...npmArgs, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staging, stdio: 'inherit' });
   if (result.status !== 0) {
     rmSync(staging, { recursive: true, force: true });
-    throw new Error(`npm ci of the Strapi fixture app failed (exit ${result.status})`);
+    throw new Error(`npm ${npmArgs.join(' ')} of ${what} failed (exit ${result.status})`);
   }
   writeFileSync(join(staging, READY), `${new Date().toISOString()} node ${process.version}\n`);
   rmSync(dir, { recursive: true, force: true });

@@ -28,12 +28,15 @@ export function deepMerge(base: Plain, over: Plain): Plain {
 }
 
 /** Strapi's built-in defaults for what an app folder may leave out. */
-function defaults(): Record<ConfigName, Plain | undefined> {
+function defaults(env: ReturnType<typeof createEnv>): Record<ConfigName, Plain | undefined> {
+  const jwtSecret = env('JWT_SECRET');
   return {
     server: { host: '127.0.0.1', port: 1337 },
     database: { connection: defaultDatabaseConnection() },
     api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
-    plugins: {},
+    // The users-permissions plugin's own default config has `jwtSecret: env('JWT_SECRET')`: an app whose
+    // config/plugins says nothing of it (LaunchPad's is `() => ({})`) still signs with JWT_SECRET.
+    plugins: jwtSecret ? { 'users-permissions': { config: { jwtSecret } } } : {},
     admin: {},
     permissions: undefined,
   };
@@ -57,7 +60,7 @@ export async function loadConfig(
   const env = createEnv();
   const merged: Plain = {};
   const sources: ConfigSources = {};
-  const base = defaults();
+  const base = defaults(env);
   for (const name of CONFIG_FILES) {
     const layers = await readLayers(dir, name, environment, env);
     let section = base[name];

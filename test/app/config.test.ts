@@ -111,6 +111,17 @@ describe('config folder: defaults, environments, overrides', () => {
     expect(config.permissions).toBeUndefined();
   });
 
+  it("users-permissions' jwtSecret defaults to JWT_SECRET, as the plugin's own config does; config/plugins wins", async () => {
+    const bare = folder({ 'src/api/note/content-types/note/schema.json': '{}', 'config/plugins.ts': 'export default () => ({});' });
+    const fromEnv = await withEnv({ JWT_SECRET: 'from-env' }, () => loadConfig(bare));
+    expect(fromEnv.plugins).toEqual({ 'users-permissions': { config: { jwtSecret: 'from-env' } } });
+    expect((await withEnv({ JWT_SECRET: undefined }, () => loadConfig(bare))).plugins).toEqual({});
+    expect((await withEnv({ JWT_SECRET: '' }, () => loadConfig(bare))).plugins).toEqual({});
+    const own = folder({ 'config/plugins.js': 'module.exports = { "users-permissions": { config: { jwtSecret: "own", jwt: { expiresIn: "7d" } } } };', ...COMMONJS });
+    const config = await withEnv({ JWT_SECRET: 'from-env' }, () => loadConfig(own));
+    expect(config.plugins['users-permissions'].config).toEqual({ jwtSecret: 'own', jwt: { expiresIn: '7d' } });
+  });
+
   it('config/env/<NODE_ENV>/ files merge deeply over the base files; arrays are replaced', async () => {
     const dir = folder({
       ...COMMONJS,
