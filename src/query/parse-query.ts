@@ -69,7 +69,7 @@ function readSpec(model: Model, contentType: ContentType, params: Record<string,
   const canFind = options.canFind ?? (() => true);
   const spec: ReadSpec = {
     status: parseStatus(params.status),
-    locale: parseLocale(contentType, params.locale, options),
+    locale: localeFilterDecides(contentType, params) ? '*' : parseLocale(contentType, params.locale, options),
     fields: parseFields(contentType, params.fields),
     sort: parseSort(model, contentType, params.sort, canFind),
     pagination: parsePagination(params.pagination, options),
@@ -83,6 +83,16 @@ function readSpec(model: Model, contentType: ContentType, params: Record<string,
   const search = parseSearch(contentType, params._q);
   if (search) spec.filters = spec.filters ? { kind: 'and', items: [spec.filters, search] } : search;
   return spec;
+}
+
+/**
+ * A top-level `filters[locale]` on a localized type, with no `locale` parameter: Strapi merges the filters over its
+ * locale lookup (`{ ...lookup, ...where }`, document-service `transform/query.js`), so the filter replaces the
+ * default locale and chooses the locales itself (`filters[locale][$eq]=fr` lists the French entries). Nested under
+ * `$and`/`$or` it is one more condition, within the default locale, as in Strapi.
+ */
+function localeFilterDecides(contentType: ContentType, params: Record<string, unknown>): boolean {
+  return contentType.localized && params.locale === undefined && isPlainObject(params.filters) && Object.hasOwn(params.filters, 'locale');
 }
 
 /**

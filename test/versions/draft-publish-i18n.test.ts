@@ -135,6 +135,29 @@ describeEachDialect('Draft & Publish and i18n', (dialect) => {
       expect((await get('/api/restaurants?locale=xx')).status).toBe(400);
     });
 
+    it('a top-level locale filter without a locale parameter chooses the locales itself, as Strapi merges filters over its locale lookup', async () => {
+      const r = await create('restaurants', { name: 'Harbour' });
+      await app.request('PUT', `/api/restaurants/${r.documentId}?locale=fr`, { data: { name: 'Port' } });
+      const names = async (query: string) => {
+        const res = await get(`/api/restaurants?filters[documentId][$eq]=${r.documentId}&sort=locale:asc&${query}`);
+        expect(res.status, query).toBe(200);
+        return res.body.data.map((e: Entry) => `${e.locale}:${e.name}`);
+      };
+      expect(await names('filters[locale]=fr')).toEqual(['fr:Port']);
+      expect(await names('filters[locale][$eq]=fr')).toEqual(['fr:Port']);
+      expect(await names('filters[locale][$in][0]=en&filters[locale][$in][1]=fr')).toEqual(['en:Harbour', 'fr:Port']);
+      expect(await names('filters[locale][$ne]=en')).toEqual(['fr:Port']);
+      // With a locale parameter, or nested under $and, the filter is one more condition within that locale.
+      expect(await names('locale=en&filters[locale]=fr')).toEqual([]);
+      expect(await names('filters[$and][0][locale]=fr')).toEqual([]);
+      expect(await names('filters[$and][0][locale]=en')).toEqual(['en:Harbour']);
+      // The meta total counts what the filter chose.
+      const res = await get(`/api/restaurants?filters[documentId][$eq]=${r.documentId}&filters[locale][$ne]=de`);
+      expect(res.body.meta.pagination.total).toBe(2);
+      // A bad value is still a 400.
+      expect((await get('/api/restaurants?filters[locale][$nope]=fr')).status).toBe(400);
+    });
+
     it('a document that exists only in fr: POST ?locale=fr, en is 404; the locale can come in the body too', async () => {
       const r = await create('restaurants', { name: 'Seulement' }, '?locale=fr');
       expect(r.locale).toBe('fr');
