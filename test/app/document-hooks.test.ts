@@ -1,0 +1,238 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
+
+/**
+ * Issue 19: a Strapi app's Document Service middlewares (`strapi.documents.use` in register), its content types'
+ * `lifecycles.js` and `strapi.db.lifecycles.subscribe`, and `strapi.documents(uid)` for app code, through HTTP,
+ * GraphQL and app code.
+ */
+
+const ARTICLE = {
+  kind: 'collectionType',
+  collectionName: 'articles',
+  info: { singularName: 'article', pluralName: 'articles', displayName: 'Article' },
+  options: { draftAndPublish: true },
+  attributes: { title: { type: 'string', required: true }, slug: { type: 'string' }, views: { type: 'integer' } },
+};
+const TAG = {
+  kind: 'collectionType',
+  collectionName: 'tags',
+  info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
+  options: { draftAndPublish: false },
+  attributes: { name: { type: 'string' } },
+};
+const NOTE = {
+  kind: 'collectionType',
+  collectionName: 'notes',
+  info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+  options: { draftAndPublish: false },
+  attributes: { text: { type: 'string' } },
+};
+
+// The app's server code, as a Strapi project has it. It reports what it saw on globalThis.__seen.
+const INDEX = `
+const seen = (globalThis.__seen = { middleware: [], lifecycles: [] });
+module.exports = {
+  register({ strapi }) {
+    // Records every call (uid, action, params) it sees.
+    strapi.documents.use(async (context, next) => {
+      if (context.uid.startsWith('api::')) seen.middleware.push({ uid: context.uid, action: context.action, params: JSON.parse(JSON.stringify(context.params)) });
+      return next();
+    });
+    // Changes params: published articles whose title holds "secret" are hidden from lists and counts.
+    strapi.documents.use((context, next) => {
+      if (context.uid === 'api::article.article' && ['findMany', 'count'].includes(context.action) && context.params.status === 'published') {
+        const filters = context.params.filters;
+        context.params.filters = { $and: [filters || {}, { title: { $notContainsi: 'secret' } }] };
+      }
+      return next();
+    });
+    // Transforms results: every article read gets "shout".
+    strapi.documents.use(async (context, next) => {
+      const result = await next();
+      if (context.uid !== 'api::article.article') return result;
+      const add = (e) => (e && typeof e === 'object' && 'title' in e ? { ...e, shout: String(e.title).toUpperCase() } : e);
+      if (['findMany'].includes(context.action)) return result.map(add);
+      if (['findOne', 'findFirst', 'create', 'update'].includes(context.action)) return add(result);
+      return result;
+    });
+    // Short-circuits: tags are answered by the middleware when asked for "fake".
+    strapi.documents.use((context, next) => {
+      if (context.uid === 'api::tag.tag' && context.action === 'findMany' && context.params.filters && context.params.filters.name && context.params.filters.name.$eq === 'fake') {
+        return [{ id: 0, documentId: 'fake', name: 'from middleware' }];
+      }
+      return next();
+    });
+    // Throws: a note whose text is "refused" is never created.
+    strapi.documents.use((context, next) => {
+      if (context.uid === 'api::note.note' && context.action === 'create' && context.params.data.text === 'refused') throw new Error('refused by a middleware');
+      return next();
+    });
+  },
+  bootstrap({ strapi }) {
+    strapi.db.lifecycles.subscribe({
+      models: ['api::tag.tag'],
+      afterCreate(event) { seen.lifecycles.push({ subscriber: 'tags', action: event.action, name: event.result.name }); },
+    });
+    strapi.db.lifecycles.subscribe((event) => {
+      if (event.model.uid === 'api::note.note') seen.lifecycles.push({ subscriber: 'all', action: event.action });
+    });
+  },
+};
+`;
+
+// The article's lifecycles.js, beside its schema.json.
+const LIFECYCLES = `
+module.exports = {
+  beforeCreate(event) {
+    const { data } = event.params;
+    if (data.title === 'boom') throw new Error('beforeCreate refused it');
+    data.slug = String(data.title).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    event.state.started = 'yes';
+    globalThis.__seen.lifecycles.push({ subscriber: 'article', action: event.action, model: event.model.uid, keys: Object.keys(event).sort() });
+  },
+  async afterCreate(event) {
+    globalThis.__seen.lifecycles.push({ subscriber: 'article', action: event.action, title: event.result.title, slug: event.result.slug, state: event.state.started });
+    // App code in a hook joins the write's transaction (on SQLite another connection would wait for it forever).
+    if (event.result.title.startsWith('tagme')) await strapi.documents('api::tag.tag').create({ data: { name: 'auto ' + event.result.title } });
+    if (event.result.title === 'tagme late boom') throw new Error('afterCreate refused it');
+  },
+  beforeUpdate(event) {
+    if (event.params.data.title) event.params.data.slug = 'updated-' + event.params.data.title;
+    globalThis.__seen.lifecycles.push({ subscriber: 'article', action: event.action, where: event.params.where });
+  },
+  afterUpdate(event) {
+    globalThis.__seen.lifecycles.push({ subscriber: 'article', action: event.action, slug: event.result.slug });
+  },
+  beforeDelete(event) { globalThis.__seen.lifecycles.push({ subscriber: 'article', action: event.action }); },
+  afterDelete(event) { globalThis.__seen.lifecycles.push({ subscriber: 'article', action: event.action, title: event.result && event.result.title }); },
+  afterFindMany(event) {
+    for (const entry of event.result) entry.seenByLifecycle = true;
+  },
+};
+`;
+
+type Seen = { middleware: Array<{ uid: string; action: string; params: Record<string, unknown> }>; lifecycles: Array<Record<string, unknown>> };
+const seen = () => (globalThis as unknown as { __seen: Seen }).__seen;
+
+describe('document middlewares and lifecycles (sqlite)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    const dir = writeApp({ contentTypes: { article: ARTICLE, tag: TAG, note: NOTE }, index: INDEX });
+    writeFileSync(join(dir, 'src', 'api', 'article', 'content-types', 'article', 'lifecycles.js'), LIFECYCLES);
+    app = await startTestApp('sqlite', dir);
+  });
+  afterAll(() => app?.close());
+  beforeEach(() => {
+    seen().middleware.length = 0;
+    seen().lifecycles.length = 0;
+  });
+
+  const strapi = () => app.cairn.strapi;
+
+  it('REST create: beforeCreate changes the data written, afterCreate sees the row, middlewares see Strapi params and transform the answer', async () => {
+    const res = await app.request('POST', '/api/articles', { data: { title: 'Hello World', views: 3 } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ title: 'Hello World', slug: 'hello-world', shout: 'HELLO WORLD' });
+    expect(seen().middleware).toEqual([{ uid: 'api::article.article', action: 'create', params: { status: 'published', data: { title: 'Hello World', views: 3 } } }]);
+    expect(seen().lifecycles).toEqual([
+      { subscriber: 'article', action: 'beforeCreate', model: 'api::article.article', keys: ['action', 'model', 'params', 'state'] },
+      { subscriber: 'article', action: 'afterCreate', title: 'Hello World', slug: 'hello-world', state: 'yes' },
+    ]);
+    const read = await app.request('GET', `/api/articles/${res.body.data.documentId}`);
+    expect(read.body.data).toMatchObject({ slug: 'hello-world', shout: 'HELLO WORLD' });
+  });
+
+  it('a lifecycle that throws aborts the write: nothing is written, the answer is a 500', async () => {
+    const before = await strapi().documents('api::article.article').count({ status: 'published' });
+    const res = await app.request('POST', '/api/articles', { data: { title: 'boom' } });
+    expect(res.status).toBe(500);
+    expect(res.body.error.name).toBe('InternalServerError');
+    // A throw after app code wrote in the hook's transaction takes that write back too.
+    const late = await app.request('POST', '/api/articles', { data: { title: 'tagme late boom' } });
+    expect(late.status).toBe(500);
+    expect(await strapi().documents('api::article.article').count({ status: 'published' })).toBe(before);
+    expect(await strapi().documents('api::tag.tag').findMany({ filters: { name: { $eq: 'auto tagme late boom' } } })).toEqual([]);
+    expect(app.logs().some((l) => /beforeCreate refused it/.test(JSON.stringify(l)))).toBe(true);
+  });
+
+  it('app code inside a hook joins its transaction and fires its own lifecycles', async () => {
+    const res = await app.request('POST', '/api/articles', { data: { title: 'tagme one' } });
+    expect(res.status).toBe(201);
+    const tags = await strapi().documents('api::tag.tag').findMany({ filters: { name: { $eq: 'auto tagme one' } } });
+    expect(tags.map((t) => t.name)).toEqual(['auto tagme one']);
+    expect(seen().lifecycles).toContainEqual({ subscriber: 'tags', action: 'afterCreate', name: 'auto tagme one' });
+  });
+
+  it('a middleware changing params changes the SQL result (lists and counts), a transform changes every entry', async () => {
+    await app.request('POST', '/api/articles', { data: { title: 'top secret plan' } });
+    await app.request('POST', '/api/articles', { data: { title: 'open plan' } });
+    seen().middleware.length = 0;
+    const list = await app.request('GET', '/api/articles?filters[title][$contains]=plan&pagination[withCount]=true');
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((e: { title: string }) => e.title)).toEqual(['open plan']);
+    expect(list.body.data[0]).toMatchObject({ shout: 'OPEN PLAN', seenByLifecycle: true });
+    expect(list.body.meta.pagination).toEqual({ page: 1, pageSize: 25, pageCount: 1, total: 1 });
+    // Strapi's core service: findMany then count, each through the middlewares, with the query's params.
+    expect(seen().middleware.map((m) => m.action)).toEqual(['findMany', 'count']);
+    expect(seen().middleware[0].params).toEqual({ status: 'published', filters: { title: { $contains: 'plan' } }, pagination: { withCount: 'true' } });
+    // Drafts are not hidden by that middleware (it only changes published reads); app code reads drafts by default.
+    const drafts = await strapi().documents('api::article.article').findMany({ filters: { title: { $contains: 'plan' } }, sort: 'title' });
+    expect(drafts.map((e) => e.title)).toEqual(['open plan', 'top secret plan']);
+    expect(seen().middleware.at(-1)).toMatchObject({ action: 'findMany', params: { filters: { title: { $contains: 'plan' } }, sort: 'title' } });
+  });
+
+  it('GraphQL reads go through the middlewares too (entries, not the compiled JSON)', async () => {
+    const res = await app.request('POST', '/graphql', { query: '{ articles(filters: { title: { contains: "plan" } }) { title slug } }' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { articles: [{ title: 'open plan', slug: 'open-plan' }] } });
+    expect(seen().middleware[0]).toMatchObject({ uid: 'api::article.article', action: 'findMany', params: { status: 'published' } });
+  });
+
+  it('a middleware may answer without the database (short-circuit)', async () => {
+    const res = await app.request('GET', '/api/tags?filters[name][$eq]=fake');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([{ id: 0, documentId: 'fake', name: 'from middleware' }]);
+    expect(await strapi().documents('api::tag.tag').findMany({ filters: { name: { $eq: 'fake' } } })).toEqual([{ id: 0, documentId: 'fake', name: 'from middleware' }]);
+  });
+
+  it('a middleware that throws: nothing written, a 500 over REST, an error in GraphQL, the throw in app code', async () => {
+    const rest = await app.request('POST', '/api/notes', { data: { text: 'refused' } });
+    expect(rest.status).toBe(500);
+    await expect(strapi().documents('api::note.note').create({ data: { text: 'refused' } })).rejects.toThrow('refused by a middleware');
+    expect(await strapi().documents('api::note.note').count()).toBe(0);
+    // The "all models" subscriber saw only the count (no create event: the write never ran).
+    expect(seen().lifecycles).toEqual([
+      { subscriber: 'all', action: 'beforeCount' },
+      { subscriber: 'all', action: 'afterCount' },
+    ]);
+    const ok = await app.request('POST', '/api/notes', { data: { text: 'fine' } });
+    expect(ok.status).toBe(201);
+    expect(seen().lifecycles.slice(2).map((l) => l.action)).toEqual(['beforeCreate', 'afterCreate']);
+  });
+
+  it('update and delete fire their lifecycles; the hooks change what is written', async () => {
+    const made = await strapi().documents('api::article.article').create({ data: { title: 'draft one' } });
+    expect(made).toMatchObject({ title: 'draft one', slug: 'draft-one', publishedAt: null, shout: 'DRAFT ONE' });
+    seen().lifecycles.length = 0;
+    const res = await app.request('PUT', `/api/articles/${made.documentId}`, { data: { title: 'renamed' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ title: 'renamed', slug: 'updated-renamed', shout: 'RENAMED' });
+    expect(seen().lifecycles.map((l) => l.action)).toEqual(['beforeUpdate', 'afterUpdate']);
+    expect(seen().lifecycles[1]).toMatchObject({ slug: 'updated-renamed' });
+    seen().lifecycles.length = 0;
+    const gone = await strapi().documents('api::article.article').delete({ documentId: made.documentId });
+    expect(gone.documentId).toBe(made.documentId);
+    expect(gone.entries.map((e) => e.publishedAt === null)).toEqual([true, false]);
+    // Strapi deletes a document's rows one by one: draft and published version each fire both events.
+    expect(seen().lifecycles.filter((l) => l.action !== 'afterFindMany')).toEqual([
+      { subscriber: 'article', action: 'beforeDelete' },
+      { subscriber: 'article', action: 'afterDelete', title: 'renamed' },
+      { subscriber: 'article', action: 'beforeDelete' },
+      { subscriber: 'article', action: 'afterDelete', title: 'renamed' },
+    ]);
+    expect((await app.request('GET', `/api/articles/${made.documentId}`)).status).toBe(404);
+  });
+});
