@@ -266,8 +266,11 @@ export class Documents implements DocumentService {
         plan = planRow(this.ctx.model, this.contentType, event.data as Params, 'create', this.planOptions(params));
       }
       await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, this.contentType, documentId, plan));
-      await this.insertVersion(trx, plan, documentId, locale, params.status);
-      if (this.listens('afterCreate')) await this.on(trx).fire('afterCreate', event, await this.on(trx).versionEntry(documentId, 'draft', locale, params), states);
+      // The draft's afterCreate comes before the publish's events, as Strapi's create then publish fire them.
+      const created = async () => {
+        if (this.listens('afterCreate')) await this.on(trx).fire('afterCreate', event, await this.on(trx).versionEntry(documentId, 'draft', locale, params), states);
+      };
+      await this.insertVersion(trx, plan, documentId, locale, params.status, created);
     });
     return documentId;
   }
@@ -289,7 +292,7 @@ export class Documents implements DocumentService {
     return parsed(await readOne(this.ctx, this.contentType, spec, documentId));
   }
 
-  private async insertVersion(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined, status?: Status) {
+  private async insertVersion(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined, status?: Status, created?: () => Promise<void>) {
     const ct = this.contentType;
     const store = new RowStore(trx, this.ctx.model);
     await this.checkUnique(trx, plan, documentId, locale);
@@ -300,8 +303,9 @@ export class Documents implements DocumentService {
     const rowId = await store.insert(ct, columns);
     await writeChildren(store, ct, rowId, plan, this.relationScope(locale, true));
     await this.shareColumns(trx, plan, documentId, locale);
+    await created?.();
     if (ct.draftAndPublish && status !== 'draft') {
-      await this.publishChecked(store, await versionRows(trx, ct, documentId, locale), now, locale);
+      await this.publishChecked(store, documentId, await versionRows(trx, ct, documentId, locale), now, locale);
     }
   }
 
@@ -362,15 +366,49 @@ export class Documents implements DocumentService {
       await store.update(ct, [target.id], { ...plan.columns, updated_at: now, ...republished });
       await writeChildren(store, ct, target.id, plan, this.relationScope(locale, false));
       await this.shareColumns(trx, plan, params.documentId, locale);
-      if (inSync) await this.publishInSync(store, target.id, published!.id, plan, now, locale);
-      else if (publishing) await this.publishChecked(store, await versionRows(trx, ct, params.documentId, locale), now, locale);
-      else if (published) await separateDraftStamp(trx, ct, target.id, published.id);
-      if (this.listens('afterUpdate')) await this.on(trx).fire('afterUpdate', event, await this.on(trx).versionEntry(params.documentId, 'draft', locale, params), states);
+      // The draft's afterUpdate comes before the publish's events, as Strapi's update then publish fire them.
+      const updated = async () => {
+        if (this.listens('afterUpdate')) await this.on(trx).fire('afterUpdate', event, await this.on(trx).versionEntry(params.documentId, 'draft', locale, params), states);
+      };
+      if (inSync || publishing) await updated();
+      if (inSync) await this.publishInSync(store, params.documentId, rows, target.id, published!.id, plan, now, locale);
+      else if (publishing) await this.publishChecked(store, params.documentId, await versionRows(trx, ct, params.documentId, locale), now, locale);
+      else {
+        if (published) await separateDraftStamp(trx, ct, target.id, published.id);
+        await updated();
+      }
       return true;
     });
   }
 
+  /**
+   * Deletes a document's versions in a locale. With document middlewares registered, the call goes through them
+   * (action `delete`, Strapi's answer `{ documentId, entries }` from `next()`).
+   */
   async delete(params: { documentId: string; locale?: string }): Promise<{ documentId: string; deleted: number }> {
+    if (!this.ctx.hooks?.hasMiddlewares) return this.deleteDocument(params);
+    return this.run('delete', definedOnly(params), (p) => this.deleteWithEntries(p as { documentId: string; locale?: string })) as Promise<{ documentId: string; deleted: number }>;
+  }
+
+  /** `delete` answering as Strapi's does: the entries deleted (read first, in the same transaction). */
+  deleteWithEntries(params: { documentId: string; locale?: string }): Promise<{ documentId: string; entries: Entry[]; deleted: number }> {
+    return this.transaction(async (documents) => {
+      const locale = params.locale;
+      const entries = [...(this.contentType.draftAndPublish ? await documents.versionEntries(params.documentId, 'draft', locale) : []), ...(await documents.versionEntries(params.documentId, 'published', locale))];
+      const { deleted } = await documents.deleteDocument(params);
+      return { documentId: params.documentId, entries, deleted };
+    });
+  }
+
+  /** A document's versions of one kind (drafts or published) in `locale` (default locale; `*`: every one), as entries. */
+  async versionEntries(documentId: string, status: Status, locale: string | undefined): Promise<Entry[]> {
+    const unlimited = { defaultLimit: 2 ** 31 - 1, maxLimit: 2 ** 31 - 1, withCount: false };
+    const spec = { ...this.spec({ status, locale, filters: { documentId: { $eq: documentId } } }, unlimited) };
+    return (await readPage(this.ctx, this.contentType, spec)).rows.map((r) => JSON.parse(r) as Entry);
+  }
+
+  /** Deletes a document's versions in a locale (no middlewares: see delete). */
+  async deleteDocument(params: { documentId: string; locale?: string }): Promise<{ documentId: string; deleted: number }> {
     const ct = this.contentType;
     const locale = params.locale === '*' ? '*' : this.writeLocale(params);
     const deleted = await this.ctx.db.transaction(async (trx) => {
@@ -398,7 +436,7 @@ export class Documents implements DocumentService {
 
   async publish(params: { documentId: string; locale?: string }): Promise<boolean> {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
-    return this.changeVersions(params, (store, rows) => this.publishChecked(store, rows, new Date().toISOString(), locale));
+    return this.changeVersions(params, (store, rows) => this.publishChecked(store, params.documentId, rows, new Date().toISOString(), locale));
   }
 
   /**
@@ -406,24 +444,65 @@ export class Documents implements DocumentService {
    * `minLength`, a list's `min`/`max`...): the stored draft is checked whole, so a draft written incomplete
    * earlier is refused here with Strapi's messages, and the transaction leaves everything as it was.
    */
-  private async publishChecked(store: RowStore, rows: VersionRow[], now: string, locale: string | undefined) {
+  private async publishChecked(store: RowStore, documentId: string, rows: VersionRow[], now: string, locale: string | undefined) {
     const draft = rows.find((r) => !r.published);
     if (draft) await checkPublishable(store, this.contentType, draft.id, locale);
-    await publishStrapiVersion(store, this.contentType, rows, now);
+    const change = { replaces: 'published' as const, makes: draft ? ('published' as const) : undefined, from: 'draft' as const };
+    await this.versionEvents(store, documentId, locale, rows, change, () => publishStrapiVersion(store, this.contentType, rows, now));
   }
 
   /** Publishes a write whose published row was the draft's copy before it (Strapi's layout: strapi-versions.ts). */
-  private async publishInSync(store: RowStore, draftId: number, publishedId: number, plan: RowPlan, now: string, locale: string | undefined) {
+  private async publishInSync(store: RowStore, documentId: string, rows: VersionRow[], draftId: number, publishedId: number, plan: RowPlan, now: string, locale: string | undefined) {
     await checkPublishable(store, this.contentType, draftId, locale);
-    await publishStrapiWrite(store, this.contentType, { draftId, publishedId }, plan, now, { ...this.relationScope(locale, false), version: 'published' });
+    await this.versionEvents(store, documentId, locale, rows, { replaces: 'published', makes: 'published', from: 'draft' }, () =>
+      publishStrapiWrite(store, this.contentType, { draftId, publishedId }, plan, now, { ...this.relationScope(locale, false), version: 'published' }),
+    );
   }
 
   async unpublish(params: { documentId: string; locale?: string }): Promise<boolean> {
-    return this.changeVersions(params, (store, rows) => unpublishStrapiVersion(store, this.contentType, rows));
+    const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
+    return this.changeVersions(params, (store, rows) => this.versionEvents(store, params.documentId, locale, rows, { replaces: 'published' }, () => unpublishStrapiVersion(store, this.contentType, rows)));
   }
 
   async discardDraft(params: { documentId: string; locale?: string }): Promise<boolean> {
-    return this.changeVersions(params, (store, rows) => discardStrapiDraft(store, this.contentType, rows));
+    const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
+    return this.changeVersions(params, (store, rows) =>
+      this.versionEvents(store, params.documentId, locale, rows, { replaces: 'draft', makes: rows.some((r) => r.published) ? 'draft' : undefined, from: 'published' }, () => discardStrapiDraft(store, this.contentType, rows)),
+    );
+  }
+
+  /**
+   * The lifecycle events of Strapi's row changes around a change of versions Cairn makes in place: Strapi's
+   * publish deletes the published row and creates one from the draft, discarding a draft deletes the draft and
+   * creates one from the published row, unpublishing deletes the published row. Each fires `beforeDelete`,
+   * `afterDelete` (the row replaced), then `beforeCreate`, `afterCreate` (the row made; what hooks change in its
+   * `params.data` is not written: the new version is the other one's copy).
+   */
+  private async versionEvents(
+    store: RowStore,
+    documentId: string,
+    locale: string | undefined,
+    rows: VersionRow[],
+    change: { replaces: Status; makes?: Status; from?: Status },
+    work: () => Promise<void>,
+  ): Promise<void> {
+    if (!(['beforeDelete', 'afterDelete', 'beforeCreate', 'afterCreate'] as const).some((e) => this.listens(e))) return work();
+    const on = this.on(store.db);
+    const old = rows.find((r) => r.published === (change.replaces === 'published'));
+    if (old) {
+      const states: LifecycleStates = new Map();
+      const params: Params = { where: { id: old.id } };
+      await on.fire('beforeDelete', params, undefined, states);
+      await on.fire('afterDelete', params, this.listens('afterDelete') ? await on.versionEntry(documentId, change.replaces, locale) : null, states);
+    }
+    if (!change.makes) return work();
+    const states: LifecycleStates = new Map();
+    const source = this.listens('beforeCreate') || this.listens('afterCreate') ? await on.versionEntry(documentId, change.from!, locale) : null;
+    const { id: _id, ...data } = source ?? ({} as Params);
+    const params: Params = { data };
+    await on.fire('beforeCreate', params, undefined, states);
+    await work();
+    await on.fire('afterCreate', params, this.listens('afterCreate') ? await on.versionEntry(documentId, change.makes, locale) : null, states);
   }
 
   private async changeVersions(

@@ -72,10 +72,7 @@ function documentService(current: () => Documents): StrapiDocumentService {
     status: draftable && params.status === 'published' ? 'published' : draftable ? 'draft' : undefined,
     locale: typeof params.locale === 'string' ? params.locale : undefined,
   });
-  const versions = async (docs: Documents, documentId: string, status: Status, locale: unknown): Promise<Entry[]> => {
-    const page = await docs.readMany({ status, locale, filters: { documentId: { $eq: documentId } } }, (p) => spec(docs, p));
-    return page.results;
-  };
+  const versions = (docs: Documents, documentId: string, status: Status, locale: unknown) => docs.versionEntries(documentId, status, locale as string | undefined);
 
   const service: StrapiDocumentService = {
     findMany: (params) =>
@@ -91,15 +88,10 @@ function documentService(current: () => Documents): StrapiDocumentService {
     update: (params) =>
       run('update', params, (docs, p) => docs.update({ ...writeParams(p), documentId: documentIdOf(p) })),
     delete: (params) =>
-      run('delete', params, (docs, p) =>
-        docs.transaction(async (trx) => {
-          const documentId = documentIdOf(p);
-          const locale = p.locale ?? undefined;
-          const entries = [...(draftable ? await versions(trx, documentId, 'draft', locale) : []), ...(await versions(trx, documentId, 'published', locale))];
-          await trx.delete({ documentId, locale: locale as string | undefined });
-          return { documentId, entries };
-        }),
-      ),
+      run('delete', params, async (docs, p) => {
+        const { documentId, entries } = await docs.deleteWithEntries({ documentId: documentIdOf(p), locale: (p.locale ?? undefined) as string | undefined });
+        return { documentId, entries };
+      }),
   };
   if (draftable) {
     const change = (action: 'publish' | 'unpublish' | 'discardDraft', shows: Status, before: boolean) => (params: Params & { documentId: string }) =>

@@ -197,8 +197,26 @@ export class CrudFields {
    * A write's answer, in `form`: `write` runs in a transaction and names the document it wrote (null: none, the
    * answer is empty), which is read in `version` in the same transaction: if it can't be, nothing was written.
    */
-  async written(form: EntryForm, version: Version, context: GraphqlContext, info: GraphQLResolveInfo, write: (documents: Documents) => Promise<string | null>): Promise<unknown> {
-    const spec = (await this.spec(form, version, context.request, info, 'one', false))!;
+  async written(
+    form: EntryForm,
+    version: Version,
+    context: GraphqlContext,
+    info: GraphQLResolveInfo,
+    write: (documents: Documents, params?: Record<string, unknown>) => Promise<string | null>,
+    action?: { name: 'create' | 'update'; params: Record<string, unknown> },
+  ): Promise<unknown> {
+    // A copy: the answer's read is the write's own, not a read for the document middlewares to see.
+    const spec = { ...(await this.spec(form, version, context.request, info, 'one', false))! };
+    if (action && this.documents.hooks?.hasMiddlewares) {
+      // The mutation goes through the app's document middlewares; the entry they answer with is the answer.
+      const entry = await this.documents.run(action.name, action.params, (params) =>
+        this.documents.transaction(async (trx) => {
+          const documentId = await write(trx, params);
+          return documentId === null ? null : parseEntry(await trx.findOneJson(spec, documentId));
+        }),
+      );
+      return form.value((entry ?? null) as Entry | null);
+    }
     const text = await this.documents.transaction(async (trx) => {
       const documentId = await write(trx);
       return documentId === null ? null : trx.findOneJson(spec, documentId);

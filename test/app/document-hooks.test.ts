@@ -94,9 +94,10 @@ module.exports = {
     globalThis.__seen.lifecycles.push({ subscriber: 'article', action: event.action, model: event.model.uid, keys: Object.keys(event).sort() });
   },
   async afterCreate(event) {
-    globalThis.__seen.lifecycles.push({ subscriber: 'article', action: event.action, title: event.result.title, slug: event.result.slug, state: event.state.started });
+    globalThis.__seen.lifecycles.push({ subscriber: 'article', action: event.action, title: event.result.title, slug: event.result.slug, state: event.state.started, published: event.result.publishedAt !== null });
     // App code in a hook joins the write's transaction (on SQLite another connection would wait for it forever).
-    if (event.result.title.startsWith('tagme')) await strapi.documents('api::tag.tag').create({ data: { name: 'auto ' + event.result.title } });
+    // A create that publishes makes two rows (draft, then published): this acts on the draft's.
+    if (event.result.title.startsWith('tagme') && event.result.publishedAt === null) await strapi.documents('api::tag.tag').create({ data: { name: 'auto ' + event.result.title } });
     if (event.result.title === 'tagme late boom') throw new Error('afterCreate refused it');
   },
   beforeUpdate(event) {
@@ -137,9 +138,12 @@ describe('document middlewares and lifecycles (sqlite)', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ title: 'Hello World', slug: 'hello-world', shout: 'HELLO WORLD' });
     expect(seen().middleware).toEqual([{ uid: 'api::article.article', action: 'create', params: { status: 'published', data: { title: 'Hello World', views: 3 } } }]);
+    // As Strapi's Query Engine: the draft row's create, then the publish's (the published row made from the draft).
     expect(seen().lifecycles).toEqual([
       { subscriber: 'article', action: 'beforeCreate', model: 'api::article.article', keys: ['action', 'model', 'params', 'state'] },
-      { subscriber: 'article', action: 'afterCreate', title: 'Hello World', slug: 'hello-world', state: 'yes' },
+      { subscriber: 'article', action: 'afterCreate', title: 'Hello World', slug: 'hello-world', state: 'yes', published: false },
+      { subscriber: 'article', action: 'beforeCreate', model: 'api::article.article', keys: ['action', 'model', 'params', 'state'] },
+      { subscriber: 'article', action: 'afterCreate', title: 'Hello World', slug: 'hello-world', state: 'yes', published: true },
     ]);
     const read = await app.request('GET', `/api/articles/${res.body.data.documentId}`);
     expect(read.body.data).toMatchObject({ slug: 'hello-world', shout: 'HELLO WORLD' });
@@ -220,7 +224,8 @@ describe('document middlewares and lifecycles (sqlite)', () => {
     const res = await app.request('PUT', `/api/articles/${made.documentId}`, { data: { title: 'renamed' } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ title: 'renamed', slug: 'updated-renamed', shout: 'RENAMED' });
-    expect(seen().lifecycles.map((l) => l.action)).toEqual(['beforeUpdate', 'afterUpdate']);
+    // The update of the draft, then its publish: the published row made (there was none to delete).
+    expect(seen().lifecycles.map((l) => l.action)).toEqual(['beforeUpdate', 'afterUpdate', 'beforeCreate', 'afterCreate']);
     expect(seen().lifecycles[1]).toMatchObject({ slug: 'updated-renamed' });
     seen().lifecycles.length = 0;
     const gone = await strapi().documents('api::article.article').delete({ documentId: made.documentId });
@@ -234,5 +239,57 @@ describe('document middlewares and lifecycles (sqlite)', () => {
       { subscriber: 'article', action: 'afterDelete', title: 'renamed' },
     ]);
     expect((await app.request('GET', `/api/articles/${made.documentId}`)).status).toBe(404);
+  });
+
+  it('publish, unpublish and discardDraft from app code: Strapi answers and the row events Strapi fires', async () => {
+    const docs = strapi().documents('api::article.article');
+    const made = await docs.create({ data: { title: 'versions' } });
+    seen().lifecycles.length = 0;
+    const published = await docs.publish!({ documentId: made.documentId });
+    expect(published.documentId).toBe(made.documentId);
+    expect(published.entries).toHaveLength(1);
+    expect(published.entries[0]).toMatchObject({ title: 'versions', publishedAt: expect.any(String) });
+    expect(seen().lifecycles.map((l) => l.action)).toEqual(['beforeCreate', 'afterCreate']);
+    seen().lifecycles.length = 0;
+    // A second publish replaces the published row: its delete, then the create.
+    await docs.update({ documentId: made.documentId, data: { views: 2 } });
+    await docs.publish!({ documentId: made.documentId });
+    expect(seen().lifecycles.map((l) => l.action)).toEqual(['beforeUpdate', 'afterUpdate', 'beforeDelete', 'afterDelete', 'beforeCreate', 'afterCreate']);
+    expect(await docs.findOne({ documentId: made.documentId, status: 'published' })).toMatchObject({ views: 2 });
+    seen().lifecycles.length = 0;
+    const unpublished = await docs.unpublish!({ documentId: made.documentId });
+    expect(unpublished.entries.map((e) => e.views)).toEqual([2]);
+    expect(seen().lifecycles.map((l) => l.action)).toEqual(['beforeDelete', 'afterDelete']);
+    expect(await docs.findOne({ documentId: made.documentId, status: 'published' })).toBeNull();
+    // Types without Draft & Publish have none of these (undefined, as in Strapi).
+    expect(strapi().documents('api::tag.tag').publish).toBeUndefined();
+  });
+
+  it('app code defaults: drafts, every entry unless paginated, Strapi params', async () => {
+    const docs = strapi().documents('api::note.note');
+    for (let i = 0; i < 30; i++) await docs.create({ data: { text: `n${String(i).padStart(2, '0')}` } });
+    expect((await docs.findMany()).length).toBeGreaterThanOrEqual(30);
+    expect(await docs.findMany({ sort: 'text:desc', fields: ['text'], start: 1, limit: 2 })).toEqual([
+      { id: expect.any(Number), documentId: expect.any(String), text: 'n28' },
+      { id: expect.any(Number), documentId: expect.any(String), text: 'n27' },
+    ]);
+    expect(await docs.count({ filters: { text: { $startsWith: 'n0' } } })).toBe(10);
+    expect((await docs.findFirst({ filters: { text: 'n05' } }))?.text).toBe('n05');
+    const article = await strapi().documents('api::article.article').create({ data: { title: 'only a draft' } });
+    expect(article.publishedAt).toBeNull();
+    expect(await strapi().documents('api::article.article').findOne({ documentId: article.documentId })).toMatchObject({ title: 'only a draft' });
+    expect(await strapi().documents('api::article.article').findOne({ documentId: article.documentId, status: 'published' })).toBeNull();
+    await expect(docs.findMany({ filters: { nope: 1 } })).rejects.toThrow(/nope/);
+  });
+
+  it('GraphQL mutations go through the middlewares (their answer is the transformed entry) and fire the lifecycles', async () => {
+    const res = await app.request('POST', '/graphql', { query: 'mutation { createArticle(data: { title: "Via GraphQL" }) { documentId title slug } }' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.createArticle).toMatchObject({ title: 'Via GraphQL', slug: 'via-graphql' });
+    expect(seen().middleware).toEqual([{ uid: 'api::article.article', action: 'create', params: { data: { title: 'Via GraphQL' }, status: 'published' } }]);
+    expect(seen().lifecycles.filter((l) => l.subscriber === 'article').map((l) => l.action)).toEqual(['beforeCreate', 'afterCreate', 'beforeCreate', 'afterCreate']);
+    const refused = await app.request('POST', '/graphql', { query: 'mutation { createNote(data: { text: "refused" }) { documentId } }' });
+    expect(refused.body.errors[0].message).toMatch(/Internal Server Error|refused/);
+    expect(await strapi().documents('api::note.note').count({ filters: { text: 'refused' } })).toBe(0);
   });
 });
