@@ -1,6 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
+import { createCairn } from '../../src/app/cairn.js';
+import { createLogger } from '../../src/app/logger.js';
+import { folder, removeFolders } from './fixtures.js';
 import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
 
 /**
@@ -118,14 +122,18 @@ module.exports = {
 type Seen = { middleware: Array<{ uid: string; action: string; params: Record<string, unknown> }>; lifecycles: Array<Record<string, unknown>> };
 const seen = () => (globalThis as unknown as { __seen: Seen }).__seen;
 
-describe('document middlewares and lifecycles (sqlite)', () => {
+describeEachDialect('document middlewares and lifecycles', (dialect) => {
   let app: TestApp;
+  let dir: string;
   beforeAll(async () => {
-    const dir = writeApp({ contentTypes: { article: ARTICLE, tag: TAG, note: NOTE }, index: INDEX });
+    dir = writeApp({ contentTypes: { article: ARTICLE, tag: TAG, note: NOTE }, index: INDEX });
     writeFileSync(join(dir, 'src', 'api', 'article', 'content-types', 'article', 'lifecycles.js'), LIFECYCLES);
-    app = await startTestApp('sqlite', dir);
+    app = await startTestApp(dialect, dir);
   });
-  afterAll(() => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
   beforeEach(() => {
     seen().middleware.length = 0;
     seen().lifecycles.length = 0;
@@ -291,5 +299,45 @@ describe('document middlewares and lifecycles (sqlite)', () => {
     const refused = await app.request('POST', '/graphql', { query: 'mutation { createNote(data: { text: "refused" }) { documentId } }' });
     expect(refused.body.errors[0].message).toMatch(/Internal Server Error|refused/);
     expect(await strapi().documents('api::note.note').count({ filters: { text: 'refused' } })).toBe(0);
+  });
+});
+
+describe('loading and registering app code around the Document Service', () => {
+  const schema = (extra: Record<string, string>) => ({
+    'src/api/post/content-types/post/schema.json': JSON.stringify({ kind: 'collectionType', info: { singularName: 'post', pluralName: 'posts', displayName: 'Post' }, attributes: { title: { type: 'string' } } }),
+    ...extra,
+  });
+  const start = async (files: Record<string, string>) => {
+    const dir = folder(schema(files));
+    const database = await freshDatabaseConfig('sqlite');
+    try {
+      const cairn = await createCairn({ dir, config: { database: database.config } as never, log: createLogger({ write: () => undefined }) });
+      await cairn.close();
+      return 'started';
+    } finally {
+      await database.drop();
+    }
+  };
+  afterAll(removeFolders);
+
+  it('a lifecycles file with an unknown hook, a hook that is not a function, or a broken file stops the start, naming it', async () => {
+    await expect(start({ 'src/api/post/content-types/post/lifecycles.js': 'module.exports = { beforeCreate() {}, afterCreat() {} };' })).rejects.toThrow(
+      /post[/\\]lifecycles\.js: afterCreat is not a lifecycle Cairn runs \(known: beforeCreate, /,
+    );
+    await expect(start({ 'src/api/post/content-types/post/lifecycles.js': 'module.exports = { afterCreate: 1 };' })).rejects.toThrow(/lifecycles\.js: afterCreate must be a function, not number/);
+    await expect(start({ 'src/api/post/content-types/post/lifecycles.js': 'module.exports = { afterCreate( };' })).rejects.toThrow(/lifecycles\.js: /);
+    await expect(start({ 'src/api/post/content-types/post/lifecycles.js': 'module.exports = 5;' })).rejects.toThrow(/lifecycles\.js must export an object/);
+    // TypeScript and ESM default exports load as Strapi's do.
+    expect(await start({ 'src/api/post/content-types/post/lifecycles.ts': 'export default { afterCreate(event: { result: unknown }) { return event.result; } };' })).toBe('started');
+  });
+
+  it('strapi.documents.use and strapi.db.lifecycles.subscribe refuse what is not a middleware or a subscriber', async () => {
+    await expect(start({ 'src/index.js': 'module.exports = { register({ strapi }) { strapi.documents.use("nope"); } };' })).rejects.toThrow(/strapi.documents.use expects a function/);
+    await expect(start({ 'src/index.js': 'module.exports = { register({ strapi }) { strapi.db.lifecycles.subscribe({ beforeCreat() {} }); } };' })).rejects.toThrow(
+      /unknown lifecycle beforeCreat/,
+    );
+    await expect(start({ 'src/index.js': 'module.exports = { register({ strapi }) { strapi.db.lifecycles.subscribe(null); } };' })).rejects.toThrow(/Invalid subscriber/);
+    // The function use() answers removes the middleware, as Strapi's.
+    expect(await start({ 'src/index.js': 'module.exports = { register({ strapi }) { const off = strapi.documents.use(() => { throw new Error("x"); }); off(); }, async bootstrap({ strapi }) { await strapi.documents("api::post.post").findMany(); } };' })).toBe('started');
   });
 });
