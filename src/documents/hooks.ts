@@ -5,7 +5,8 @@ import type { Database } from '../database/types.js';
 /** Strapi 5's Document Service middleware context: `{ uid, contentType, action, params }`. */
 export interface DocumentMiddlewareContext {
   uid: string;
-  contentType: ContentType;
+  /** The content type's schema as Strapi gives it (`kind`, `info`, `options`, `attributes` by name with their `type`...). */
+  contentType: StrapiSchema;
   action: string;
   params: Record<string, unknown>;
 }
@@ -32,6 +33,20 @@ export interface LifecycleEvent {
   state: Record<string, unknown>;
 }
 
+/** A content type as Strapi's `strapi.contentType(uid)` gives it: the members app code reads. */
+export interface StrapiSchema {
+  uid: string;
+  modelType: 'contentType';
+  modelName: string;
+  kind: string;
+  collectionName: string;
+  info: ContentType['info'];
+  options: { draftAndPublish: boolean };
+  pluginOptions: Readonly<Record<string, unknown>>;
+  /** By name, each with Strapi's `type` (`string`, `relation`, `media`, `component`, `dynamiczone`...). */
+  attributes: Record<string, Record<string, unknown>>;
+}
+
 /** What `event.model` holds (Strapi's model metadata, the members apps use). */
 export interface LifecycleModel {
   uid: string;
@@ -39,7 +54,7 @@ export interface LifecycleModel {
   pluralName: string;
   tableName: string;
   kind: string;
-  attributes: Record<string, unknown>;
+  attributes: Record<string, Record<string, unknown>>;
 }
 
 type Handler = (event: LifecycleEvent) => unknown;
@@ -114,6 +129,8 @@ export class DocumentHooks {
    * (a middleware or a hook may read and change them) instead of splicing the database's JSON text.
    */
   intercepts(uid: string): boolean {
+    // An app without any: three checks on every read of the compiled path.
+    if (this.middlewares.length === 0 && this.subscribers.length === 0 && this.modelLifecycles.size === 0) return false;
     return this.middlewares.length > 0 || READ_ACTIONS.some((a) => this.listens(uid, a));
   }
 
@@ -155,13 +172,38 @@ export class DocumentHooks {
 }
 
 const models = new WeakMap<ContentType, LifecycleModel>();
+const schemas = new WeakMap<ContentType, StrapiSchema>();
+
+/** Attributes by name with Strapi's `type` (Cairn's normalized ones name their kind). */
+function strapiAttributes(ct: ContentType): Record<string, Record<string, unknown>> {
+  return Object.fromEntries([...ct.attributes.entries()].map(([name, a]) => [name, { ...a, type: a.kind === 'scalar' ? a.type : a.kind }]));
+}
 
 function lifecycleModel(ct: ContentType): LifecycleModel {
   let model = models.get(ct);
   if (!model) {
-    const attributes = Object.fromEntries([...ct.attributes.entries()].map(([name, a]) => [name, { ...a }]));
-    model = { uid: ct.uid, singularName: ct.info.singularName, pluralName: ct.info.pluralName, tableName: ct.collectionName ?? ct.table, kind: ct.kind, attributes };
+    model = { uid: ct.uid, singularName: ct.info.singularName, pluralName: ct.info.pluralName, tableName: ct.collectionName ?? ct.table, kind: ct.kind, attributes: strapiAttributes(ct) };
     models.set(ct, model);
   }
   return model;
+}
+
+/** The schema a document middleware's `context.contentType` is. */
+export function strapiSchema(ct: ContentType): StrapiSchema {
+  let schema = schemas.get(ct);
+  if (!schema) {
+    schema = {
+      uid: ct.uid,
+      modelType: 'contentType',
+      modelName: ct.info.singularName,
+      kind: ct.kind,
+      collectionName: ct.collectionName ?? ct.table,
+      info: ct.info,
+      options: { draftAndPublish: ct.draftAndPublish },
+      pluginOptions: ct.pluginOptions,
+      attributes: strapiAttributes(ct),
+    };
+    schemas.set(ct, schema);
+  }
+  return schema;
 }

@@ -15,7 +15,7 @@ import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
 import { deleteLockSet, lockForWrite, writeLockSet } from './write-locks.js';
 import { documentLockKey } from '../database/document-locks.js';
-import type { DocumentHooks, LifecycleAction, LifecycleStates } from './hooks.js';
+import { strapiSchema, type DocumentHooks, type LifecycleAction, type LifecycleStates } from './hooks.js';
 import type { PaginationMeta } from './read.js';
 
 type Params = Record<string, unknown>;
@@ -93,7 +93,7 @@ export class Documents implements DocumentService {
   run<T>(action: string, params: Params, run: (params: Params) => Promise<T>): Promise<T> {
     const hooks = this.ctx.hooks;
     if (!hooks?.hasMiddlewares) return run(params);
-    return hooks.run({ uid: this.contentType.uid, contentType: this.contentType, action, params }, run);
+    return hooks.run({ uid: this.contentType.uid, contentType: strapiSchema(this.contentType), action, params }, run);
   }
 
   /** This service joined to the transaction of the lifecycle hook running (app code it calls is part of the write). */

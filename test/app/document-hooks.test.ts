@@ -62,6 +62,13 @@ module.exports = {
       if (['findOne', 'findFirst', 'create', 'update'].includes(context.action)) return add(result);
       return result;
     });
+    // The context's contentType is Strapi's schema.
+    strapi.documents.use((context, next) => {
+      const ct = context.contentType;
+      seen.schemas = seen.schemas || {};
+      seen.schemas[context.uid] = { kind: ct.kind, draftAndPublish: ct.options.draftAndPublish, titleType: ct.attributes.title && ct.attributes.title.type, singularName: ct.info.singularName };
+      return next();
+    });
     // Short-circuits: tags are answered by the middleware when asked for "fake".
     strapi.documents.use((context, next) => {
       if (context.uid === 'api::tag.tag' && context.action === 'findMany' && context.params.filters && context.params.filters.name && context.params.filters.name.$eq === 'fake') {
@@ -119,7 +126,7 @@ module.exports = {
 };
 `;
 
-type Seen = { middleware: Array<{ uid: string; action: string; params: Record<string, unknown> }>; lifecycles: Array<Record<string, unknown>> };
+type Seen = { schemas?: Record<string, unknown>; middleware: Array<{ uid: string; action: string; params: Record<string, unknown> }>; lifecycles: Array<Record<string, unknown>> };
 const seen = () => (globalThis as unknown as { __seen: Seen }).__seen;
 
 describeEachDialect('document middlewares and lifecycles', (dialect) => {
@@ -146,6 +153,7 @@ describeEachDialect('document middlewares and lifecycles', (dialect) => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ title: 'Hello World', slug: 'hello-world', shout: 'HELLO WORLD' });
     expect(seen().middleware).toEqual([{ uid: 'api::article.article', action: 'create', params: { status: 'published', data: { title: 'Hello World', views: 3 } } }]);
+    expect(seen().schemas!['api::article.article']).toEqual({ kind: 'collectionType', draftAndPublish: true, titleType: 'string', singularName: 'article' });
     // As Strapi's Query Engine: the draft row's create, then the publish's (the published row made from the draft).
     expect(seen().lifecycles).toEqual([
       { subscriber: 'article', action: 'beforeCreate', model: 'api::article.article', keys: ['action', 'model', 'params', 'state'] },
