@@ -138,12 +138,16 @@ export class Documents implements DocumentService {
   }
 
   /** A count with its lifecycles (`beforeCount`, `afterCount`). */
-  async readCount(params: Params, toSpec: (params: Params) => ReadSpec): Promise<number> {
+  async readCount(params: Params, toSpec: (params: Params) => ReadSpec, counted?: { key: string; total: number }): Promise<number> {
     const states: LifecycleStates = new Map();
     await this.fire('beforeCount', params, undefined, states);
-    const spec = toSpec(params);
-    const page = await readPage(this.ctx, this.contentType, { ...spec, pagination: { mode: 'page', page: 1, pageSize: 1, withCount: true } });
-    const total = (page.pagination as { total: number }).total;
+    let total: number;
+    if (counted && counted.key === countKey(params)) total = counted.total;
+    else {
+      const spec = toSpec(params);
+      const page = await readPage(this.ctx, this.contentType, { ...spec, pagination: { mode: 'page', page: 1, pageSize: 1, withCount: true } });
+      total = (page.pagination as { total: number }).total;
+    }
     await this.fire('afterCount', params, total, states);
     return total;
   }
@@ -158,15 +162,19 @@ export class Documents implements DocumentService {
     const params = (): Params => ({ status: 'published', ...cloneParams(source.params) });
     let read: ReadSpec = spec;
     let pagination: PaginationMeta | undefined;
+    // The list's statement counted already: a count with the same params (as the middlewares and hooks leave them) uses its total.
+    let counted: { key: string; total: number } | undefined;
     const results = await this.run('findMany', params(), async (p) => {
       const page = await this.readMany(p, (q) => source.reparse(q));
       read = page.spec;
       pagination = page.pagination;
+      const total = (page.pagination as { total?: number }).total;
+      if (total !== undefined) counted = { key: countKey(p), total };
       return page.results;
     });
     if (!Array.isArray(results)) throw new TypeError(`a document middleware answered findMany of ${this.contentType.uid} with ${typeof results}, not an array of entries`);
     if (read.pagination.withCount && (this.ctx.hooks!.hasMiddlewares || this.listens('beforeCount') || this.listens('afterCount'))) {
-      const total = await this.run('count', params(), (p) => this.readCount(p, (q) => source.reparse(q)));
+      const total = await this.run('count', params(), (p) => this.readCount(p, (q) => source.reparse(q), counted));
       pagination = { ...pagination!, total } as PaginationMeta;
       if ('pageSize' in pagination) pagination.pageCount = Math.ceil(total / pagination.pageSize);
     }
@@ -583,4 +591,11 @@ function cloneParams(params: Readonly<Params>): Params {
 /** Params without the keys a transport left undefined (they would hide a default). */
 function definedOnly(params: object): Params {
   return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+}
+
+const PAGING = new Set(['pagination', 'page', 'pageSize', 'start', 'limit']);
+
+/** What a count of `params` depends on: the params but their pagination, as text. */
+function countKey(params: Params): string {
+  return JSON.stringify(Object.entries(params).filter(([k]) => !PAGING.has(k)));
 }

@@ -69,6 +69,12 @@ module.exports = {
       seen.schemas[context.uid] = { kind: ct.kind, draftAndPublish: ct.options.draftAndPublish, titleType: ct.attributes.title && ct.attributes.title.type, singularName: ct.info.singularName };
       return next();
     });
+    // Changes only the list's params (not the count's): tags starting with "cnt" list only "cnt-a".
+    strapi.documents.use((context, next) => {
+      const f = context.params.filters;
+      if (context.uid === 'api::tag.tag' && context.action === 'findMany' && f && f.name && f.name.$startsWith === 'cnt') context.params.filters = { name: { $eq: 'cnt-a' } };
+      return next();
+    });
     // Short-circuits: tags are answered by the middleware when asked for "fake".
     strapi.documents.use((context, next) => {
       if (context.uid === 'api::tag.tag' && context.action === 'findMany' && context.params.filters && context.params.filters.name && context.params.filters.name.$eq === 'fake') {
@@ -209,6 +215,13 @@ describeEachDialect('document middlewares and lifecycles', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { articles: [{ title: 'open plan', slug: 'open-plan' }] } });
     expect(seen().middleware[0]).toMatchObject({ uid: 'api::article.article', action: 'findMany', params: { status: 'published' } });
+  });
+
+  it('count is its own action: a middleware changing only the list leaves the total counted by the params it had', async () => {
+    for (const name of ['cnt-a', 'cnt-b']) await strapi().documents('api::tag.tag').create({ data: { name } });
+    const res = await app.request('GET', '/api/tags?filters[name][$startsWith]=cnt');
+    expect(res.body.data.map((t: { name: string }) => t.name)).toEqual(['cnt-a']);
+    expect(res.body.meta.pagination.total).toBe(2);
   });
 
   it('a middleware may answer without the database (short-circuit)', async () => {
