@@ -25,7 +25,7 @@ const work = mkdtempSync(join(tmpdir(), 'cairn-bench-builds-'));
 const appDir = join(work, 'app');
 cpSync(join(kit, 'app'), appDir, { recursive: true });
 const env = { ...process.env, NODE_ENV: 'production', DATABASE_CLIENT: 'sqlite' };
-const port = 14900;
+const port = Number(process.env.PORT ?? 14900);
 
 // Seed once with this checkout's build; both builds then serve that database.
 let server = await startCairn(root, appDir, port, env);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppConfig } from '../project/types.js';
 import type { Model } from '../model/types.js';
@@ -27,6 +28,9 @@ import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
 import { registerServerCode, strapiModuleAliases } from '../server-code/index.js';
 import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
+import { DocumentHooks } from '../documents/hooks.js';
+import { loadModelLifecycles } from '../project/model-lifecycles.js';
+import { strapiFace, type StrapiFace } from './strapi-face.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
@@ -76,6 +80,10 @@ export class Cairn {
   /** `strapi.customFields`: the app declares its custom fields here in `register()`, before the model is built. */
   readonly customFields = new CustomFields();
   private builtModel: Model | undefined;
+  /** The app's document middlewares (`strapi.documents.use`) and lifecycles (`lifecycles.js`, `strapi.db.lifecycles.subscribe`). */
+  readonly documentHooks = new DocumentHooks();
+  /** What app code gets as `strapi` (strapi-face.ts): Strapi's Document Service, `db.lifecycles`, and this app's members. */
+  readonly strapi: StrapiFace<Cairn> = strapiFace<Cairn>(this);
   /**
    * The database was empty at open and this start makes it Strapi's: setUp creates the tables.
    */
@@ -121,6 +129,7 @@ export class Cairn {
           model: this.model,
           rest: this.config.api.rest,
           locales: { codes: this.readSettings.locales, defaultLocale: this.defaultLocale },
+          hooks: this.documentHooks,
         },
         contentType,
       );
@@ -159,7 +168,7 @@ export class Cairn {
       clearInterval(sweeper);
     }
     for (const hook of this.onClose) await hook();
-    await this.hooks.destroy?.({ cairn: this, strapi: this });
+    await this.hooks.destroy?.({ cairn: this, strapi: this.strapi });
     await this.db.close();
   }
 }
@@ -225,7 +234,7 @@ async function setUp(cairn: Cairn): Promise<void> {
   const added = await ensureStrapiLayout(cairn.db, cairn.model);
   if (added.length) cairn.log.info(`added to the database what the model added (${added.length}):\n${formatLayoutDifferences(added)}`);
   for (const task of cairn.setup) await task();
-  await cairn.hooks.bootstrap?.({ cairn, strapi: cairn });
+  await cairn.hooks.bootstrap?.({ cairn, strapi: cairn.strapi });
 }
 
 /**
@@ -261,8 +270,15 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
     cairn.hooks = await loadAppHooks(options.dir);
     // Services apps call from register() exist before it runs (the features' own registration comes after).
     registerGraphqlServices(cairn);
-    await cairn.hooks.register?.({ cairn, strapi: cairn });
+    // As Strapi, the app's code may use the global `strapi` (lifecycle files, services): the last app started's.
+    (globalThis as { strapi?: unknown }).strapi = cairn.strapi;
+    await cairn.hooks.register?.({ cairn, strapi: cairn.strapi });
     cairn.buildModel(modelFiles);
+    for (const ct of cairn.model.contentTypes.values()) {
+      if (ct.file.startsWith('<')) continue; // built in (users, files...): no file of the app's
+      const lifecycles = await loadModelLifecycles(resolve(options.dir, ct.file), options.dir);
+      if (lifecycles) cairn.documentHooks.setModelLifecycles(ct.uid, lifecycles);
+    }
     return cairn;
   } catch (error) {
     await db.close();

@@ -1,5 +1,6 @@
 import type { Database } from '../database/types.js';
 import type { Model } from '../model/types.js';
+import type { DocumentHooks } from './hooks.js';
 
 /** Everything the document service needs from the running app. */
 export interface DocumentsContext {
@@ -7,4 +8,6 @@ export interface DocumentsContext {
   model: Model;
   rest: { defaultLimit: number; maxLimit: number; withCount: boolean };
   locales: { codes: string[]; defaultLocale: string };
+  /** The app's document middlewares and lifecycle hooks (none: no app code runs around a call). */
+  hooks?: DocumentHooks;
 }

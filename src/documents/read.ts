@@ -24,7 +24,8 @@ export function readOne(ctx: DocumentsContext, contentType: ContentType, spec: R
   return readEntry(ctx.db, ctx.model, contentType, spec, documentId);
 }
 
-function paginationMeta(spec: ReadSpec, total: number | undefined): PaginationMeta {
+/** A read's pagination as the answer shows it (`total`, `pageCount` only when counted). */
+export function paginationMeta(spec: ReadSpec, total: number | undefined): PaginationMeta {
   const p = spec.pagination;
   if (p.mode === 'offset') return total === undefined ? { start: p.start, limit: p.limit } : { start: p.start, limit: p.limit, total };
   if (total === undefined) return { page: p.page, pageSize: p.pageSize };

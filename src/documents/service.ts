@@ -1,12 +1,12 @@
 import type { ContentType } from '../model/types.js';
 import type { ReadSpec, Status } from '../query/types.js';
-import { parseDocumentParams } from '../query/index.js';
+import { parseDocumentParams, specSource } from '../query/index.js';
 import type { Database } from '../database/types.js';
 import { otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
-import { readOne, readPage, type JsonPage } from './read.js';
+import { paginationMeta, readOne, readPage, type JsonPage } from './read.js';
 import { writeChildren } from './row-writer.js';
 import type { StrapiRelationScope } from './strapi-relation-writes.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
@@ -15,6 +15,10 @@ import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
 import { deleteLockSet, lockForWrite, writeLockSet } from './write-locks.js';
 import { documentLockKey } from '../database/document-locks.js';
+import { strapiSchema, type DocumentHooks, type LifecycleAction, type LifecycleStates } from './hooks.js';
+import type { PaginationMeta } from './read.js';
+
+type Params = Record<string, unknown>;
 
 /**
  * Strapi v5's document service for one content-type. Reads compile to one SQL statement; every write runs in
@@ -38,11 +42,11 @@ export class Documents implements DocumentService {
   }
 
   /** Validates Strapi-shaped read parameters into a ReadSpec (same rules as REST). */
-  spec(params: FindParams = {}): ReadSpec {
+  spec(params: FindParams = {}, limits: DocumentsContext['rest'] = this.ctx.rest): ReadSpec {
     return parseDocumentParams(this.ctx.model, this.contentType, params as Record<string, unknown>, {
-      defaultLimit: this.ctx.rest.defaultLimit,
-      maxLimit: this.ctx.rest.maxLimit,
-      withCount: this.ctx.rest.withCount,
+      defaultLimit: limits.defaultLimit,
+      maxLimit: limits.maxLimit,
+      withCount: limits.withCount,
       locales: this.ctx.locales.codes,
       defaultLocale: this.ctx.locales.defaultLocale,
     });
@@ -50,11 +54,142 @@ export class Documents implements DocumentService {
 
   /** List read as JSON texts (the REST fast path: no parse/stringify round trip). */
   findPage(spec: ReadSpec): Promise<JsonPage> {
+    if (this.intercepts(spec)) return this.interceptedPage(spec);
     return readPage(this.ctx, this.contentType, spec);
   }
 
   findOneJson(spec: ReadSpec, documentId: string | undefined): Promise<string | null> {
+    if (this.intercepts(spec)) return this.interceptedOne(spec, documentId);
     return readOne(this.ctx, this.contentType, spec, documentId);
+  }
+
+  /** `api.rest`'s limits (`defaultLimit`, `maxLimit`, `withCount`). */
+  get restLimits(): DocumentsContext['rest'] {
+    return this.ctx.rest;
+  }
+
+  /** The app's document middlewares and lifecycle hooks. */
+  get hooks(): DocumentHooks | undefined {
+    return this.ctx.hooks;
+  }
+
+  /**
+   * Whether reads of this type go through app code (document middlewares, read lifecycles): they then read parsed
+   * entries, which that code may change. Without any, reads splice the database's JSON text (the compiled path).
+   */
+  get intercepted(): boolean {
+    return this.ctx.hooks?.intercepts(this.contentType.uid) ?? false;
+  }
+
+  /** A read from a transport (its spec knows its params) while app code is around reads. */
+  private intercepts(spec: ReadSpec): boolean {
+    return this.ctx.hooks !== undefined && this.ctx.hooks.intercepts(this.contentType.uid) && specSource(spec) !== undefined;
+  }
+
+  /**
+   * Runs a Document Service action through the app's middlewares (Strapi 5's context `{ uid, contentType, action,
+   * params }`); `run` gets the params they end with and its answer goes back through them.
+   */
+  run<T>(action: string, params: Params, run: (params: Params) => Promise<T>): Promise<T> {
+    const hooks = this.ctx.hooks;
+    if (!hooks?.hasMiddlewares) return run(params);
+    return hooks.run({ uid: this.contentType.uid, contentType: strapiSchema(this.contentType), action, params }, run);
+  }
+
+  /** This service joined to the transaction of the lifecycle hook running (app code it calls is part of the write). */
+  joined(): Documents {
+    const trx = this.ctx.hooks?.transaction;
+    return trx && trx !== this.ctx.db ? new Documents({ ...this.ctx, db: trx }, this.contentType) : this;
+  }
+
+  /** Fires a lifecycle event of this type, if anything listens (in the current transaction, if any). */
+  private async fire(action: LifecycleAction, params: Params, result: unknown, states: LifecycleStates): Promise<void> {
+    const hooks = this.ctx.hooks;
+    if (!hooks?.listens(this.contentType.uid, action)) return;
+    await hooks.fire(action, this.contentType, result === undefined ? { params } : { params, result }, states, this.ctx.db.inTransaction ? this.ctx.db : undefined);
+  }
+
+  private listens(action: LifecycleAction): boolean {
+    return this.ctx.hooks?.listens(this.contentType.uid, action) ?? false;
+  }
+
+  /**
+   * A list read with its lifecycles (`beforeFindMany`, `afterFindMany`): `toSpec` reads the params as the hooks
+   * leave them; the entries are parsed (hooks may change them in place).
+   */
+  async readMany(params: Params, toSpec: (params: Params) => ReadSpec): Promise<{ results: Entry[]; pagination: PaginationMeta; spec: ReadSpec }> {
+    const states: LifecycleStates = new Map();
+    await this.fire('beforeFindMany', params, undefined, states);
+    const spec = toSpec(params);
+    const page = await readPage(this.ctx, this.contentType, spec);
+    const results = page.rows.map((r) => JSON.parse(r) as Entry);
+    await this.fire('afterFindMany', params, results, states);
+    return { results, pagination: page.pagination, spec };
+  }
+
+  /** One entry's read with its lifecycles (`beforeFindOne`, `afterFindOne`). */
+  async readFirst(params: Params, toSpec: (params: Params) => ReadSpec, documentId: string | undefined): Promise<Entry | null> {
+    const states: LifecycleStates = new Map();
+    await this.fire('beforeFindOne', params, undefined, states);
+    const text = await readOne(this.ctx, this.contentType, toSpec(params), documentId);
+    const result = text === null ? null : (JSON.parse(text) as Entry);
+    await this.fire('afterFindOne', params, result, states);
+    return result;
+  }
+
+  /** A count with its lifecycles (`beforeCount`, `afterCount`). */
+  async readCount(params: Params, toSpec: (params: Params) => ReadSpec, counted?: { key: string; total: number }): Promise<number> {
+    const states: LifecycleStates = new Map();
+    await this.fire('beforeCount', params, undefined, states);
+    let total: number;
+    if (counted && counted.key === countKey(params)) total = counted.total;
+    else {
+      const spec = toSpec(params);
+      const page = await readPage(this.ctx, this.contentType, { ...spec, pagination: { mode: 'page', page: 1, pageSize: 1, withCount: true } });
+      total = (page.pagination as { total: number }).total;
+    }
+    await this.fire('afterCount', params, total, states);
+    return total;
+  }
+
+  /**
+   * A transport's list read while app code is around reads: Strapi's core service calls `findMany`, then `count`
+   * when the answer shows the total, each through the middlewares, with the query's params (`status` defaulting to
+   * `published`, as the core service's).
+   */
+  private async interceptedPage(spec: ReadSpec): Promise<JsonPage> {
+    const source = specSource(spec)!;
+    const params = (): Params => ({ status: 'published', ...cloneParams(source.params) });
+    let read: ReadSpec = spec;
+    let pagination: PaginationMeta | undefined;
+    // The list's statement counted already: a count with the same params (as the middlewares and hooks leave them) uses its total.
+    let counted: { key: string; total: number } | undefined;
+    const results = await this.run('findMany', params(), async (p) => {
+      const page = await this.readMany(p, (q) => source.reparse(q));
+      read = page.spec;
+      pagination = page.pagination;
+      const total = (page.pagination as { total?: number }).total;
+      if (total !== undefined) counted = { key: countKey(p), total };
+      return page.results;
+    });
+    if (!Array.isArray(results)) throw new TypeError(`a document middleware answered findMany of ${this.contentType.uid} with ${typeof results}, not an array of entries`);
+    if (read.pagination.withCount && (this.ctx.hooks!.hasMiddlewares || this.listens('beforeCount') || this.listens('afterCount'))) {
+      const total = await this.run('count', params(), (p) => this.readCount(p, (q) => source.reparse(q), counted));
+      pagination = { ...pagination!, total } as PaginationMeta;
+      if ('pageSize' in pagination) pagination.pageCount = Math.ceil(total / pagination.pageSize);
+    }
+    return { rows: results.map((r) => JSON.stringify(r)), pagination: pagination ?? paginationMeta(read, undefined) };
+  }
+
+  /** A transport's one-entry read while app code is around reads: `findOne` (a document named) or `findFirst`. */
+  private async interceptedOne(spec: ReadSpec, documentId: string | undefined): Promise<string | null> {
+    const source = specSource(spec)!;
+    const params: Params = { status: 'published', ...cloneParams(source.params), ...(documentId === undefined ? {} : { documentId }) };
+    const entry = await this.run(documentId === undefined ? 'findFirst' : 'findOne', params, (p) => {
+      const { documentId: id, ...rest } = p;
+      return this.readFirst(rest, (q) => source.reparse(q), id === undefined ? undefined : String(id));
+    });
+    return entry === null || entry === undefined ? null : JSON.stringify(entry);
   }
 
   async findMany(params: FindParams = {}): Promise<FindResult> {
@@ -101,22 +236,71 @@ export class Documents implements DocumentService {
    * fields, populate...), read in the write's transaction: if it can't be read, nothing was written.
    */
   createAndRead(params: WriteParams, answer: ReadSpec): Promise<string> {
+    if (this.ctx.hooks?.hasMiddlewares) return this.interceptedWrite('create', params, answer, undefined) as Promise<string>;
     const spec = this.writtenSpec(params, answer);
     return this.transaction(async (documents) => (await documents.findOneJson(spec, await documents.createDocument(params)))!);
+  }
+
+  /**
+   * A transport's write while document middlewares are registered: they get Strapi's params (`status` defaulting to
+   * `published`, the query's `fields`/`populate`), and the entry they answer with (parsed) is the answer.
+   */
+  private async interceptedWrite(action: 'create' | 'update', params: WriteParams & { documentId?: string }, answer: ReadSpec, documentId: string | undefined): Promise<string | null> {
+    const source = specSource(answer);
+    const given: Params = { ...(source ? cloneParams(source.params) : {}), ...definedOnly(params), status: params.status ?? 'published', ...(documentId === undefined ? {} : { documentId }) };
+    const entry = await this.run(action, given, (p) => {
+      const write = p as unknown as WriteParams & { documentId: string };
+      const shape = source ? source.reparse({ fields: p.fields, populate: p.populate }) : answer;
+      const spec = this.writtenSpec(write, shape);
+      return this.transaction(async (documents) => {
+        if (action === 'create') return parsed(await documents.findOneJson(spec, await documents.createDocument(write)));
+        return (await documents.updateDocument(write)) ? parsed(await documents.findOneJson(spec, write.documentId)) : null;
+      });
+    });
+    return entry === null || entry === undefined ? null : JSON.stringify(entry);
   }
 
   /** Creates the document and returns its documentId (no answer read: see createAndRead). */
   async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
     const locale = this.writeLocale(params);
-    const plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
+    let plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
     await this.ctx.db.transaction(async (trx) => {
+      // Lifecycles run in the write's transaction: a hook that throws leaves nothing written.
+      const states: LifecycleStates = new Map();
+      const event = this.writeEvent(params, locale);
+      if (this.listens('beforeCreate')) {
+        await this.on(trx).fire('beforeCreate', event, undefined, states);
+        // What the hooks changed in `data` is written (checked again, as a body is).
+        plan = planRow(this.ctx.model, this.contentType, event.data as Params, 'create', this.planOptions(params));
+      }
       await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, this.contentType, documentId, plan));
-      await this.insertVersion(trx, plan, documentId, locale, params.status);
+      // The draft's afterCreate comes before the publish's events, as Strapi's create then publish fire them.
+      const created = async () => {
+        if (this.listens('afterCreate')) await this.on(trx).fire('afterCreate', event, await this.on(trx).versionEntry(documentId, 'draft', locale, params), states);
+      };
+      await this.insertVersion(trx, plan, documentId, locale, params.status, created);
     });
     return documentId;
   }
 
-  private async insertVersion(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined, status?: Status) {
+  /** This service on `trx`. */
+  private on(trx: Database): Documents {
+    return trx === this.ctx.db ? this : new Documents({ ...this.ctx, db: trx }, this.contentType);
+  }
+
+  /** A write's lifecycle params: `data` (a copy hooks may change), and the write's `locale` and `status`. */
+  private writeEvent(params: WriteParams, locale: string | undefined): Params {
+    return { data: { ...params.data }, ...(locale === undefined ? {} : { locale }), ...(params.status === undefined ? {} : { status: params.status }) };
+  }
+
+  /** A version of a document as an entry (its draft for `draft` on a Draft & Publish type), for a lifecycle's `result`. */
+  private async versionEntry(documentId: string, version: Status, locale: string | undefined, shape: { fields?: unknown; populate?: unknown } = {}): Promise<Entry | null> {
+    const status: Status = this.contentType.draftAndPublish ? version : 'published';
+    const spec = { ...this.spec({ fields: shape.fields, populate: shape.populate }), status, locale };
+    return parsed(await readOne(this.ctx, this.contentType, spec, documentId));
+  }
+
+  private async insertVersion(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined, status?: Status, created?: () => Promise<void>) {
     const ct = this.contentType;
     const store = new RowStore(trx, this.ctx.model);
     await this.checkUnique(trx, plan, documentId, locale);
@@ -127,8 +311,9 @@ export class Documents implements DocumentService {
     const rowId = await store.insert(ct, columns);
     await writeChildren(store, ct, rowId, plan, this.relationScope(locale, true));
     await this.shareColumns(trx, plan, documentId, locale);
+    await created?.();
     if (ct.draftAndPublish && status !== 'draft') {
-      await this.publishChecked(store, await versionRows(trx, ct, documentId, locale), now, locale);
+      await this.publishChecked(store, documentId, await versionRows(trx, ct, documentId, locale), now, locale);
     }
   }
 
@@ -141,6 +326,7 @@ export class Documents implements DocumentService {
 
   /** `createAndRead` for an update; null when there is no such document. */
   updateAndRead(params: WriteParams & { documentId: string }, answer: ReadSpec): Promise<string | null> {
+    if (this.ctx.hooks?.hasMiddlewares) return this.interceptedWrite('update', params, answer, params.documentId);
     const spec = this.writtenSpec(params, answer);
     return this.transaction(async (documents) => ((await documents.updateDocument(params)) ? documents.findOneJson(spec, params.documentId) : null));
   }
@@ -150,16 +336,29 @@ export class Documents implements DocumentService {
     const ct = this.contentType;
     const locale = this.writeLocale(params);
     // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
-    const updatePlan = planRow(this.ctx.model, ct, params.data, 'update', this.planOptions(params));
+    let updatePlan = planRow(this.ctx.model, ct, params.data, 'update', this.planOptions(params));
     return this.ctx.db.transaction(async (trx) => {
       await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan));
       const rows = await versionRows(trx, ct, params.documentId, locale);
       if (!rows.length) {
         const elsewhere = ct.localized ? await versionRows(trx, ct, params.documentId, '*') : [];
         if (!elsewhere.length) return false;
+        // A new locale of the document: a create, as Strapi's update makes it (with its lifecycles).
+        if (this.listens('beforeCreate') || this.listens('afterCreate')) {
+          await this.on(trx).createDocument(params, params.documentId);
+          return true;
+        }
         const plan = planRow(this.ctx.model, ct, params.data, 'create', this.planOptions(params));
         await this.insertVersion(trx, plan, params.documentId, locale, params.status);
         return true;
+      }
+      const states: LifecycleStates = new Map();
+      const target0 = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
+      const event: Params = { ...this.writeEvent(params, locale), where: { id: target0.id } };
+      if (this.listens('beforeUpdate')) {
+        await this.on(trx).fire('beforeUpdate', event, undefined, states);
+        updatePlan = planRow(this.ctx.model, ct, event.data as Params, 'update', this.planOptions(params));
+        await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan));
       }
       const plan = updatePlan;
       await this.checkUnique(trx, plan, params.documentId, locale);
@@ -175,19 +374,67 @@ export class Documents implements DocumentService {
       await store.update(ct, [target.id], { ...plan.columns, updated_at: now, ...republished });
       await writeChildren(store, ct, target.id, plan, this.relationScope(locale, false));
       await this.shareColumns(trx, plan, params.documentId, locale);
-      if (inSync) await this.publishInSync(store, target.id, published!.id, plan, now, locale);
-      else if (publishing) await this.publishChecked(store, await versionRows(trx, ct, params.documentId, locale), now, locale);
-      else if (published) await separateDraftStamp(trx, ct, target.id, published.id);
+      // The draft's afterUpdate comes before the publish's events, as Strapi's update then publish fire them.
+      const updated = async () => {
+        if (this.listens('afterUpdate')) await this.on(trx).fire('afterUpdate', event, await this.on(trx).versionEntry(params.documentId, 'draft', locale, params), states);
+      };
+      if (inSync || publishing) await updated();
+      if (inSync) await this.publishInSync(store, params.documentId, rows, target.id, published!.id, plan, now, locale);
+      else if (publishing) await this.publishChecked(store, params.documentId, await versionRows(trx, ct, params.documentId, locale), now, locale);
+      else {
+        if (published) await separateDraftStamp(trx, ct, target.id, published.id);
+        await updated();
+      }
       return true;
     });
   }
 
+  /**
+   * Deletes a document's versions in a locale. With document middlewares registered, the call goes through them
+   * (action `delete`, Strapi's answer `{ documentId, entries }` from `next()`).
+   */
   async delete(params: { documentId: string; locale?: string }): Promise<{ documentId: string; deleted: number }> {
+    if (!this.ctx.hooks?.hasMiddlewares) return this.deleteDocument(params);
+    return this.run('delete', definedOnly(params), (p) => this.deleteWithEntries(p as { documentId: string; locale?: string })) as Promise<{ documentId: string; deleted: number }>;
+  }
+
+  /** `delete` answering as Strapi's does: the entries deleted (read first, in the same transaction). */
+  deleteWithEntries(params: { documentId: string; locale?: string }): Promise<{ documentId: string; entries: Entry[]; deleted: number }> {
+    return this.transaction(async (documents) => {
+      const locale = params.locale;
+      const entries = [...(this.contentType.draftAndPublish ? await documents.versionEntries(params.documentId, 'draft', locale) : []), ...(await documents.versionEntries(params.documentId, 'published', locale))];
+      const { deleted } = await documents.deleteDocument(params);
+      return { documentId: params.documentId, entries, deleted };
+    });
+  }
+
+  /** A document's versions of one kind (drafts or published) in `locale` (default locale; `*`: every one), as entries. */
+  async versionEntries(documentId: string, status: Status, locale: string | undefined): Promise<Entry[]> {
+    const unlimited = { defaultLimit: 2 ** 31 - 1, maxLimit: 2 ** 31 - 1, withCount: false };
+    const spec = { ...this.spec({ status, locale, filters: { documentId: { $eq: documentId } } }, unlimited) };
+    return (await readPage(this.ctx, this.contentType, spec)).rows.map((r) => JSON.parse(r) as Entry);
+  }
+
+  /** Deletes a document's versions in a locale (no middlewares: see delete). */
+  async deleteDocument(params: { documentId: string; locale?: string }): Promise<{ documentId: string; deleted: number }> {
     const ct = this.contentType;
     const locale = params.locale === '*' ? '*' : this.writeLocale(params);
     const deleted = await this.ctx.db.transaction(async (trx) => {
       await lockForWrite(trx, () => deleteLockSet(trx, this.ctx.model, ct, params.documentId));
       const rows = await versionRows(trx, ct, params.documentId, locale);
+      if (this.listens('beforeDelete') || this.listens('afterDelete')) {
+        // Strapi deletes a document's rows one by one: each fires its events, with the row as it was for `afterDelete`.
+        const on = this.on(trx);
+        for (const row of rows) {
+          const states: LifecycleStates = new Map();
+          const event: Params = { where: { id: row.id } };
+          await on.fire('beforeDelete', event, undefined, states);
+          const entry = this.listens('afterDelete') ? await on.versionEntry(params.documentId, row.published ? 'published' : 'draft', row.locale ?? undefined) : null;
+          await new RowStore(trx, this.ctx.model).deleteRows(ct, [row.id]);
+          await on.fire('afterDelete', event, entry, states);
+        }
+        return rows.length;
+      }
       await new RowStore(trx, this.ctx.model).deleteRows(ct, rows.map((r) => r.id));
       // Links join rows, and a row's links (both ways) go with it (RowStore.deleteRows).
       return rows.length;
@@ -197,7 +444,7 @@ export class Documents implements DocumentService {
 
   async publish(params: { documentId: string; locale?: string }): Promise<boolean> {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
-    return this.changeVersions(params, (store, rows) => this.publishChecked(store, rows, new Date().toISOString(), locale));
+    return this.changeVersions(params, (store, rows) => this.publishChecked(store, params.documentId, rows, new Date().toISOString(), locale));
   }
 
   /**
@@ -205,24 +452,65 @@ export class Documents implements DocumentService {
    * `minLength`, a list's `min`/`max`...): the stored draft is checked whole, so a draft written incomplete
    * earlier is refused here with Strapi's messages, and the transaction leaves everything as it was.
    */
-  private async publishChecked(store: RowStore, rows: VersionRow[], now: string, locale: string | undefined) {
+  private async publishChecked(store: RowStore, documentId: string, rows: VersionRow[], now: string, locale: string | undefined) {
     const draft = rows.find((r) => !r.published);
     if (draft) await checkPublishable(store, this.contentType, draft.id, locale);
-    await publishStrapiVersion(store, this.contentType, rows, now);
+    const change = { replaces: 'published' as const, makes: draft ? ('published' as const) : undefined, from: 'draft' as const };
+    await this.versionEvents(store, documentId, locale, rows, change, () => publishStrapiVersion(store, this.contentType, rows, now));
   }
 
   /** Publishes a write whose published row was the draft's copy before it (Strapi's layout: strapi-versions.ts). */
-  private async publishInSync(store: RowStore, draftId: number, publishedId: number, plan: RowPlan, now: string, locale: string | undefined) {
+  private async publishInSync(store: RowStore, documentId: string, rows: VersionRow[], draftId: number, publishedId: number, plan: RowPlan, now: string, locale: string | undefined) {
     await checkPublishable(store, this.contentType, draftId, locale);
-    await publishStrapiWrite(store, this.contentType, { draftId, publishedId }, plan, now, { ...this.relationScope(locale, false), version: 'published' });
+    await this.versionEvents(store, documentId, locale, rows, { replaces: 'published', makes: 'published', from: 'draft' }, () =>
+      publishStrapiWrite(store, this.contentType, { draftId, publishedId }, plan, now, { ...this.relationScope(locale, false), version: 'published' }),
+    );
   }
 
   async unpublish(params: { documentId: string; locale?: string }): Promise<boolean> {
-    return this.changeVersions(params, (store, rows) => unpublishStrapiVersion(store, this.contentType, rows));
+    const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
+    return this.changeVersions(params, (store, rows) => this.versionEvents(store, params.documentId, locale, rows, { replaces: 'published' }, () => unpublishStrapiVersion(store, this.contentType, rows)));
   }
 
   async discardDraft(params: { documentId: string; locale?: string }): Promise<boolean> {
-    return this.changeVersions(params, (store, rows) => discardStrapiDraft(store, this.contentType, rows));
+    const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
+    return this.changeVersions(params, (store, rows) =>
+      this.versionEvents(store, params.documentId, locale, rows, { replaces: 'draft', makes: rows.some((r) => r.published) ? 'draft' : undefined, from: 'published' }, () => discardStrapiDraft(store, this.contentType, rows)),
+    );
+  }
+
+  /**
+   * The lifecycle events of Strapi's row changes around a change of versions Cairn makes in place: Strapi's
+   * publish deletes the published row and creates one from the draft, discarding a draft deletes the draft and
+   * creates one from the published row, unpublishing deletes the published row. Each fires `beforeDelete`,
+   * `afterDelete` (the row replaced), then `beforeCreate`, `afterCreate` (the row made; what hooks change in its
+   * `params.data` is not written: the new version is the other one's copy).
+   */
+  private async versionEvents(
+    store: RowStore,
+    documentId: string,
+    locale: string | undefined,
+    rows: VersionRow[],
+    change: { replaces: Status; makes?: Status; from?: Status },
+    work: () => Promise<void>,
+  ): Promise<void> {
+    if (!(['beforeDelete', 'afterDelete', 'beforeCreate', 'afterCreate'] as const).some((e) => this.listens(e))) return work();
+    const on = this.on(store.db);
+    const old = rows.find((r) => r.published === (change.replaces === 'published'));
+    if (old) {
+      const states: LifecycleStates = new Map();
+      const params: Params = { where: { id: old.id } };
+      await on.fire('beforeDelete', params, undefined, states);
+      await on.fire('afterDelete', params, this.listens('afterDelete') ? await on.versionEntry(documentId, change.replaces, locale) : null, states);
+    }
+    if (!change.makes) return work();
+    const states: LifecycleStates = new Map();
+    const source = this.listens('beforeCreate') || this.listens('afterCreate') ? await on.versionEntry(documentId, change.from!, locale) : null;
+    const { id: _id, ...data } = source ?? ({} as Params);
+    const params: Params = { data };
+    await on.fire('beforeCreate', params, undefined, states);
+    await work();
+    await on.fire('afterCreate', params, this.listens('afterCreate') ? await on.versionEntry(documentId, change.makes, locale) : null, states);
   }
 
   private async changeVersions(
@@ -288,4 +576,26 @@ export class Documents implements DocumentService {
     const others = await otherLocaleRows(trx, this.contentType, documentId, locale);
     await new RowStore(trx, this.ctx.model).update(this.contentType, others, shared);
   }
+}
+
+/** An entry's JSON text parsed (null stays null). */
+function parsed(text: string | null): Entry | null {
+  return text === null ? null : (JSON.parse(text) as Entry);
+}
+
+/** A copy of params app code may change without changing a cached spec's. */
+function cloneParams(params: Readonly<Params>): Params {
+  return structuredClone({ ...params }) as Params;
+}
+
+/** Params without the keys a transport left undefined (they would hide a default). */
+function definedOnly(params: object): Params {
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+}
+
+const PAGING = new Set(['pagination', 'page', 'pageSize', 'start', 'limit']);
+
+/** What a count of `params` depends on: the params but their pagination, as text. */
+function countKey(params: Params): string {
+  return JSON.stringify(Object.entries(params).filter(([k]) => !PAGING.has(k)));
 }

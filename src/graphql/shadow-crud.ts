@@ -2,7 +2,7 @@ import { GraphQLList, GraphQLString, getNamedType, type GraphQLFieldConfig, type
 import type { FastifyRequest } from 'fastify';
 import type { Documents, PaginationMeta } from '../documents/index.js';
 import type { ContentType } from '../model/types.js';
-import { parseDocumentParams, type Filter, type OutputShape, type ReadSpec } from '../query/index.js';
+import { parseDocumentParams, withSource, type Filter, type OutputShape, type ReadSpec } from '../query/index.js';
 import type { GraphqlExtensionService, ShadowCrudAction } from './extension.js';
 import type { GraphqlHost } from './host.js';
 import type { GraphqlContext, GraphqlOptions } from './schema-options.js';
@@ -158,6 +158,8 @@ export class CrudFields {
         ...shape.listArgs(ct),
       },
       extensions: compiledField(async (args, info, request) => {
+        // App code around reads (document middlewares, read lifecycles) gets entries: the field resolvers answer.
+        if (this.documents.intercepted) return undefined;
         const read = await spec(args, info, request, true);
         if (!read) return undefined;
         const page = await this.documents.findPage(read);
@@ -177,6 +179,7 @@ export class CrudFields {
       type: form.type,
       args: field.args,
       extensions: compiledField(async (args, info, request) => {
+        if (this.documents.intercepted) return undefined;
         const target = field.target(args);
         const read = await this.spec(form, target, request, info, 'one', true);
         if (!read) return undefined;
@@ -194,8 +197,26 @@ export class CrudFields {
    * A write's answer, in `form`: `write` runs in a transaction and names the document it wrote (null: none, the
    * answer is empty), which is read in `version` in the same transaction: if it can't be, nothing was written.
    */
-  async written(form: EntryForm, version: Version, context: GraphqlContext, info: GraphQLResolveInfo, write: (documents: Documents) => Promise<string | null>): Promise<unknown> {
-    const spec = (await this.spec(form, version, context.request, info, 'one', false))!;
+  async written(
+    form: EntryForm,
+    version: Version,
+    context: GraphqlContext,
+    info: GraphQLResolveInfo,
+    write: (documents: Documents, params?: Record<string, unknown>) => Promise<string | null>,
+    action?: { name: 'create' | 'update'; params: Record<string, unknown> },
+  ): Promise<unknown> {
+    // A copy: the answer's read is the write's own, not a read for the document middlewares to see.
+    const spec = { ...(await this.spec(form, version, context.request, info, 'one', false))! };
+    if (action && this.documents.hooks?.hasMiddlewares) {
+      // The mutation goes through the app's document middlewares; the entry they answer with is the answer.
+      const entry = await this.documents.run(action.name, action.params, (params) =>
+        this.documents.transaction(async (trx) => {
+          const documentId = await write(trx, params);
+          return documentId === null ? null : parseEntry(await trx.findOneJson(spec, documentId));
+        }),
+      );
+      return form.value((entry ?? null) as Entry | null);
+    }
     const text = await this.documents.transaction(async (trx) => {
       const documentId = await write(trx);
       return documentId === null ? null : trx.findOneJson(spec, documentId);
@@ -216,11 +237,16 @@ export class CrudFields {
       const readOpts = this.readOptions(caller);
       const selectionOptions = { populate: { model: host.model, canFind: readOpts.canFind }, amountLimit: options.amountLimit, shaped, customized: options.customized };
       const selection = readSelection(shape.style, selectionOptions, ct, this.type, form.selection(info), info);
-      const spec = parseDocumentParams(host.model, ct, { ...params(), status: version.status, locale: version.locale, fields: selection.fields }, { ...readOpts, maxLimit: options.amountLimit });
       const entry = shaped ? form.entry(selection.shape, info) : undefined;
       if (shaped && (!selection.compilable || !entry)) return undefined;
-      const filters = version.filter ? (spec.filters ? { kind: 'and' as const, items: [spec.filters, version.filter] } : version.filter) : spec.filters;
-      return { ...spec, filters, populate: selection.populate, preview: shape.preview && spec.status === 'draft', shape: entry };
+      // The selection decides the fields and populate; params (which document middlewares see and may change) the rest.
+      const build = (given: Args): ReadSpec => {
+        const spec = parseDocumentParams(host.model, ct, { ...given, fields: selection.fields }, { ...readOpts, maxLimit: options.amountLimit });
+        const filters = version.filter ? (spec.filters ? { kind: 'and' as const, items: [spec.filters, version.filter] } : version.filter) : spec.filters;
+        return { ...spec, filters, populate: selection.populate, preview: shape.preview && spec.status === 'draft', shape: entry };
+      };
+      const given: Args = { ...params(), status: version.status, locale: version.locale };
+      return shaped ? build(given) : withSource(build(given), { params: given, reparse: build });
     });
   }
 

@@ -10,3 +10,4 @@ export { castFilterValue, isIsoDate, normalizeDatetime, storableYear } from './c
 export { fieldRef } from './fields-of.js';
 export { invalidKey } from './errors.js';
 export { strictQuery } from './strict-query.js';
+export { specSource, withSource, type SpecSource } from './spec-source.js';

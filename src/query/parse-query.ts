@@ -8,6 +8,7 @@ import { parsePagination } from './parse-pagination.js';
 import { parsePopulate } from './parse-populate.js';
 import { parseSort } from './parse-sort.js';
 import { parseSearch } from './parse-search.js';
+import { withSource } from './spec-source.js';
 
 export { parseQueryString } from './parse-query-string.js';
 
@@ -44,7 +45,8 @@ export function parseReadParams(model: Model, contentType: ContentType, params: 
   for (const key of Object.keys(params)) {
     if (!READ_PARAM_SET.has(key) && !extra.includes(key)) throw invalidKey(key, key, null);
   }
-  return readSpec(model, contentType, params, options);
+  // Params app code changed (a document middleware) are read as the Document Service reads them.
+  return withSource(readSpec(model, contentType, params, options), { params, reparse: (changed) => parseDocumentParams(model, contentType, changed, options) });
 }
 
 /**
@@ -62,7 +64,7 @@ export function parseDocumentParams(model: Model, contentType: ContentType, para
     }
     given.pagination = Object.fromEntries(flat.map((k) => [k, params[k]]));
   }
-  return readSpec(model, contentType, given, options);
+  return withSource(readSpec(model, contentType, given, options), { params, reparse: (changed) => parseDocumentParams(model, contentType, changed, options) });
 }
 
 function readSpec(model: Model, contentType: ContentType, params: Record<string, unknown>, options: ReadOptions): ReadSpec {

@@ -2,6 +2,7 @@ import { GraphQLBoolean, GraphQLID, GraphQLList, GraphQLNonNull, type GraphQLFie
 import type { ContentType, Model } from '../../model/types.js';
 import type { Filter, OutputShape, PublicationFilterMode, Status } from '../../query/index.js';
 import { NotFoundError } from '../../errors/index.js';
+import type { WriteParams } from '../../documents/index.js';
 import type { GraphqlExtensionService } from '../extension.js';
 import type { GraphqlContext } from '../schema-options.js';
 import { TypeRegistry } from '../schema-types.js';
@@ -37,14 +38,24 @@ export function v5CrudShape(model: Model, ext: GraphqlExtensionService, compat: 
     status: fields.ct.draftAndPublish && args.status === 'draft' ? 'draft' : 'published',
     locale: fields.documents.writeLocale({ locale: args.locale as string | undefined, data: args.data as Entry }),
   });
-  const writeParams = (args: Args) => ({ data: args.data as Entry, status: args.status as Status | undefined, locale: args.locale as string | undefined });
+  const writeParams = (args: Args): WriteParams => ({ data: args.data as Entry, status: args.status as Status | undefined, ...(args.locale === undefined || args.locale === null ? {} : { locale: args.locale as string }) });
   const create = (fields: CrudFields, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) =>
-    fields.written(entry(fields.type), written(fields, args), context, info, (trx) => trx.createDocument(writeParams(args)));
-  const update = (fields: CrudFields, documentId: string, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) =>
-    fields.written(entry(fields.type), written(fields, args), context, info, async (trx) => {
-      if (!(await trx.updateDocument({ documentId, ...writeParams(args) }))) throw new NotFoundError();
-      return documentId;
+    fields.written(entry(fields.type), written(fields, args), context, info, (trx, params) => trx.createDocument((params ?? writeParams(args)) as WriteParams), {
+      name: 'create',
+      params: { ...writeParams(args) },
     });
+  const update = (fields: CrudFields, documentId: string, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) =>
+    fields.written(
+      entry(fields.type),
+      written(fields, args),
+      context,
+      info,
+      async (trx, params) => {
+        if (!(await trx.updateDocument((params ?? { documentId, ...writeParams(args) }) as unknown as WriteParams & { documentId: string }))) throw new NotFoundError();
+        return documentId;
+      },
+      { name: 'update', params: { documentId, ...writeParams(args) } },
+    );
   /** A single type's document (it has at most one, in any locale), or undefined. */
   const theDocument = async (fields: CrudFields) =>
     (await fields.documents.findFirst({ status: fields.ct.draftAndPublish ? 'draft' : undefined, locale: fields.ct.localized ? '*' : undefined, fields: [] }))?.documentId as string | undefined;

@@ -1,0 +1,112 @@
+import type { Status } from '../query/types.js';
+import { ValidationError } from '../errors/index.js';
+import type { Documents } from './service.js';
+import type { DocumentHooks, DocumentMiddleware } from './hooks.js';
+import type { Entry, WriteParams } from './types.js';
+
+type Params = Record<string, unknown>;
+
+/** Strapi 5's Document Service of one content type, as app code calls it (`strapi.documents(uid)`). */
+export interface StrapiDocumentService {
+  findMany(params?: Params): Promise<Entry[]>;
+  findFirst(params?: Params): Promise<Entry | null>;
+  findOne(params: Params & { documentId: string }): Promise<Entry | null>;
+  count(params?: Params): Promise<number>;
+  create(params: Params & { data: Params }): Promise<Entry>;
+  update(params: Params & { documentId: string; data?: Params }): Promise<Entry | null>;
+  delete(params: Params & { documentId: string }): Promise<{ documentId: string; entries: Entry[] }>;
+  /** Draft & Publish types only (undefined otherwise, as in Strapi). */
+  publish?(params: Params & { documentId: string }): Promise<{ documentId: string; entries: Entry[] }>;
+  unpublish?(params: Params & { documentId: string }): Promise<{ documentId: string; entries: Entry[] }>;
+  discardDraft?(params: Params & { documentId: string }): Promise<{ documentId: string; entries: Entry[] }>;
+}
+
+/** `strapi.documents`: `strapi.documents(uid)` and `strapi.documents.use(middleware)`. */
+export type StrapiDocuments = ((uid: string) => StrapiDocumentService) & { use(middleware: DocumentMiddleware): () => void };
+
+/** No limit unless the params give one: Strapi's Document Service reads every entry by default. */
+const UNLIMITED = 2 ** 31 - 1;
+
+/**
+ * Strapi 5's `strapi.documents` for app code, over Cairn's Document Service: each action goes through the app's
+ * document middlewares, with Strapi's defaults (reads and writes are of the draft unless `status: 'published'`;
+ * `findMany` reads every entry unless paginated) and answers (`findMany` an array, `delete`/`publish`... `{ documentId,
+ * entries }`). Inside a lifecycle hook the calls join the hook's transaction.
+ */
+export function strapiDocuments(documents: (uid: string) => Documents, hooks: DocumentHooks): StrapiDocuments {
+  const services = new Map<string, StrapiDocumentService>();
+  const factory = (uid: string) => {
+    let service = services.get(uid);
+    if (!service) {
+      service = documentService(() => documents(uid).joined());
+      services.set(uid, service);
+    }
+    return service;
+  };
+  return Object.assign(factory, { use: (middleware: DocumentMiddleware) => hooks.use(middleware) });
+}
+
+function documentService(current: () => Documents): StrapiDocumentService {
+  const first = current();
+  const ct = first.contentType;
+  const draftable = ct.draftAndPublish;
+  /** Strapi's `defaultToDraft`: anything but `published` reads the draft. */
+  const readStatus = (params: Params): Params => ({ ...params, status: params.status === 'published' ? 'published' : 'draft' });
+  const spec = (docs: Documents, params: Params) => {
+    const paged = ['pagination', 'page', 'pageSize', 'start', 'limit'].some((k) => params[k] !== undefined && params[k] !== null);
+    // Strapi's Document Service does not cap a read: its own limit, or every entry.
+    return docs.spec(params as never, { defaultLimit: paged ? docs.restLimits.defaultLimit : UNLIMITED, maxLimit: UNLIMITED, withCount: false });
+  };
+  const run = <T>(action: string, params: Params | undefined, work: (docs: Documents, params: Params) => Promise<T>) => {
+    const docs = current();
+    return docs.run(action, params ?? {}, (p) => work(docs, p));
+  };
+  const documentIdOf = (params: Params): string => {
+    if (typeof params.documentId !== 'string' || params.documentId === '') throw new ValidationError('documentId is required');
+    return params.documentId;
+  };
+  /** A write's status: the draft only, unless `published` (Strapi's `setStatusToDraft`). */
+  const writeParams = (params: Params): WriteParams => ({
+    ...(params as unknown as WriteParams),
+    data: (params.data ?? {}) as Params,
+    status: draftable && params.status === 'published' ? 'published' : draftable ? 'draft' : undefined,
+    locale: typeof params.locale === 'string' ? params.locale : undefined,
+  });
+  const versions = (docs: Documents, documentId: string, status: Status, locale: unknown) => docs.versionEntries(documentId, status, locale as string | undefined);
+
+  const service: StrapiDocumentService = {
+    findMany: (params) =>
+      run('findMany', params, async (docs, p) => (await docs.readMany(readStatus(p), (q) => spec(docs, q))).results),
+    findFirst: (params) => run('findFirst', params, (docs, p) => docs.readFirst(readStatus(p), (q) => spec(docs, q), undefined)),
+    findOne: (params) =>
+      run('findOne', params, (docs, p) => {
+        const { documentId, ...rest } = p;
+        return docs.readFirst(readStatus(rest), (q) => spec(docs, q), documentIdOf({ documentId }));
+      }),
+    count: (params) => run('count', params, (docs, p) => docs.readCount(draftable ? readStatus(p) : p, (q) => spec(docs, q))),
+    create: (params) => run('create', params, async (docs, p) => (await docs.create(writeParams(p)))),
+    update: (params) =>
+      run('update', params, (docs, p) => docs.update({ ...writeParams(p), documentId: documentIdOf(p) })),
+    delete: (params) =>
+      run('delete', params, async (docs, p) => {
+        const { documentId, entries } = await docs.deleteWithEntries({ documentId: documentIdOf(p), locale: (p.locale ?? undefined) as string | undefined });
+        return { documentId, entries };
+      }),
+  };
+  if (draftable) {
+    const change = (action: 'publish' | 'unpublish' | 'discardDraft', shows: Status, before: boolean) => (params: Params & { documentId: string }) =>
+      run(action, params, (docs, p) =>
+        docs.transaction(async (trx) => {
+          const documentId = documentIdOf(p);
+          const locale = p.locale as string | undefined;
+          const earlier = before ? await versions(trx, documentId, shows, locale) : [];
+          const changed = await trx[action]({ documentId, locale });
+          return { documentId, entries: !changed ? [] : before ? earlier : await versions(trx, documentId, shows, locale) };
+        }),
+      );
+    service.publish = change('publish', 'published', false);
+    service.unpublish = change('unpublish', 'published', true);
+    service.discardDraft = change('discardDraft', 'draft', false);
+  }
+  return service;
+}
