@@ -84,6 +84,8 @@ export class Cairn {
   readonly documentHooks = new DocumentHooks();
   /** What app code gets as `strapi` (strapi-face.ts): Strapi's Document Service, `db.lifecycles`, and this app's members. */
   readonly strapi: StrapiFace<Cairn> = strapiFace<Cairn>(this);
+  /** What the app's server code receives as `strapi` (server-code/strapi-object.ts); the face above reads its members first. */
+  serverStrapi?: Record<string, unknown>;
   /**
    * The database was empty at open and this start makes it Strapi's: setUp creates the tables.
    */
@@ -204,6 +206,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     for (const feature of FEATURES) await feature(cairn);
     // The app's server code (src/api/*/routes...) serves the routes of the APIs that declare theirs.
     const serverCode = await registerServerCode(cairn);
+    cairn.serverStrapi = serverCode.strapi;
     registerContentApi(fastify, rest, { served: serverCode.served });
     if (!options.prepared) {
       const onWait = () => log.info('another process is starting on this database: waiting for it (tables, bootstrap)');

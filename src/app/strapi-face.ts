@@ -9,6 +9,8 @@ interface FaceHost {
   documents(uid: string): Documents;
   readonly documentHooks: DocumentHooks;
   readonly db: Database;
+  /** What the app's server code gets as `strapi` (server-code/strapi-object.ts), once registered: its members come first. */
+  readonly serverStrapi?: Record<string, unknown>;
 }
 
 /** What app code gets as `strapi`. */
@@ -21,7 +23,8 @@ export type StrapiFace<T extends FaceHost> = Omit<T, 'documents' | 'db'> & {
  * The `strapi` object app code receives (in `register`/`bootstrap`/`destroy`, and as the global `strapi` that
  * lifecycle files and services use): a thin face over the app. `strapi.documents` is Strapi 5's Document Service
  * (`strapi.documents(uid).findMany()`, `strapi.documents.use(middleware)`); `strapi.db.lifecycles.subscribe` adds
- * lifecycle subscribers; every other member is the app's own (`plugin`, `customFields`, `config`, `log`...).
+ * lifecycle subscribers; once the server code is registered, Strapi's members it provides (`service`, `controller`,
+ * `config.get`, `contentTypes`...); every other member is the app's own (`plugin`, `customFields`, `log`...).
  */
 export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
   const documents = strapiDocuments((uid) => cairn.documents(uid), cairn.documentHooks);
@@ -34,6 +37,9 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
         db ??= new Proxy(cairn.db, { get: (inner, name) => (name === 'lifecycles' ? lifecycles : bound(inner, Reflect.get(inner, name, inner))) });
         return db;
       }
+      // Strapi's members the server code registered (`service`, `controller`, `config.get`, `contentTypes`...).
+      const server = cairn.serverStrapi;
+      if (server && typeof key === 'string' && key in server) return server[key];
       return bound(target, Reflect.get(target, key, target));
     },
   }) as unknown as StrapiFace<T>;

@@ -23,5 +23,7 @@ export interface ServerCodeHost {
   readonly log: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
   readonly onClose: Array<() => Promise<void> | void>;
   documents(uid: string): Documents;
+  /** The app's `strapi` face (app/strapi-face.ts): Strapi's Document Service (`documents`, with `use`) and `db` (with `lifecycles`). */
+  readonly strapi: { readonly documents: unknown; readonly db: unknown };
   plugin(name: string): { service<T = unknown>(service: string): T };
 }

@@ -32,6 +32,8 @@ const SERVICE_METHOD: Record<string, Record<CoreAction, string>> = {
 /** What the Content API must leave to the app's server code: the content-types whose API declares its routes. */
 export interface ServerCode {
   served(contentType: ContentType): boolean;
+  /** The `strapi` the app's server code receives (strapi-object.ts): what the app's `strapi` face adds to its own. */
+  strapi: Record<string, unknown>;
 }
 
 /**
@@ -46,7 +48,9 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
   const dir = host.config.dir;
   const aliases = strapiModuleAliases();
   const apis = await loadApiCode(dir, aliases);
-  if (!apis.length) return { served: () => false };
+  const registry: ServerCodeRegistry = { controllers: new Map(), services: new Map(), policies: new Map(), middlewares: new Map() };
+  const strapi = createStrapiObject(host, registry);
+  if (!apis.length) return { served: () => false, strapi };
 
   const rest: RestContext = {
     model: host.model,
@@ -55,15 +59,6 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     locales: host.locales,
     access: () => host.access,
   };
-  const registry: ServerCodeRegistry = { controllers: new Map(), services: new Map(), policies: new Map(), middlewares: new Map() };
-  const strapi = createStrapiObject(host, registry);
-  // Strapi's code (and many apps') reads the global `strapi`.
-  const globals = globalThis as { strapi?: unknown };
-  globals.strapi = strapi;
-  host.onClose.push(() => {
-    if (globals.strapi === strapi) delete globals.strapi;
-  });
-
   for (const [name, fn] of await loadAppFunctions(dir, 'policies', aliases)) if (name.startsWith('global::')) registry.policies.set(name, fn);
   for (const [name, fn] of await loadAppFunctions(dir, 'middlewares', aliases)) if (name.startsWith('global::')) registry.middlewares.set(name, fn);
   for (const api of apis) {
@@ -210,7 +205,7 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     }
   }
 
-  return { served: (contentType) => served.has(contentType.uid) };
+  return { served: (contentType) => served.has(contentType.uid), strapi };
 }
 
 /** Strapi's last step before the action: what the action returns becomes the body, unless it set one. */

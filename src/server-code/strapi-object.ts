@@ -14,7 +14,7 @@ const QUIET = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMa
 /**
  * The `strapi` an app's server code receives (`({ strapi }) => ({ ... })`, policies' and middlewares' third
  * argument, and the global `strapi` Strapi's code relies on): a face over the app's composition root. What Cairn
- * provides: `documents(uid)`, `service(uid)`, `controller(uid)`, `policy(name)`, `middleware(name)`,
+ * provides: `documents(uid)` (and `documents.use`), `db.lifecycles`, `service(uid)`, `controller(uid)`, `policy(name)`, `middleware(name)`,
  * `plugin(name).service(name)`, `config.get(path, default)`, `log`, `contentTypes`, `contentType(uid)`,
  * `components`. Any other member is an error naming it (never `undefined`, which would fail later, elsewhere).
  */
@@ -27,7 +27,9 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
     return found;
   };
   const members: Record<string, unknown> = {
-    documents: (uid: string) => host.documents(uid),
+    // Strapi's Document Service (its defaults, `strapi.documents.use` middlewares, lifecycles), as the app's face has it.
+    documents: host.strapi.documents,
+    db: host.strapi.db,
     service: (uid: string) => known('service', registry.services as Map<string, unknown>, uid),
     controller: (uid: string) => known('controller', registry.controllers as Map<string, unknown>, uid),
     policy: (name: string) => registry.policies.get(name),
@@ -35,7 +37,8 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
     plugin: (name: string) => ({
       service: (service: string) => host.plugin(name).service(service),
     }),
-    config: { get: (path: string, fallback?: unknown) => configValue(host, path, fallback) },
+    // Strapi's `config.get(path)`, over the app's config values (which stay readable as they are: `config.dir`...).
+    config: Object.assign(Object.create(host.config) as object, { get: (path: string, fallback?: unknown) => configValue(host, path, fallback) }),
     log: host.log,
     contentTypes,
     components,
