@@ -50,7 +50,6 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
   const apis = await loadApiCode(dir, aliases);
   const registry: ServerCodeRegistry = { controllers: new Map(), services: new Map(), policies: new Map(), middlewares: new Map() };
   const strapi = createStrapiObject(host, registry);
-  if (!apis.length) return { served: () => false, strapi };
 
   const rest: RestContext = {
     model: host.model,
@@ -66,7 +65,8 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     for (const file of api.middlewares) registry.middlewares.set(`api::${api.api}.${file.name}`, functionOf(file));
   }
 
-  // Core services and controllers of every content-type of the app's APIs, then the app's files over them.
+  // Core services and controllers of every content-type (an API without code files has them too, as in Strapi),
+  // then the app's files over them.
   const coreServices = new Map<string, Obj>();
   const coreControllers = new Map<string, Obj>();
   for (const contentType of host.model.contentTypes.values()) {

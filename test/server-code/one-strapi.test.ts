@@ -78,3 +78,32 @@ it('a controller\'s strapi.documents is Strapi\'s Document Service, through the 
   expect(res.body).toEqual({ names: ['a', 'b'], marked: true, count: 2 });
   expect(seen).toEqual(['api::item.item:findMany', 'api::item.item:count']);
 });
+
+it('an app without server code files still has each content type\'s core service (strapi.service in bootstrap)', async () => {
+  const dir = writeApp({
+    contentTypes: {
+      thing: {
+        kind: 'collectionType',
+        collectionName: 'things',
+        info: { singularName: 'thing', pluralName: 'things', displayName: 'Thing' },
+        options: { draftAndPublish: false },
+        attributes: { name: { type: 'string' } },
+      },
+    },
+    index: `module.exports = {
+      async bootstrap({ strapi }) {
+        await strapi.service('api::thing.thing').create({ data: { name: 'from bootstrap' } });
+        const { results, pagination } = await strapi.service('api::thing.thing').find({});
+        globalThis.__coreService = { names: results.map((e) => e.name), total: pagination.total };
+      },
+    };`,
+  });
+  const plain = await startTestApp('sqlite', dir);
+  try {
+    expect((globalThis as { __coreService?: unknown }).__coreService).toEqual({ names: ['from bootstrap'], total: 1 });
+    // The Content API's own routes serve it (no routes folder).
+    expect((await plain.request('GET', '/api/things')).body.data.map((e: { name: string }) => e.name)).toEqual(['from bootstrap']);
+  } finally {
+    await plain.close();
+  }
+});
