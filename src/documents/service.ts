@@ -13,8 +13,7 @@ import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from
 import { discardStrapiDraft, publishStrapiVersion, publishStrapiWrite, unpublishStrapiVersion } from './strapi-versions.js';
 import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
-import { deleteLockSet, lockForWrite, writeLockSet } from './write-locks.js';
-import { documentLockKey } from '../database/document-locks.js';
+import { deleteLockSet, lockForWrite, publishLockSet, writeLockSet } from './write-locks.js';
 import { strapiSchema, type DocumentHooks, type LifecycleAction, type LifecycleStates } from './hooks.js';
 import type { PaginationMeta } from './read.js';
 
@@ -273,7 +272,7 @@ export class Documents implements DocumentService {
         // What the hooks changed in `data` is written (checked again, as a body is).
         plan = planRow(this.ctx.model, this.contentType, event.data as Params, 'create', this.planOptions(params));
       }
-      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, this.contentType, documentId, plan));
+      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, this.contentType, documentId, plan, this.publishes(params)));
       // The draft's afterCreate comes before the publish's events, as Strapi's create then publish fire them.
       const created = async () => {
         if (this.listens('afterCreate')) await this.on(trx).fire('afterCreate', event, await this.on(trx).versionEntry(documentId, 'draft', locale, params), states);
@@ -338,7 +337,7 @@ export class Documents implements DocumentService {
     // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
     let updatePlan = planRow(this.ctx.model, ct, params.data, 'update', this.planOptions(params));
     return this.ctx.db.transaction(async (trx) => {
-      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan));
+      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, this.publishes(params)));
       const rows = await versionRows(trx, ct, params.documentId, locale);
       if (!rows.length) {
         const elsewhere = ct.localized ? await versionRows(trx, ct, params.documentId, '*') : [];
@@ -358,7 +357,7 @@ export class Documents implements DocumentService {
       if (this.listens('beforeUpdate')) {
         await this.on(trx).fire('beforeUpdate', event, undefined, states);
         updatePlan = planRow(this.ctx.model, ct, event.data as Params, 'update', this.planOptions(params));
-        await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan));
+        await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, this.publishes(params)));
       }
       const plan = updatePlan;
       await this.checkUnique(trx, plan, params.documentId, locale);
@@ -366,7 +365,7 @@ export class Documents implements DocumentService {
       const now = new Date().toISOString();
       const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
       const published = ct.draftAndPublish ? rows.find((r) => r.published) : undefined;
-      const publishing = ct.draftAndPublish && params.status !== 'draft';
+      const publishing = this.publishes(params);
       // Read before the draft changes: whether the published row is the draft's copy, to which the same write applies.
       const inSync = publishing && published !== undefined && target !== published && (await versionsInSync(trx, ct, target.id, published.id));
       // Strapi sets published_at again on every update of a type without Draft & Publish (docs/strapi-5-writes.md, 2).
@@ -520,7 +519,7 @@ export class Documents implements DocumentService {
     if (!this.contentType.draftAndPublish) throw new ValidationError(`${this.contentType.uid} does not use Draft & Publish`);
     const locale = this.writeLocale(params);
     return this.ctx.db.transaction(async (trx) => {
-      await trx.lock([documentLockKey(this.contentType.uid, params.documentId)]);
+      await lockForWrite(trx, () => publishLockSet(trx, this.ctx.model, this.contentType, params.documentId));
       const rows = await versionRows(trx, this.contentType, params.documentId, locale);
       if (!rows.length) return false;
       await change(new RowStore(trx, this.ctx.model), rows);
@@ -541,6 +540,11 @@ export class Documents implements DocumentService {
   private async writtenEntry(params: WriteParams, documentId: string): Promise<Entry> {
     const spec = this.writtenSpec(params, this.spec({ fields: params.fields, populate: params.populate }));
     return JSON.parse((await this.findOneJson(spec, documentId))!) as Entry;
+  }
+
+  /** Whether a write publishes its document (a Draft & Publish type's write without `status: 'draft'`). */
+  private publishes(params: WriteParams): boolean {
+    return this.contentType.draftAndPublish && params.status !== 'draft';
   }
 
   /** Every write to a Draft & Publish document writes its draft: the body is checked as one (publishing checks the rest). */

@@ -17,11 +17,36 @@ export interface LockSet {
   rereadAfterLocking: boolean;
 }
 
-/** An update's or a create's locks; `plan` holds its relation writes, nested components' included. */
-export async function writeLockSet(db: Database, model: Model, contentType: ContentType, documentId: string, plan: RowPlan): Promise<LockSet> {
+/**
+ * An update's or a create's locks; `plan` holds its relation writes, nested components' included. A write that
+ * publishes takes a publish's locks too (publishLockSet).
+ */
+export async function writeLockSet(db: Database, model: Model, contentType: ContentType, documentId: string, plan: RowPlan, publishes = false): Promise<LockSet> {
   const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)], rereadAfterLocking: false };
   await addRelationTargets(db, model, documentId, plan, set);
+  if (publishes) await addSelfLinking(db, model, contentType, documentId, set);
   return set;
+}
+
+/**
+ * A publish's, an unpublish's or a discard's locks: its own, and the documents of the same type that link to it
+ * through a relation to itself. Changing a document's versions rewrites their links too (Strapi's self-relation
+ * rule, strapi-store/publish-links.ts mirrorSelfLinks: Y/P → X/P for every Y/D → X/D), so two such documents
+ * published at once would insert the same link (a unique violation) or each miss the other's new published row.
+ */
+export async function publishLockSet(db: Database, model: Model, contentType: ContentType, documentId: string): Promise<LockSet> {
+  const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)], rereadAfterLocking: false };
+  await addSelfLinking(db, model, contentType, documentId, set);
+  return set;
+}
+
+async function addSelfLinking(db: Database, model: Model, contentType: ContentType, documentId: string, set: LockSet) {
+  for (const attribute of contentType.attributes.values()) {
+    if (attribute.kind !== 'relation' || !attribute.owner || attribute.target !== contentType.uid) continue;
+    const linking = await documentsLinkingTo(db, model, contentType, attribute, documentId);
+    set.keys.push(...linking.map((id) => documentLockKey(contentType.uid, id)));
+    set.rereadAfterLocking = true;
+  }
 }
 
 async function addRelationTargets(db: Database, model: Model, documentId: string, plan: RowPlan, set: LockSet) {

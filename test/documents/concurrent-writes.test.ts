@@ -135,6 +135,20 @@ describeEachDialect('concurrent writes', (dialect) => {
       expect((await remove).status).toBe(204);
       expect(await related(linking, 'related', 'draft')).toEqual([]);
     });
+
+    it('a publish, an unpublish and a discard wait for the documents that link it through a relation to itself', async () => {
+      const target = await create('articles', { title: 'target' });
+      const linking = await create('articles', { title: 'linking', related: [target] });
+      for (const action of ['publish', 'unpublish', 'discard-draft']) {
+        if (action === 'discard-draft') expect((await app.request('POST', `/api/articles/${target}/actions/publish`)).status).toBe(200);
+        let change!: ReturnType<TestApp['request']>;
+        await whileLocked([documentLockKey('api::article.article', linking)], async () => {
+          change = app.request('POST', `/api/articles/${target}/actions/${action}`);
+          expect(await settledWithin(change, 300), action).toBe(false);
+        });
+        expect((await change).status, action).toBe(200);
+      }
+    });
   }
 
   it('a relation write from the inverse side racing a republish of the owner: no 500, the link on both versions', async () => {
@@ -149,6 +163,32 @@ describeEachDialect('concurrent writes', (dialect) => {
       expect(answers.map((r) => r.status), answers.map((r) => r.raw).join('\n')).toEqual([200, 200, 200]);
       expect(await related(a, 'categories', 'draft')).toEqual([`c${round}`]);
       expect(await related(a, 'categories', 'published')).toEqual([`c${round}`]);
+    }
+  }, 60_000);
+
+  it('documents related to each other publishing at once: no 500, each published version links the other', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const a = await create('articles', { title: `r${round}a` });
+      const b = await create('articles', { title: `r${round}b` });
+      // Draft edits only: each publish below copies its draft's link and mirrors the other's onto its published row.
+      expect((await app.request('PUT', `/api/articles/${a}?status=draft`, { data: { related: [b] } })).status).toBe(200);
+      expect((await app.request('PUT', `/api/articles/${b}?status=draft`, { data: { related: [a] } })).status).toBe(200);
+      const answers = await Promise.all([app.request('POST', `/api/articles/${a}/actions/publish`), app.request('POST', `/api/articles/${b}/actions/publish`)]);
+      expect(answers.map((r) => r.status), answers.map((r) => r.raw).join('\n')).toEqual([200, 200]);
+      expect(await related(a, 'related', 'published')).toEqual([`r${round}b`]);
+      expect(await related(b, 'related', 'published')).toEqual([`r${round}a`]);
+    }
+  }, 60_000);
+
+  it('first publishes of documents related to each other at once: each published version links the other', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const a = (await app.request('POST', '/api/articles?status=draft', { data: { title: `f${round}a` } })).body.data.documentId as string;
+      const b = (await app.request('POST', '/api/articles?status=draft', { data: { title: `f${round}b`, related: [a] } })).body.data.documentId as string;
+      expect((await app.request('PUT', `/api/articles/${a}?status=draft`, { data: { related: [b] } })).status).toBe(200);
+      const answers = await Promise.all([app.request('POST', `/api/articles/${a}/actions/publish`), app.request('POST', `/api/articles/${b}/actions/publish`)]);
+      expect(answers.map((r) => r.status), answers.map((r) => r.raw).join('\n')).toEqual([200, 200]);
+      expect(await related(a, 'related', 'published')).toEqual([`f${round}b`]);
+      expect(await related(b, 'related', 'published')).toEqual([`f${round}a`]);
     }
   }, 60_000);
 
