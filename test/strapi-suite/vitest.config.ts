@@ -24,7 +24,7 @@ export default defineConfig({
     globals: true,
     setupFiles: [resolve(here, 'setup.ts')],
     globalSetup: [resolve(here, '../helpers/temp-root.ts')],
-    reporters: [new StrapiSuiteReporter(suiteDir)],
+    reporters: [new StrapiSuiteReporter(suiteDir, resolve(here, '../../README.md'), process.env.STRAPI_SUITE_SUMMARY)],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // One file at a time: each starts a Cairn of its own, and the machine is shared.
