@@ -3,7 +3,11 @@ import { ValidationError } from '../errors/index.js';
 
 /**
  * The values Strapi's document service takes for a polymorphic relation (morph-writes.ts writes them): every item
- * names its type (`__type`, a content-type uid) and the entry (`documentId`, or `id`: a documentId or an entry id);
+ * names its type (`__type`, a content-type uid) and the entry: `documentId`, which Strapi's document service maps to
+ * the version row (`transform/relations/transform/data-ids.ts`), or `id`, which it hands to its Query Engine as it
+ * is, to be written as the linked row's id: an integer, or a string of its digits (every database casts '12' to 12).
+ * Any other string in `id` is read as a documentId: Strapi would write it as a row id (SQLite keeps a link to no row,
+ * PostgreSQL and MariaDB fail), a difference the README lists; an item with neither is a 400 (Strapi: a 500).
  * `connect`, `disconnect`, `set`, `options.strict` and connect positions as for other relations.
  */
 
@@ -69,7 +73,7 @@ function item(model: Model, attribute: MorphAttribute, value: unknown, label: st
   if (typeof type !== 'string' || !model.contentTypes.has(type)) throw new ValidationError(`${label}.__type must be the uid of a content type, not ${JSON.stringify(type) ?? 'undefined'}`);
   // morphOne / morphMany link rows of their target only.
   if (attribute.target !== undefined && type !== attribute.target) throw new ValidationError(`${label}.__type must be ${attribute.target}`);
-  const ref = value.documentId ?? value.id;
+  const ref = value.documentId ?? entryId(value.id);
   if (!((typeof ref === 'string' && ref !== '') || (typeof ref === 'number' && Number.isInteger(ref)))) throw new ValidationError(`${label} needs a documentId`);
   const target: MorphTarget = { type, ref };
   if (value.position !== undefined) {
@@ -77,6 +81,12 @@ function item(model: Model, attribute: MorphAttribute, value: unknown, label: st
     target.position = position(value.position, type, `${label}.position`);
   }
   return target;
+}
+
+/** An item's `id`: a row id when it is an integer or a string of one's digits, otherwise (a documentId) as given. */
+function entryId(id: unknown): unknown {
+  if (typeof id === 'string' && /^[0-9]+$/.test(id) && Number.isSafeInteger(Number(id))) return Number(id);
+  return id;
 }
 
 function position(value: unknown, type: string, label: string): MorphPosition {

@@ -19,8 +19,8 @@ import { linkedRows, type StrapiRelationScope } from './strapi-relation-writes.j
 
 /**
  * Writes of Strapi 5's polymorphic relations (morphToMany, morphToOne, and their inverse sides morphMany, morphOne):
- * every item names its type (`__type`, a content-type uid) and the entry (`documentId`, or `id`: a documentId or
- * an entry id), as Strapi's document service reads them; `connect`, `disconnect`, `set` and connect positions
+ * every item names its type (`__type`, a content-type uid) and the entry (`documentId`, or `id`: an entry id, or a
+ * documentId where Strapi would misread it; morph-ops.ts); `connect`, `disconnect`, `set` and connect positions
  * (`before`/`after` an entry of the list, `start`, `end`) as for other relations. The version rows linked follow the
  * rules of other relations (a draft links drafts; publishing maps the draft's links to published rows:
  * database/store/morph-links.ts copyMorphLinks).

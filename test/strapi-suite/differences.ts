@@ -26,6 +26,9 @@ const nullValues = ["'anything'", "[ 'anything' ]", "{ anything: 'anything' }"];
 const SORT = 'tests/api/core/strapi/api/sort/sort.test.api.ts';
 const UNKNOWN_PARAMETER_ROW = 'unknown query parameters → 400';
 
+const RELATIONS = 'tests/api/core/strapi/api/relations.test.api.ts';
+const MORPH_EVIDENCE = "9 of `relations.test.api.ts`'s morph tests, which Strapi 5 fails too";
+
 export const DIFFERENCES: Difference[] = [
   // `filters[price][$null]=anything`: Strapi reads any value but false's spellings as true; a typo turns the filter around.
   ...nullValues.map((value) => ({
@@ -58,6 +61,31 @@ export const DIFFERENCES: Difference[] = [
     readme: 'GraphQL: a browser opening the endpoint gets GraphiQL',
     failure: ["to contain '<title>Apollo Server</title>'"],
   },
+  // Morph items sent without any id (the test maps `rel.id` of `{ documentId }` objects): Strapi's Query Engine throws
+  // (a 500), Cairn answers 400; either way the answer has no data.
+  ...['Adding id3 & removing id1', 'Adding id3 & removing id1, id3 (should still add id3)', 'Change relation order from id1, id2, id3 to id3, id2, id1', 'Change relation order by putting id2, id1 at the end'].map((name) => ({
+    kind: 'not Strapi 5.54' as const,
+    file: RELATIONS,
+    test: `Relations > Update an entity relations > ids being directly in the array ([3]) > ${name}`,
+    readme: MORPH_EVIDENCE,
+    failure: ['expected null to match object', '→ 400', 'products_morphtomany.connect.0 needs a documentId'],
+  })),
+  // `products_morphtomany: [{ id: <documentId> }]`: Strapi 5 answers each item's row id (the alphas' answer).
+  ...['Adding id3 & removing id1', 'Adding id3 & removing id1, id3 (should still add id3)', 'Change relation order from id1, id2, id3 to id3, id2, id1'].map((name) => ({
+    kind: 'not Strapi 5.54' as const,
+    file: RELATIONS,
+    test: `Relations > Update an entity relations > ids being an object in the array ([{ id: 3 }]) > ${name}`,
+    readme: MORPH_EVIDENCE,
+    failure: ['to match object', '→ 200'],
+  })),
+  // `updatedShop.data.attributes.products_morphtomany`: a v5 answer has no `attributes`.
+  ...['ids being directly in the array ([1, 2, 3])', 'ids being an object in the array ([{ id: 1 }, { id: 2 }, { id: 3 }])'].map((mode) => ({
+    kind: 'not Strapi 5.54' as const,
+    file: RELATIONS,
+    test: `Relations > Disconnect entity relations > ${mode} > Remove all relations id1, id2, id3`,
+    readme: MORPH_EVIDENCE,
+    failure: ["Cannot read properties of undefined (reading 'products_morphtomany')", '→ 200'],
+  })),
   // The copy predates strapi/strapi#26489: it expects private attributes left out of `<Type>Input` (#21934's rule);
   // Strapi 5.54's recorded schemas keep them (UsersPermissionsUserInput has resetPasswordToken), as Cairn does.
   {
