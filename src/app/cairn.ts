@@ -4,12 +4,13 @@ import type { AppConfig } from '../project/types.js';
 import type { Model } from '../model/types.js';
 import type { ModelInput } from '../model/index.js';
 import type { Database } from '../database/types.js';
-import type { ReadSettings } from '../query/index.js';
+import { QueryStringParser, type ReadSettings } from '../query/index.js';
 import { buildModel, CustomFields, readModelFiles } from '../model/index.js';
 import { createDatabase } from '../database/index.js';
 import { Documents } from '../documents/index.js';
 import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from '../project/config.js';
+import { queryStringLimits } from '../project/middlewares.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
@@ -92,6 +93,11 @@ export class Cairn {
   createsStrapiLayout = false;
   /** The app's read settings (`api.rest` limits, locale codes and the default one), built once for every reader. */
   readonly readSettings: ReadSettings;
+  /**
+   * The app's query-string parser: qs with Strapi's limits, or those `config/middlewares`' `strapi::query` entry
+   * sets. This app's own: two apps in one process keep theirs.
+   */
+  readonly queryString: QueryStringParser;
 
   constructor(
     readonly config: AppConfig,
@@ -103,6 +109,7 @@ export class Cairn {
   ) {
     const { defaultLimit, maxLimit, withCount } = config.api.rest;
     this.readSettings = { defaultLimit, maxLimit, withCount, locales: locales.map((l) => l.code), defaultLocale: this.defaultLocale };
+    this.queryString = new QueryStringParser(queryStringLimits(config.middlewares));
   }
 
   /** The content-types and components. Built after the app's `register()`, which may declare custom fields. */
@@ -200,6 +207,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
       model: cairn.model,
       documents: (uid) => cairn.documents(uid),
       readSettings: cairn.readSettings,
+      queryString: cairn.queryString,
       locales: cairn.locales,
       access: () => cairn.access,
     };

@@ -4,7 +4,7 @@ import type { Documents } from '../documents/index.js';
 import type { Model } from '../model/types.js';
 import type { AppConfig } from '../project/types.js';
 import type { AccessControl } from './access-control.js';
-import type { ReadSettings } from '../query/index.js';
+import type { QueryStringParser, ReadSettings } from '../query/index.js';
 
 /**
  * What users & permissions needs of the app it joins: the composition root (`Cairn`) satisfies it as it is. Auth
@@ -16,6 +16,8 @@ export interface AuthHost {
   readonly model: Model;
   /** The app's read settings (`api.rest` limits, locales), for the users' list query. */
   readonly readSettings: ReadSettings;
+  /** The app's query-string parser (qs with its limits), for every auth route's query string. */
+  readonly queryString: QueryStringParser;
   readonly fastify: FastifyInstance;
   /** Who is calling: auth puts its own in place of the open default. */
   access: AccessControl;

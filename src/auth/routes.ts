@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorize, findAction, type Caller } from './access-control.js';
 import { ForbiddenError, NotFoundError, RateLimitError } from '../errors/index.js';
-import { parseQueryString, parseReadParams, strictQuery } from '../query/index.js';
+import { parseReadParams } from '../query/index.js';
 import { USER_UID, type AuthService } from './auth-service.js';
 import type { AttemptLimit } from './attempts.js';
 import type { AuthHost } from './host.js';
@@ -17,19 +17,19 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
   const send = (reply: FastifyReply, value: unknown) => reply.type(JSON_TYPE).send(JSON.stringify(value));
 
   app.post('/api/auth/local/register', { onRequest: limited(auth.attempts.register) }, async (req, reply) => {
-    strictQuery(req.url);
+    host.queryString.strict(req.url);
     return send(reply, await auth.register(req.body));
   });
 
   app.post('/api/auth/local', { onRequest: limited(auth.attempts.login) }, async (req, reply) => {
-    strictQuery(req.url);
+    host.queryString.strict(req.url);
     return send(reply, await auth.login(req.body));
   });
 
   app.post('/api/auth/change-password', { onRequest: limited(auth.attempts.changePassword) }, async (req, reply) => {
     const caller = await host.access.caller(req);
     if (caller.kind !== 'user') throw new ForbiddenError();
-    strictQuery(req.url);
+    host.queryString.strict(req.url);
     return send(reply, await auth.changePassword(caller.userId!, req.body));
   });
 
@@ -41,7 +41,7 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
 
   app.get('/api/users', async (req, reply) => {
     const caller = await authorize(host.access, req, `${ACTION}.find`);
-    const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, queryOf(req), readOptions(host, caller));
+    const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, host.queryString.ofUrl(req.raw.url ?? ''), readOptions(host, caller));
     const page = await host.documents(USER_UID).findPage(spec);
     return reply.type(JSON_TYPE).send(`[${page.rows.join(',')}]`);
   });
@@ -53,19 +53,19 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
 
   app.post('/api/users', async (req, reply) => {
     await authorize(host.access, req, `${ACTION}.create`);
-    strictQuery(req.url);
+    host.queryString.strict(req.url);
     return send(reply.status(201), await auth.createUser(req.body));
   });
 
   app.put('/api/users/:id', async (req, reply) => {
     await authorize(host.access, req, `${ACTION}.update`);
-    strictQuery(req.url);
+    host.queryString.strict(req.url);
     return send(reply, await auth.updateUser(numericId(req), req.body));
   });
 
   app.delete('/api/users/:id', async (req, reply) => {
     await authorize(host.access, req, `${ACTION}.destroy`);
-    strictQuery(req.url);
+    host.queryString.strict(req.url);
     return send(reply, await auth.deleteUser(numericId(req)));
   });
 }
@@ -93,11 +93,6 @@ function readOptions(host: AuthHost, caller: Caller) {
   };
 }
 
-function queryOf(req: FastifyRequest): Record<string, unknown> {
-  const url = req.raw.url ?? '';
-  return url.includes('?') ? parseQueryString(url.slice(url.indexOf('?') + 1)) : {};
-}
-
 function numericId(req: FastifyRequest): number {
   const id = (req.params as { id: string }).id;
   if (!/^\d+$/.test(id)) throw new NotFoundError();
@@ -109,7 +104,7 @@ function numericId(req: FastifyRequest): number {
  * leaves out types the caller may not find); any other parameter is a 400.
  */
 async function readUser(host: AuthHost, auth: AuthService, req: FastifyRequest, caller: Caller, id: number): Promise<string> {
-  const query = strictQuery(req.url, ['fields', 'populate']);
+  const query = host.queryString.strict(req.url, ['fields', 'populate']);
   const user = await auth.user(id);
   if (!Object.keys(query).length) return JSON.stringify(user);
   const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, query, readOptions(host, caller));

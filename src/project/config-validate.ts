@@ -80,7 +80,7 @@ function unknownKey(key: string, known: string[]): string {
 }
 
 /** The known key nearest to `key` (case-insensitive edit distance; the first listed on a tie). */
-function closestKey(key: string, known: string[]): string {
+export function closestKey(key: string, known: string[]): string {
   let best = known[0];
   let bestDistance = Infinity;
   for (const candidate of known) {
@@ -91,7 +91,7 @@ function closestKey(key: string, known: string[]): string {
 }
 
 /** Levenshtein distance. */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

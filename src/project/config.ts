@@ -6,8 +6,12 @@ import { defaultDatabaseConnection } from '../database/clients.js';
 import { createEnv, loadDotEnv } from './env.js';
 import { describeLoadError, loadAppModule } from './config-module.js';
 import { validateConfig, type ConfigSources } from './config-validate.js';
+import { checkMiddlewares } from './middlewares.js';
 
-/** The config files Cairn reads; others (Strapi's middlewares.js, cron-tasks.js...) are left alone. */
+/**
+ * The config files Cairn reads as objects; `middlewares` (Strapi's list, see middlewares.ts) is read too; others
+ * (cron-tasks.js, features.js...) are left alone.
+ */
 export const CONFIG_FILES = ['server', 'database', 'api', 'plugins', 'admin', 'permissions'] as const;
 export type ConfigName = (typeof CONFIG_FILES)[number];
 const EXTENSIONS = ['.ts', '.js', '.cjs', '.mjs', '.json'];
@@ -72,7 +76,23 @@ export async function loadConfig(
   }
   const warn = options.warn ?? ((message: string) => process.stderr.write(`cairn: warning: ${message}\n`));
   for (const warning of validateConfig(merged, sources)) warn(warning);
+  const middlewares = await readMiddlewares(dir, environment, env, (overrides as Plain).middlewares);
+  if (middlewares) {
+    for (const warning of middlewares.warnings) warn(warning);
+    merged.middlewares = middlewares.entries;
+  }
   return { ...merged, dir, environment } as unknown as AppConfig;
+}
+
+/**
+ * `config/middlewares` (Strapi's list), checked: the one of `config/env/<environment>/` replaces the base one (a list
+ * is replaced, not merged, as every array of Cairn's config), and an override given at start replaces both.
+ */
+async function readMiddlewares(dir: string, environment: string, env: ReturnType<typeof createEnv>, override: unknown) {
+  if (override !== undefined) return checkMiddlewares(override, 'config/middlewares (as overridden at start)');
+  const layers = await readLayers(dir, 'middlewares', environment, env, 'list');
+  const last = layers[layers.length - 1];
+  return last && checkMiddlewares(last.value, last.file);
 }
 
 /** The files that define one config section: `config/<name>`, then `config/env/<environment>/<name>`, as loaded. */
@@ -88,10 +108,12 @@ export interface ConfigLayer {
   value: Plain;
 }
 
-async function readLayers(dir: string, name: string, environment: string, env: ReturnType<typeof createEnv>): Promise<ConfigLayer[]> {
-  const layers: ConfigLayer[] = [];
+async function readLayers(dir: string, name: string, environment: string, env: ReturnType<typeof createEnv>): Promise<ConfigLayer[]>;
+async function readLayers(dir: string, name: string, environment: string, env: ReturnType<typeof createEnv>, shape: 'list'): Promise<Array<{ file: string; value: unknown }>>;
+async function readLayers(dir: string, name: string, environment: string, env: ReturnType<typeof createEnv>, shape: 'object' | 'list' = 'object'): Promise<Array<{ file: string; value: unknown }>> {
+  const layers: Array<{ file: string; value: unknown }> = [];
   for (const folder of [join(dir, 'config'), join(dir, 'config', 'env', environment)]) {
-    const found = await readConfigFile(dir, folder, name, env);
+    const found = await readConfigFile(dir, folder, name, env, shape);
     if (found) layers.push(found);
   }
   return layers;
@@ -132,8 +154,11 @@ function hasConfigFile(dir: string): boolean {
   return folders.some((folder) => PROJECT_CONFIG_NAMES.some((name) => EXTENSIONS.some((ext) => existsSync(join(folder, `${name}${ext}`)))));
 }
 
-/** The one file of a folder that defines `name` (server.ts or server.js or ... : two is an error). */
-async function readConfigFile(dir: string, folder: string, name: string, env: ReturnType<typeof createEnv>): Promise<{ file: string; value: Plain } | undefined> {
+/**
+ * The one file of a folder that defines `name` (server.ts or server.js or ... : two is an error). It exports an
+ * object, or for a `list` (config/middlewares) anything, which its own check looks at.
+ */
+async function readConfigFile(dir: string, folder: string, name: string, env: ReturnType<typeof createEnv>, shape: 'object' | 'list'): Promise<{ file: string; value: unknown } | undefined> {
   const found = EXTENSIONS.map((ext) => join(folder, `${name}${ext}`)).filter((f) => existsSync(f));
   if (found.length > 1) throw new ConfigError(`${found.join(' and ')} both define "${name}": keep one`);
   if (!found.length) return undefined;
@@ -145,6 +170,6 @@ async function readConfigFile(dir: string, folder: string, name: string, env: Re
   } catch (error) {
     throw new ConfigError(`${file}: ${describeLoadError(error, file)}`);
   }
-  if (!isPlain(value)) throw new ConfigError(`${file} must export an object or a function ({ env }) => object`);
+  if (shape === 'object' && !isPlain(value)) throw new ConfigError(`${file} must export an object or a function ({ env }) => object`);
   return { file, value };
 }

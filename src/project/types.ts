@@ -20,6 +20,11 @@ export interface AppConfig {
   /** Plugin configs: `{ i18n: { config: {...} }, graphql: { config }, 'users-permissions': { config }, upload: { config } }`. */
   plugins: Record<string, { enabled?: boolean; config?: Record<string, unknown>; [key: string]: unknown }>;
   admin: Record<string, unknown>;
+  /**
+   * `config/middlewares` (Strapi's list of application middlewares), checked, when present. Cairn applies only
+   * `strapi::query`'s config (qs limits: project/middlewares.ts); `strapi.config.get('middlewares')` reads it.
+   */
+  middlewares?: import('./middlewares.js').MiddlewareEntry[];
   /** `config/permissions` (roles and their actions), when present. */
   permissions?: { roles?: Record<string, { name?: string; description?: string; permissions: string[] }> };
 }

@@ -1,6 +1,7 @@
 export * from './types.js';
 export { parseReadParams, parseDocumentParams, READ_PARAMS, type ReadOptions, type ReadSettings } from './parse-query.js';
-export { parseQueryString, QS_LIMITS } from './parse-query-string.js';
+export { parseQueryString, QS_LIMITS, type QueryStringLimits } from './parse-query-string.js';
+export { QueryStringParser } from './query-string-parser.js';
 export { parseFilters } from './parse-filters.js';
 export { parseFields } from './parse-fields.js';
 export { parseSort } from './parse-sort.js';

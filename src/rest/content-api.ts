@@ -4,7 +4,6 @@ import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { Documents } from '../documents/index.js';
 import type { RestContext } from './context.js';
 import { authorize } from '../auth/access-control.js';
-import { strictQuery } from '../query/index.js';
 import { cachedReadSpec, rawQuery, readSpec } from './query.js';
 import { entryBody, JSON_TYPE, listBody } from './responses.js';
 import { toV4Text, wantsV4 } from './v4-format.js';
@@ -83,7 +82,7 @@ export function registerContentApi(app: FastifyInstance, ctx: RestContext, optio
     })),
   );
   app.get('/api/i18n/locales', async (req, reply) => {
-    strictQuery(req.url);
+    ctx.queryString.strict(req.url);
     return reply.type(JSON_TYPE).send(localeEntries);
   });
 }
@@ -116,7 +115,7 @@ export function bodyData(body: unknown): Record<string, unknown> {
 /** The query of a write: `status` and `locale` choose what is written, `fields`/`populate` shape the answer. */
 async function writeQuery(ctx: RestContext, ct: ContentType, req: FastifyRequest, action: string) {
   const caller = await authorize(ctx.access(), req, `${ct.uid}.${action}`);
-  const query = rawQuery(req);
+  const query = rawQuery(req, ctx.queryString);
   const spec = readSpec(ctx, ct, query, caller);
   const status = query.status as 'draft' | 'published' | undefined;
   const locale = typeof query.locale === 'string' ? query.locale : undefined;
@@ -170,7 +169,7 @@ export function registerActions(app: FastifyInstance, ctx: RestContext, base: st
   for (const [name, action] of Object.entries(actions)) {
     app.post(`${base}/${name}`, async (req, reply) => {
       await authorize(ctx.access(), req, `${documents.contentType.uid}.publish`);
-      const query = strictQuery(req.url, ['locale']);
+      const query = ctx.queryString.strict(req.url, ['locale']);
       const { documentId } = req.params as Params;
       const locale = typeof query.locale === 'string' ? query.locale : undefined;
       if (!(await action({ documentId: documentId!, locale }))) throw new NotFoundError();

@@ -1,6 +1,6 @@
 import type { Model } from '../model/types.js';
 import type { Documents } from '../documents/index.js';
-import type { ReadSettings } from '../query/index.js';
+import type { QueryStringParser, ReadSettings } from '../query/index.js';
 import type { AccessControl } from '../auth/access-control.js';
 import type { LocaleInfo } from '../project/locales.js';
 
@@ -9,6 +9,8 @@ export interface RestContext {
   model: Model;
   documents(uid: string): Documents;
   readSettings: ReadSettings;
+  /** The app's query-string parser (qs with its limits: `config/middlewares`' `strapi::query`). */
+  queryString: QueryStringParser;
   locales: LocaleInfo[];
   /** The current access control (read per request: the auth feature may replace it). */
   access(): AccessControl;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ContentType } from '../model/types.js';
 import type { ReadSpec } from '../query/types.js';
-import { parseQueryString, parseReadParams } from '../query/index.js';
+import { parseReadParams, type QueryStringParser } from '../query/index.js';
 import type { RestContext } from './context.js';
 import { findAction, type Caller } from '../auth/access-control.js';
 import { SpecCache } from './spec-cache.js';
@@ -13,10 +13,9 @@ export function queryText(request: FastifyRequest): string {
   return at === -1 ? '' : url.slice(at + 1);
 }
 
-/** The parsed query string (Fastify's own parser is off: Cairn parses with qs, strictly). */
-export function rawQuery(request: FastifyRequest): Record<string, unknown> {
-  const text = queryText(request);
-  return text === '' ? {} : parseQueryString(text);
+/** The parsed query string (Fastify's own parser is off: Cairn parses with qs, strictly, with the app's limits). */
+export function rawQuery(request: FastifyRequest, parser: QueryStringParser): Record<string, unknown> {
+  return parser.parse(queryText(request));
 }
 
 /** One cache per app (per model): two apps in one process never share specs. */
@@ -31,7 +30,7 @@ export function cachedReadSpec(ctx: RestContext, contentType: ContentType, reque
     caches.set(ctx.model, cache);
   }
   return cache.get(`${contentType.uid}\u0000${caller.key}\u0000${text}`, () =>
-    readSpec(ctx, contentType, text === '' ? {} : parseQueryString(text), caller),
+    readSpec(ctx, contentType, ctx.queryString.parse(text), caller),
   );
 }
 

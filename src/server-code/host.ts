@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
 import type { Documents } from '../documents/index.js';
 import type { Model } from '../model/types.js';
-import type { ReadSettings } from '../query/index.js';
+import type { QueryStringParser, ReadSettings } from '../query/index.js';
 import type { AppConfig } from '../project/types.js';
 import type { LocaleInfo } from '../project/locales.js';
 
@@ -16,6 +16,8 @@ export interface ServerCodeHost {
   readonly config: AppConfig;
   readonly model: Model;
   readonly readSettings: ReadSettings;
+  /** The app's query-string parser (qs with its limits): `ctx.query` of the app's routes. */
+  readonly queryString: QueryStringParser;
   readonly locales: LocaleInfo[];
   /** Who is calling (read per request: auth replaces the open default). */
   readonly access: AccessControl;

@@ -55,6 +55,7 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     model: host.model,
     documents: (uid) => host.documents(uid),
     readSettings: host.readSettings,
+    queryString: host.queryString,
     locales: host.locales,
     access: () => host.access,
   };
@@ -143,7 +144,7 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
       url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const raw = (req.params ?? {}) as Record<string, string>;
-        const ctx = new KoaContext(req, reply, core ? (raw.documentId === undefined ? {} : { id: raw.documentId }) : { ...raw }, () => rawQuery(req));
+        const ctx = new KoaContext(req, reply, core ? (raw.documentId === undefined ? {} : { id: raw.documentId }) : { ...raw }, () => rawQuery(req, host.queryString));
         ctx.state.route = info;
         if (config.auth !== false) await authenticate(ctx, req, scope);
         await requestContext.run(ctx, () => run(ctx));

@@ -5,7 +5,7 @@ import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
 import type { Model } from '../model/types.js';
 import type { AppConfig } from '../project/types.js';
-import type { ReadSettings } from '../query/index.js';
+import type { QueryStringParser, ReadSettings } from '../query/index.js';
 
 /**
  * What the media library uses of the app it is part of (the composition root's object satisfies it as it is).
@@ -20,6 +20,8 @@ export interface UploadHost {
   readonly model: Model;
   /** The app's read settings (`api.rest` limits, locales), for the files' list queries. */
   readonly readSettings: ReadSettings;
+  /** The app's query-string parser (qs with its limits), for every upload route's query string. */
+  readonly queryString: QueryStringParser;
   readonly access: AccessControl;
   readonly fastify: FastifyInstance;
   readonly log: Pick<Logger, 'error'>;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/project/config.js';
 import { ConfigError } from '../../src/errors/index.js';
+import { queryStringLimits } from '../../src/project/middlewares.js';
 import { folder, removeFolders, withEnv } from './fixtures.js';
 
 afterAll(removeFolders);
@@ -93,9 +94,87 @@ describe('config folder: formats', () => {
     expect((await loadConfig(dir)).server.port).toBe(3002);
   });
 
-  it('unknown config files (Strapi middlewares.js, cron-tasks.js) are ignored', async () => {
-    const dir = folder({ ...COMMONJS, 'config/middlewares.js': 'throw new Error("must not load")', 'config/cron-tasks.js': 'nonsense(' });
+  it('config files Cairn does not read (Strapi cron-tasks.js, features.js) are ignored', async () => {
+    const dir = folder({ ...COMMONJS, 'config/cron-tasks.js': 'nonsense(', 'config/features.js': 'throw new Error("must not load")' });
     await expect(loadConfig(dir)).resolves.toBeTruthy();
+  });
+});
+
+describe('config/middlewares: Strapi\'s list, of which strapi::query\'s config (qs limits) is applied', () => {
+  const TEMPLATE = ['strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body', 'strapi::session', 'strapi::favicon', 'strapi::public'];
+  const load = async (files: Record<string, string>, overrides = {}) => {
+    const warnings: string[] = [];
+    const config = await loadConfig(folder({ ...COMMONJS, ...files }), overrides, { warn: (m) => warnings.push(m) });
+    return { config, warnings, limits: queryStringLimits(config.middlewares) };
+  };
+
+  it("Strapi's template list (names, or { name, config }) starts quietly; strapi::query's config sets the limits", async () => {
+    const plain = await load({ 'config/middlewares.js': `module.exports = ${JSON.stringify(TEMPLATE)};` });
+    expect(plain.config.middlewares).toEqual(TEMPLATE);
+    expect(plain.limits).toEqual({});
+    expect(plain.warnings).toEqual([]);
+    const objects = TEMPLATE.map((name) => (name === 'strapi::query' ? { name, config: { arrayLimit: 155, depth: 30, parameterLimit: 2000 } } : { name }));
+    const configured = await load({ 'config/middlewares.json': JSON.stringify(objects) });
+    expect(configured.limits).toEqual({ arrayLimit: 155, depth: 30, parameterLimit: 2000 });
+    expect(configured.warnings).toEqual([]);
+    // No file: Strapi's defaults (the query layer's), nothing in the config.
+    const none = await load({ 'config/server.json': '{}' });
+    expect(none.config.middlewares).toBeUndefined();
+    expect(none.limits).toEqual({});
+  });
+
+  it('({ env }) => list in .ts or .mjs, numbers from env() strings; config/env/<NODE_ENV>/ replaces the list; an override replaces both', async () => {
+    const ts = await withEnv({ CAIRN_T_QS: '150' }, () =>
+      load({ 'config/middlewares.ts': "export default ({ env }: { env: (k: string) => string }) => ['strapi::errors', { name: 'strapi::query', config: { arrayLimit: env('CAIRN_T_QS') } }];" }),
+    );
+    expect(ts.limits).toEqual({ arrayLimit: 150 });
+    const files = {
+      'config/middlewares.mjs': "export default [{ name: 'strapi::query', config: { arrayLimit: 150 } }];",
+      'config/env/staging/middlewares.js': "module.exports = ['strapi::errors', { name: 'strapi::query', config: { depth: 25 } }];",
+    };
+    expect((await load(files)).limits).toEqual({ arrayLimit: 150 });
+    expect((await withEnv({ NODE_ENV: 'staging' }, () => load(files))).limits).toEqual({ depth: 25 });
+    expect((await load(files, { middlewares: [{ name: 'strapi::query', config: { parameterLimit: 10 } }] })).limits).toEqual({ parameterLimit: 10 });
+  });
+
+  it('entries Cairn does not apply yet are warnings naming the file and the entry', async () => {
+    const { config, warnings } = await load({
+      'config/middlewares.js': `module.exports = [
+        'strapi::errors',
+        { name: 'strapi::security', config: { contentSecurityPolicy: false } },
+        'global::audit',
+        { resolve: './src/middlewares/timer' },
+        'strapi::query',
+      ];`,
+    });
+    const file = join(config.dir, 'config', 'middlewares.js');
+    expect(warnings).toEqual([
+      `${file}: middlewares[1] "strapi::security" has a config Cairn does not apply (Cairn applies only strapi::query from config/middlewares for now)`,
+      `${file}: middlewares[2] "global::audit" is not applied: Cairn applies only strapi::query from config/middlewares for now`,
+      `${file}: middlewares[3] "./src/middlewares/timer" is not applied: Cairn applies only strapi::query from config/middlewares for now`,
+    ]);
+  });
+
+  it('a bad value stops the start with an error naming the file and the key', async () => {
+    const fails = async (list: string, message: string) => {
+      const dir = folder({ ...COMMONJS, 'config/middlewares.js': `module.exports = ${list};` });
+      const file = join(dir, 'config', 'middlewares.js');
+      await expect(loadConfig(dir, {}, { warn: () => undefined })).rejects.toThrow(new ConfigError(`${file}: ${message}`));
+    };
+    const query = (config: string) => `['strapi::errors', { name: 'strapi::query', config: ${config} }]`;
+    await fails(query('{ arrayLimit: 0 }'), 'middlewares[1].config.arrayLimit (strapi::query) must be a positive integer, not 0');
+    await fails(query('{ arrayLimit: -5 }'), 'middlewares[1].config.arrayLimit (strapi::query) must be a positive integer, not -5');
+    await fails(query('{ depth: 2.5 }'), 'middlewares[1].config.depth (strapi::query) must be a positive integer, not 2.5');
+    await fails(query('{ parameterLimit: "many" }'), 'middlewares[1].config.parameterLimit (strapi::query) must be a positive integer, not "many"');
+    await fails(query('{ arrayLimt: 155 }'), 'middlewares[1].config.arrayLimt (strapi::query) is not an option Cairn applies: did you mean arrayLimit? Cairn takes arrayLimit, depth, parameterLimit');
+    await fails(query('{ strictNullHandling: true }'), 'middlewares[1].config.strictNullHandling (strapi::query) is not an option Cairn applies: Cairn takes arrayLimit, depth, parameterLimit');
+    await fails(query('155'), 'middlewares[1].config (strapi::query) must be an object of qs options (arrayLimit, depth, parameterLimit), not 155');
+    await fails("['strapi::query', { name: 'strapi::query' }]", 'middlewares[1] lists strapi::query again (it is middlewares[0] already)');
+    await fails("['strapi::qeury']", 'middlewares[0] "strapi::qeury" is not one of Strapi\'s middlewares: did you mean strapi::query?');
+    await fails("[{ name: 'strapi::query', options: { arrayLimit: 155 } }]", 'middlewares[0].options is not a key of a middleware entry: Strapi takes name, resolve and config');
+    await fails('[{ config: {} }]', 'middlewares[0] must have a name (or a resolve path)');
+    await fails('[42]', "middlewares[0] must be a middleware's name or { name, config }, not 42");
+    await fails('{ query: { arrayLimit: 155 } }', 'middlewares must be an array of middlewares (names, or { name, config }), as Strapi takes it, not {"query":{"arrayLimit":155}}');
   });
 });
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { buildModel, loadModel } from '../../src/model/index.js';
 import type { ContentType, Model } from '../../src/model/types.js';
-import { parseQueryString, parseReadParams, type ReadOptions, type ReadSpec } from '../../src/query/index.js';
+import { parseQueryString, parseReadParams, QS_LIMITS, type ReadOptions, type ReadSpec } from '../../src/query/index.js';
 import { CairnError } from '../../src/errors/index.js';
 
 export const CONFORMANCE = join(import.meta.dirname, '../fixtures/conformance');
@@ -86,7 +86,7 @@ export const labModel = (): Model =>
 export function read(model: Model, contentType: ContentType | string, query: string, options: Partial<ReadOptions> = {}): ReadSpec {
   const ct = typeof contentType === 'string' ? model.contentTypes.get(contentType)! : contentType;
   if (!ct) throw new Error(`no content-type ${String(contentType)}`);
-  return parseReadParams(model, ct, parseQueryString(query), { ...OPTIONS, ...options });
+  return parseReadParams(model, ct, parseQueryString(query, QS_LIMITS), { ...OPTIONS, ...options });
 }
 
 /** The error `fn` throws, as the API would answer it (fails the test when it does not throw a CairnError). */

@@ -1,25 +1,28 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Model } from '../../src/model/types.js';
-import { parseDocumentParams, parseQueryString, parseReadParams } from '../../src/query/index.js';
+import { parseDocumentParams, parseQueryString, parseReadParams, QS_LIMITS, QueryStringParser } from '../../src/query/index.js';
 import { conformanceModel, errorOf, labModel, OPTIONS, read } from './model.js';
+
+/** With Strapi's default limits (no config/middlewares). */
+const parse = (raw: string) => parseQueryString(raw, QS_LIMITS);
 
 describe('parseQueryString: qs with limits, strict keys', () => {
   it('parses bracket notation, lists and repeated keys', () => {
-    expect(parseQueryString('filters[chef][name][$eq]=Ann&sort[0]=a&sort[1]=b&fields=a&fields=b')).toEqual({
+    expect(parse('filters[chef][name][$eq]=Ann&sort[0]=a&sort[1]=b&fields=a&fields=b')).toEqual({
       filters: { chef: { name: { $eq: 'Ann' } } },
       sort: ['a', 'b'],
       fields: ['a', 'b'],
     });
-    expect(parseQueryString('?populate=*')).toEqual({ populate: '*' });
-    expect(parseQueryString('')).toEqual({});
-    expect(parseQueryString('filters[name][$eq]=a+b%20c%25')).toEqual({ filters: { name: { $eq: 'a b c%' } } });
-    expect(parseQueryString('filters%5Bname%5D=x')).toEqual({ filters: { name: 'x' } });
-    expect(parseQueryString('filters[a.b]=x')).toEqual({ filters: { 'a.b': 'x' } });
+    expect(parse('?populate=*')).toEqual({ populate: '*' });
+    expect(parse('')).toEqual({});
+    expect(parse('filters[name][$eq]=a+b%20c%25')).toEqual({ filters: { name: { $eq: 'a b c%' } } });
+    expect(parse('filters%5Bname%5D=x')).toEqual({ filters: { name: 'x' } });
+    expect(parse('filters[a.b]=x')).toEqual({ filters: { 'a.b': 'x' } });
   });
 
   it('allows a populate tree ten levels deep', () => {
     const key = `populate${'[a][populate]'.repeat(9)}[a]`;
-    expect(() => parseQueryString(`${key}=true`)).not.toThrow();
+    expect(() => parse(`${key}=true`)).not.toThrow();
   });
 
   const refused: Array<[string, string]> = [
@@ -40,9 +43,64 @@ describe('parseQueryString: qs with limits, strict keys', () => {
   ];
   for (const [query, why] of refused) {
     it(`${why} → 400 ValidationError`, () => {
-      expect(errorOf(() => parseQueryString(query))).toMatchObject({ status: 400, name: 'ValidationError', details: { source: 'query' } });
+      expect(errorOf(() => parse(query))).toMatchObject({ status: 400, name: 'ValidationError', details: { source: 'query' } });
     });
   }
+});
+
+describe("an app's query-string limits (config/middlewares' strapi::query)", () => {
+  const populate = (count: number) => Array.from({ length: count }, (_, i) => `populate[${i}]=r${i}`).join('&');
+
+  it("Strapi's defaults: arrayLimit 100, depth 20, parameterLimit 1000", () => {
+    expect(new QueryStringParser().limits).toEqual({ arrayLimit: 100, depth: 20, parameterLimit: 1000 });
+    expect(new QueryStringParser({ arrayLimit: 155 }).limits).toEqual({ arrayLimit: 155, depth: 20, parameterLimit: 1000 });
+  });
+
+  it('a raised arrayLimit takes 105 indexed populate entries as a list; the default refuses them with Strapi\'s message', () => {
+    const parsed = new QueryStringParser({ arrayLimit: 155 }).parse(populate(105));
+    expect(parsed.populate).toEqual(Array.from({ length: 105 }, (_, i) => `r${i}`));
+    expect(errorOf(() => new QueryStringParser().parse(populate(105)))).toMatchObject({
+      status: 400,
+      name: 'ValidationError',
+      message:
+        'Too many populate entries (105). The maximum number of populate entries when using array notation is 100. ' +
+        'Consider using object notation (populate[field]=true), nested population, or reducing the number of fields.',
+    });
+  });
+
+  it('the messages name the limit the app configured', () => {
+    const parser = new QueryStringParser({ arrayLimit: 120 });
+    expect(() => parser.parse(populate(120))).not.toThrow();
+    expect(errorOf(() => parser.parse(populate(125))).message).toMatch(/^Too many populate entries \(125\)\. The maximum number of populate entries when using array notation is 120\. /);
+    expect(errorOf(() => parser.parse('a[121]=1')).message).toBe('Invalid query string: Array limit exceeded. Only 120 elements allowed in an array.');
+  });
+
+  it('depth and parameterLimit: lowered and raised', () => {
+    const shallow = new QueryStringParser({ depth: 3 });
+    expect(() => shallow.parse('filters[a][b][$eq]=1')).not.toThrow();
+    expect(errorOf(() => shallow.parse('filters[a][b][c][$eq]=1'))).toMatchObject({ status: 400, name: 'ValidationError' });
+    expect(() => new QueryStringParser({ depth: 30 }).parse(`filters${'[a]'.repeat(25)}=1`)).not.toThrow();
+    const few = new QueryStringParser({ parameterLimit: 3 });
+    expect(() => few.parse('a=1&b=2&c=3')).not.toThrow();
+    expect(errorOf(() => few.parse('a=1&b=2&c=3&d=4'))).toMatchObject({ status: 400, name: 'ValidationError' });
+    expect(() => new QueryStringParser({ parameterLimit: 2000 }).parse(Array.from({ length: 1500 }, (_, i) => `p${i}=1`).join('&'))).not.toThrow();
+  });
+
+  it('two parsers keep their own limits (two apps in one process)', () => {
+    const raised = new QueryStringParser({ arrayLimit: 155 });
+    const standard = new QueryStringParser();
+    expect(() => raised.parse(populate(105))).not.toThrow();
+    expect(() => standard.parse(populate(105))).toThrow(/maximum number of populate entries when using array notation is 100\./);
+    expect(() => raised.parse(populate(105))).not.toThrow();
+  });
+
+  it('strict(): the route\'s allowed parameters only, with the same limits', () => {
+    const parser = new QueryStringParser({ arrayLimit: 2 });
+    expect(parser.strict('/api/upload?id=3', ['id'])).toEqual({ id: '3' });
+    expect(errorOf(() => parser.strict('/api/x?foo=1'))).toMatchObject({ status: 400, message: 'Invalid key foo' });
+    expect(errorOf(() => parser.strict('/api/x?id[3]=1', ['id'])).message).toBe('Invalid query string: Array limit exceeded. Only 2 elements allowed in an array.');
+    expect(parser.ofUrl('/api/x')).toEqual({});
+  });
 });
 
 describe('top-level parameters', () => {

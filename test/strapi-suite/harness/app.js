@@ -23,6 +23,13 @@ const state = {
   token: null,
   /** uid -> Map(id -> documentId) of every entry the fixtures created (entityService takes ids, REST documentIds). */
   documentIds: new Map(),
+  /**
+   * `config/middlewares` as the running instance's `register` set it (`strapi.config.set('middlewares', ...)`), written
+   * into the app folder as config/middlewares.js; null: the app has no such file (Strapi's defaults).
+   */
+  middlewares: null,
+  /** The middlewares list (JSON) the running Cairn started with. */
+  startedMiddlewares: null,
 };
 
 /** The content-type builder's slugs: `rgbColor` -> `rgb-color`, `My name` -> `my-name`. */
@@ -126,7 +133,20 @@ function writeAppFolder() {
     join(dir, 'config', 'plugins.json'),
     JSON.stringify({ graphql: { config: { v4CompatibilityMode: true } }, i18n: { config: i18n } }, null, 2),
   );
+  // What the test's `register` set in `strapi.config` (middlewares) reaches Cairn as the app's config file.
+  const middlewaresFile = join(dir, 'config', 'middlewares.js');
+  if (state.middlewares) writeFileSync(middlewaresFile, `module.exports = ${JSON.stringify(state.middlewares, null, 2)};\n`);
+  else rmSync(middlewaresFile, { force: true });
   return dir;
+}
+
+/**
+ * The `config/middlewares` list of the next start (null: none); a running Cairn started with another list is
+ * restarted on it (same database), as a new Strapi instance reads its config afresh.
+ */
+async function useMiddlewares(list) {
+  state.middlewares = list;
+  if (state.cairn && state.startedMiddlewares !== JSON.stringify(list)) await start();
 }
 
 /** Starts Cairn on the declared models (restarting it, same database, if it runs). */
@@ -147,6 +167,7 @@ async function start() {
   cairn.logLines = lines;
   await cairn.fastify.listen({ port: 0, host: '127.0.0.1' });
   state.cairn = cairn;
+  state.startedMiddlewares = JSON.stringify(state.middlewares);
   if (!state.token) {
     const { key } = await cairn.plugin('users-permissions').service('tokens').create({ name: 'strapi-suite', type: 'full-access' });
     state.token = key;
@@ -169,6 +190,7 @@ async function discardIfEmpty() {
   state.token = null;
   state.locales = [];
   state.documentIds.clear();
+  state.middlewares = null;
 }
 
 async function ensureStarted() {
@@ -202,6 +224,7 @@ module.exports = {
   start,
   stop,
   ensureStarted,
+  useMiddlewares,
   discardIfEmpty,
   call,
   toContentTypeUID,

@@ -4,6 +4,11 @@
  * `api-tests/strapi` over Cairn: `createStrapiInstance()` starts Cairn on the declared models (if the builder has
  * not) and returns a stand-in for the Strapi instance: `destroy()` and `server.httpServer` are Cairn's; any other
  * member is an in-process Strapi object, out of scope for a separate server (the test says so when it reads one).
+ *
+ * A `register({ strapi })` option runs before Cairn starts, as Strapi runs it before its server: its `strapi.config`
+ * holds the test app's `middlewares` (Strapi's template list), and what it sets there is written into the app
+ * folder as config/middlewares.js, which the Cairn started for this instance reads. Any other member of that
+ * `strapi` (or another config path) is out of scope.
  */
 const app = require('../app');
 const { OutOfScope, outOfScopeObject } = require('../out-of-scope');
@@ -13,8 +18,72 @@ const superAdminCredentials = { email: 'admin@strapi.io', firstname: 'admin', la
 /** Keys libraries probe on any object (promises, matchers, printers): absent, not out of scope. */
 const PROBED = new Set(['then', 'toJSON', 'asymmetricMatch', 'nodeType', '$$typeof', 'constructor', 'inspect', 'length']);
 
+/** config/middlewares of Strapi's test app (the create-strapi-app template's list). */
+const DEFAULT_MIDDLEWARES = [
+  'strapi::logger',
+  'strapi::errors',
+  'strapi::security',
+  'strapi::cors',
+  'strapi::poweredBy',
+  'strapi::query',
+  'strapi::body',
+  'strapi::session',
+  'strapi::favicon',
+  'strapi::public',
+];
+
+/** A value that survives being written as JSON (a middleware given as a function would not reach Cairn). */
+function isPlainData(value) {
+  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return true;
+  if (Array.isArray(value)) return value.every(isPlainData);
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value).every(isPlainData);
+  return false;
+}
+
+/**
+ * Runs the test's `register({ strapi })` on a `strapi` whose config holds `middlewares`; returns the list it set
+ * (a copy), or null when it set none (the app then has no config/middlewares file: Strapi's defaults).
+ */
+async function runRegister(register) {
+  let middlewares = structuredClone(DEFAULT_MIDDLEWARES);
+  let changed = false;
+  const only = (path, call) => {
+    if (path !== 'middlewares') throw new OutOfScope(`strapi.config.${call}('${path}') in register: only 'middlewares' reaches Cairn (as config/middlewares.js)`);
+  };
+  const config = {
+    get(path, fallback) {
+      only(path, 'get');
+      return middlewares === undefined ? fallback : middlewares;
+    },
+    set(path, value) {
+      only(path, 'set');
+      if (!isPlainData(value)) throw new OutOfScope("strapi.config.set('middlewares') with functions or class instances: only data can be written to config/middlewares.js");
+      middlewares = structuredClone(value);
+      changed = true;
+    },
+    has(path) {
+      only(path, 'has');
+      return middlewares !== undefined;
+    },
+  };
+  const strapi = new Proxy(
+    { config },
+    {
+      get(target, key) {
+        if (typeof key === 'symbol' || PROBED.has(key)) return target[key];
+        if (key in target) return target[key];
+        return outOfScopeObject(`strapi.${key}`);
+      },
+    },
+  );
+  await register({ strapi });
+  return changed ? middlewares : null;
+}
+
 async function createStrapiInstance(options = {}) {
   if (options.bootstrap) throw new OutOfScope('createStrapiInstance({ bootstrap }) runs code inside Strapi');
+  // Each instance reads its config afresh: one without `register` has the test app's defaults again.
+  await app.useMiddlewares(options.register ? await runRegister(options.register) : null);
   await app.ensureStarted();
   const members = {
     async destroy() {
