@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { kitchen } from '../fixtures/kitchen.js';
+import { sqlDialect } from '../../src/database/sql/index.js';
 
 /**
  * `locale` on a content type that is not localized (`chef`). Strapi 5.54.0's i18n plugin gives every content type a
@@ -50,6 +51,37 @@ describeEachDialect('locale on a non-localized content type', (dialect) => {
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ name: 'Cid', age: 30 });
       expect(res.body.data).not.toHaveProperty('locale');
+    });
+
+    it("rows Strapi wrote with a locale read as any other: no answer shows it, whatever the column holds", async () => {
+      // Strapi keeps a body's (or an entityService fixture's) `locale` in the column of a type without i18n: its
+      // Document Service adds the locale to `data` on localized types only, and leaves the given one alone. Its
+      // answers never show it: the attribute is private there, and the Content API's sanitizer removes private keys.
+      const d = sqlDialect(dialect);
+      const created = await app.request('POST', '/api/chefs', chef({ name: 'Eve', age: 30, locale: 'en' }));
+      expect(created.status).toBe(201);
+      const id = created.body.data.documentId;
+      await app.cairn.db.execute(`UPDATE ${d.quote('chefs')} SET ${d.quote('locale')} = ? WHERE ${d.quote('document_id')} = ?`, ['en', id]);
+      const restaurant = await app.request('POST', '/api/restaurants', { data: { name: 'Eve Bistro', chef: id } });
+      expect(restaurant.status).toBe(201);
+
+      const one = await app.request('GET', `/api/chefs/${id}?populate=restaurants`);
+      expect(one.status).toBe(200);
+      expect(one.body.data).toMatchObject({ documentId: id, name: 'Eve', age: 30, restaurants: [{ name: 'Eve Bistro' }] });
+      expect(one.body.data).not.toHaveProperty('locale');
+      const listed = await app.request('GET', '/api/chefs?filters[name][$eq]=Eve&sort=name');
+      expect(listed.body.data).toHaveLength(1);
+      expect(listed.body.data[0]).not.toHaveProperty('locale');
+      const through = await app.request('GET', '/api/restaurants?filters[chef][name][$eq]=Eve&sort=chef.name&populate=chef');
+      expect(through.status).toBe(200);
+      expect(through.body.data).toHaveLength(1);
+      expect(through.body.data[0].chef).toMatchObject({ documentId: id, name: 'Eve' });
+      expect(through.body.data[0].chef).not.toHaveProperty('locale');
+
+      const updated = await app.request('PUT', `/api/chefs/${id}`, { data: { age: 31 } });
+      expect(updated.status).toBe(200);
+      expect(updated.body.data).toMatchObject({ name: 'Eve', age: 31 });
+      expect(updated.body.data).not.toHaveProperty('locale');
     });
 
     it('queries may not name it: fields, filters, sort answer 400 Invalid key locale', async () => {

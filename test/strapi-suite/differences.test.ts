@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIFFERENCES, differenceRows, explained, type Difference } from './differences.js';
-import { listedOutcome } from './reporter.js';
+import { diffChangesOnly, listedOutcome } from './reporter.js';
 
 /**
  * The Strapi suite's list of tests that differ on purpose (differences.ts): every entry is explained by a row of the
@@ -45,5 +45,18 @@ describe('Strapi suite: differences on purpose', () => {
 
   it('a listed test out of scope or skipped upstream stays so', () => {
     expect(listedOutcome({ status: 'skipped', reason: 'skipped upstream' }, listed).status).toBe('skipped');
+  });
+
+  const sortDiff = (extra: string) =>
+    ['- Expected', '+ Received', '', '  Array [', '    Object {', '      "id": 1,', '-     "locale": "en",', '      "title": "Article A",', extra, '    },', '  ]'].join('\n');
+
+  it('a diff changing only the allowed lines is the listed difference; one changing anything else is not', () => {
+    expect(diffChangesOnly(sortDiff(''), ['"locale": "en",'])).toBe(true);
+    expect(diffChangesOnly(`\u001b[32m${sortDiff('')}\u001b[39m`, ['"locale": "en",'])).toBe(true);
+    expect(diffChangesOnly(sortDiff('-     "id": 4,\n+     "id": 3,'), ['"locale": "en",'])).toBe(false);
+    expect(diffChangesOnly(undefined, ['"locale": "en",'])).toBe(false);
+    const withDiff: Difference = { ...listed, failure: ['to match object'], diffOnly: ['"locale": "en",'] };
+    expect(listedOutcome({ status: 'failed', reason: 'expected [] to match object []', diff: sortDiff('') }, withDiff).status).toBe('differs');
+    expect(listedOutcome({ status: 'failed', reason: 'expected [] to match object []', diff: sortDiff('+     "id": 3,') }, withDiff).status).toBe('failed');
   });
 });

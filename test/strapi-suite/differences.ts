@@ -17,6 +17,11 @@ export interface Difference {
   readme: string;
   /** Strings the failure must contain: Cairn's answer, as the README describes it. */
   failure: string[];
+  /**
+   * When set, the failed assertion's diff (expected against received) may change only lines that contain one of
+   * these: e.g. a list that differs by one key of each entry, its order and other keys equal.
+   */
+  diffOnly?: string[];
 }
 
 const FILTERING = 'tests/api/core/strapi/filtering.test.api.js';
@@ -85,6 +90,24 @@ export const DIFFERENCES: Difference[] = [
     test: `Relations > Disconnect entity relations > ${mode} > Remove all relations id1, id2, id3`,
     readme: MORPH_EVIDENCE,
     failure: ["Cannot read properties of undefined (reading 'products_morphtomany')", '→ 200'],
+  })),
+  // `locale: 'en'` expected back on types without i18n: Strapi 5.54 makes `locale` private there (strapi/strapi#21495).
+  ...[
+    'Regular sort',
+    'Deep Sort (1st level)',
+    'Deep Sort (2nd level)',
+    'Deep sort (2nd level) + Regular sort',
+    '2 Deep Sort (2nd level + 1st level)',
+    'Deep sort (2st level) + Pagination (start/limit)',
+    'Deep sort (1st level) + Pagination (page/pageSize)',
+    'Deep sort (1st level) + Filters',
+  ].map((name) => ({
+    kind: 'not Strapi 5.54' as const,
+    file: SORT,
+    test: `Sort > ${name}`,
+    readme: "8 of the sort file's tests, which expect `locale: 'en'` back on types without i18n",
+    failure: ['to match object', '→ 200'],
+    diffOnly: ['"locale": "en",'],
   })),
   // The copy predates strapi/strapi#26489: it expects private attributes left out of `<Type>Input` (#21934's rule);
   // Strapi 5.54's recorded schemas keep them (UsersPermissionsUserInput has resetPasswordToken), as Cairn does.

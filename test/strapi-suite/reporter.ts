@@ -5,7 +5,7 @@ import type { RunnerTask, RunnerTestFile } from 'vitest';
 import { DIFFERENCES, explained, type Difference } from './differences.js';
 
 type Status = 'passed' | 'failed' | 'differs' | 'out of scope' | 'skipped';
-export type Outcome = { status: Status; reason?: string };
+export type Outcome = { status: Status; reason?: string; diff?: string };
 
 const OUT_OF_SCOPE = 'Out of scope: ';
 
@@ -14,10 +14,21 @@ function firstLine(message: string | undefined): string {
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
-function classify(errors: Array<{ message?: string; name?: string }> | undefined): Outcome {
+function classify(errors: Array<{ message?: string; name?: string; diff?: string }> | undefined): Outcome {
   const scoped = errors?.find((e) => e.message?.startsWith(OUT_OF_SCOPE));
   if (scoped) return { status: 'out of scope', reason: scoped.message!.slice(OUT_OF_SCOPE.length) };
-  return { status: 'failed', reason: firstLine(errors?.[0]?.message) || 'failed' };
+  return { status: 'failed', reason: firstLine(errors?.[0]?.message) || 'failed', diff: errors?.[0]?.diff };
+}
+
+/**
+ * Whether a failed assertion's diff changes only lines holding one of `allowed` (vitest's diff: `- Expected`,
+ * `+ Received`, then each line prefixed with `-`, `+` or two spaces; colours stripped). No diff: not shown.
+ */
+export function diffChangesOnly(diff: string | undefined, allowed: string[]): boolean {
+  if (!diff) return false;
+  const lines = diff.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const changed = lines.filter((line) => /^[-+] /.test(line) && !/^- Expected|^\+ Received/.test(line));
+  return changed.length > 0 && changed.every((line) => allowed.some((text) => line.includes(text)));
 }
 
 /** A test's outcome; one that did not run because a hook of its suite failed takes that hook's error. */
@@ -67,10 +78,13 @@ function nameOf(test: RunnerTask): string {
  */
 export function listedOutcome(outcome: Outcome, difference: Difference): Outcome {
   if (outcome.status === 'passed') return { status: 'failed', reason: `passed, but differences.ts lists it (${difference.kind}, "${difference.readme}"): remove it from the list` };
-  if (outcome.status === 'failed' && difference.failure.every((text) => outcome.reason?.includes(text))) {
+  const failedAsListed =
+    difference.failure.every((text) => outcome.reason?.includes(text)) && (!difference.diffOnly || diffChangesOnly(outcome.diff, difference.diffOnly));
+  if (outcome.status === 'failed' && failedAsListed) {
     return { status: 'differs', reason: `${difference.kind}, README: "${difference.readme}" (${outcome.reason})` };
   }
-  return outcome.status === 'failed' ? { status: 'failed', reason: `not the listed difference (${difference.failure.join(', ')}): ${outcome.reason}` } : outcome;
+  const listed = [...difference.failure, ...(difference.diffOnly ? [`a diff of only ${difference.diffOnly.join(', ')}`] : [])].join(', ');
+  return outcome.status === 'failed' ? { status: 'failed', reason: `not the listed difference (${listed}): ${outcome.reason}` } : outcome;
 }
 
 /**

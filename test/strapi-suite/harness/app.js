@@ -3,8 +3,9 @@
 /**
  * The one Cairn app of a test file (each file runs in a process of its own): the models the builders declared,
  * written as a Strapi-layout app folder, served by an in-process Cairn (the repository's dist/) listening on a
- * random port, on a SQLite database of its own. Fixtures are created through the REST Content API with a
- * full-access API token, as a client would.
+ * random port, on a SQLite database of its own. Fixtures are created through its in-process Document Service (as
+ * Strapi's harness creates them through Strapi's), clean-ups through the REST Content API with a full-access API
+ * token.
  */
 const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -21,8 +22,6 @@ const state = {
   dir: null,
   cairn: null,
   token: null,
-  /** uid -> Map(id -> documentId) of every entry the fixtures created (entityService takes ids, REST documentIds). */
-  documentIds: new Map(),
   /**
    * `config/middlewares` as the running instance's `register` set it (`strapi.config.set('middlewares', ...)`), written
    * into the app folder as config/middlewares.js; null: the app has no such file (Strapi's defaults).
@@ -189,7 +188,6 @@ async function discardIfEmpty() {
   state.dir = null;
   state.token = null;
   state.locales = [];
-  state.documentIds.clear();
   state.middlewares = null;
 }
 
@@ -198,7 +196,7 @@ async function ensureStarted() {
   return state.cairn;
 }
 
-/** One request to the running Cairn with the full-access token (fixtures and clean-ups). */
+/** One request to the running Cairn with the full-access token (clean-ups). */
 async function call(method, url, body) {
   const cairn = await ensureStarted();
   const response = await cairn.fastify.inject({

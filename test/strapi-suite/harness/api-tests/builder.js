@@ -2,7 +2,7 @@
 
 /**
  * `api-tests/builder` over Cairn: `createTestBuilder().addComponent(...).addContentType(...).addFixtures(...)
- * .build()` declares the models (an app folder), starts Cairn on them and creates the fixtures through REST.
+ * .build()` declares the models (an app folder), starts Cairn on them and creates the fixtures (models.js).
  */
 const app = require('../app');
 const models = require('./models');
