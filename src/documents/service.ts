@@ -2,7 +2,7 @@ import type { ContentType } from '../model/types.js';
 import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams, specSource } from '../query/index.js';
 import type { Database } from '../database/types.js';
-import { otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
+import { firstDocumentId, otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
@@ -211,6 +211,15 @@ export class Documents implements DocumentService {
     const spec = this.spec({ ...params, pagination: { page: 1, pageSize: 1, withCount: true } });
     const page = await this.findPage(spec);
     return (page.pagination as { total: number }).total;
+  }
+
+  /**
+   * A single type's one document (undefined before its first write), found as Strapi finds it for `createOrUpdate`,
+   * `delete` and GraphQL's mutations (`strapi.db.query(uid).findOne()`): any row, whatever its locale and version. A
+   * write in a locale the document lacks then adds that locale to it (updateDocument), not a second document.
+   */
+  singleDocumentId(): Promise<string | undefined> {
+    return firstDocumentId(this.ctx.db, this.contentType);
   }
 
   /** The locale a write applies to: the request's, the body's, or the default (localized types only). */

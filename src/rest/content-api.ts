@@ -134,13 +134,13 @@ async function update(ctx: RestContext, ct: ContentType, documents: Documents, r
   const data = bodyData(req.body);
   let { documentId } = req.params as Params;
   if (ct.kind === 'singleType') {
-    // A single type has one document: PUT creates it the first time.
-    const existing = await documents.findFirst({ status: ct.draftAndPublish ? 'draft' : undefined, locale, fields: [] });
-    if (!existing) {
+    // A single type has one document: PUT creates it the first time; later PUTs update it, in any locale (one it
+    // lacks becomes a locale version of it), as Strapi's createOrUpdate finds it whatever the locale.
+    documentId = await documents.singleDocumentId();
+    if (documentId === undefined) {
       const row = await documents.createAndRead({ data, status, locale }, answer);
       return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row)));
     }
-    documentId = existing.documentId as string;
   }
   const row = await documents.updateAndRead({ documentId: documentId!, data, status, locale }, answer);
   if (row === null) throw new NotFoundError();
@@ -152,9 +152,8 @@ async function remove(ctx: RestContext, documents: Documents, req: FastifyReques
   // 204); `locale` chooses what is deleted.
   const { locale } = await writeQuery(ctx, documents.contentType, req, 'delete');
   let { documentId } = req.params as Params;
-  if (documentId === undefined) {
-    documentId = (await documents.findFirst({ status: documents.contentType.draftAndPublish ? 'draft' : undefined, locale, fields: [] }))?.documentId;
-  }
+  // A single type's one document, whatever its locales (Strapi's delete then removes nothing in a locale it lacks).
+  if (documentId === undefined) documentId = await documents.singleDocumentId();
   if (documentId !== undefined) await documents.delete({ documentId, locale });
   return reply.status(204).send();
 }

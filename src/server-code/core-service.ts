@@ -54,17 +54,19 @@ export function createCoreService(rest: RestContext, contentType: ContentType): 
       async find(params: Params = {}) {
         return parse(await documents.findOneJson(specOf(params), undefined));
       },
+      // Strapi's single-type service finds its document whatever the locale (`getDocumentId`): a write in a locale
+      // it lacks adds that locale to it, a delete there removes nothing.
       async createOrUpdate(params: Params = {}) {
         const { write, answer } = writeOf(params);
-        const existing = await documents.findFirst({ status: contentType.draftAndPublish ? 'draft' : undefined, locale: write.locale, fields: [] });
-        if (!existing) return parse(await documents.createAndRead(write, answer));
-        return parse(await documents.updateAndRead({ ...write, documentId: existing.documentId }, answer));
+        const documentId = await documents.singleDocumentId();
+        if (documentId === undefined) return parse(await documents.createAndRead(write, answer));
+        return parse(await documents.updateAndRead({ ...write, documentId }, answer));
       },
       async delete(params: Params = {}) {
         const locale = typeof params.locale === 'string' ? params.locale : undefined;
-        const existing = await documents.findFirst({ status: contentType.draftAndPublish ? 'draft' : undefined, locale, fields: [] });
-        if (!existing) return { deletedEntries: 0 };
-        const { deleted } = await documents.delete({ documentId: existing.documentId, locale });
+        const documentId = await documents.singleDocumentId();
+        if (documentId === undefined) return { deletedEntries: 0 };
+        const { deleted } = await documents.delete({ documentId, locale });
         return { deletedEntries: deleted };
       },
     });

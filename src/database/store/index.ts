@@ -5,6 +5,7 @@ export { copyFileRows, deleteFileRows, fileDocumentIds, fileMimeTypes, hasFileRo
 export {
   documentIdsByRowId,
   existingVersions,
+  firstDocumentId,
   otherLocaleRows,
   siblingRowIds,
   versionRows,

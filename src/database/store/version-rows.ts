@@ -26,6 +26,15 @@ export async function versionRows(db: Database, contentType: ContentType, docume
   return rows.map((r) => ({ id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null }));
 }
 
+/**
+ * The documentId of a content type's first row (the lowest id), whatever its locale and version: a single type's one
+ * document, as Strapi's core service and GraphQL mutations find it (`strapi.db.query(uid).findOne()`, no condition).
+ */
+export async function firstDocumentId(db: Database, contentType: ContentType): Promise<string | undefined> {
+  const rows = await db.query<{ document_id: string }>(`SELECT document_id FROM ${sqlDialect(db.dialect).quote(contentType.table)} ORDER BY id LIMIT 1`, []);
+  return rows[0]?.document_id ?? undefined;
+}
+
 /** The ids of a document's rows in every locale but one (a localized type). */
 export async function otherLocaleRows(db: Database, contentType: ContentType, documentId: string, locale: string): Promise<number[]> {
   const rows = await db.query<{ id: number }>(`SELECT id FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE document_id = ? AND locale <> ?`, [

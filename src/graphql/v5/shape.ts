@@ -56,9 +56,8 @@ export function v5CrudShape(model: Model, ext: GraphqlExtensionService, compat: 
       },
       { name: 'update', params: { documentId, ...writeParams(args) } },
     );
-  /** A single type's document (it has at most one, in any locale), or undefined. */
-  const theDocument = async (fields: CrudFields) =>
-    (await fields.documents.findFirst({ status: fields.ct.draftAndPublish ? 'draft' : undefined, locale: fields.ct.localized ? '*' : undefined, fields: [] }))?.documentId as string | undefined;
+  /** A single type's document (it has at most one, in any locale and version), or undefined. */
+  const theDocument = (fields: CrudFields) => fields.documents.singleDocumentId();
 
   return {
     registry,
