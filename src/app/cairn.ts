@@ -278,7 +278,8 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
     await cairn.hooks.register?.({ cairn, strapi: cairn.strapi });
     cairn.buildModel(modelFiles);
     for (const ct of cairn.model.contentTypes.values()) {
-      if (ct.file.startsWith('<')) continue; // built in (users, files...): no file of the app's
+      // Plugin types (users, files...), extended or not: Strapi reads no lifecycles.js beside an extension's schema.
+      if (ct.plugin !== undefined) continue;
       const lifecycles = await loadModelLifecycles(resolve(options.dir, ct.file), options.dir);
       if (lifecycles) cairn.documentHooks.setModelLifecycles(ct.uid, lifecycles);
     }

@@ -15,6 +15,11 @@ export interface AuthOptions {
   registerEnabled: boolean;
   /** Extra user attributes `register` accepts besides username, email, password. */
   allowedFields: string[];
+  /**
+   * The attributes an app's extension adds to the user (`src/extensions/users-permissions/content-types/user`):
+   * written by `POST /users` and `PUT /users/:id` as the plugin's own are, as Strapi's user controller writes the body.
+   */
+  extendedFields: string[];
   minPasswordLength: number;
   /** Attempts at login, register and change-password: per client address, at most `max` per `timeWindow` ms each. */
   rateLimit: { max: number; timeWindow: number };
@@ -116,8 +121,9 @@ export class AuthService {
     const { username, email, password } = await this.newCredentials(body);
     const { role, confirmed, blocked } = body;
     const roleId = typeof role === 'string' ? role : await this.options.permissions.ensureRole('authenticated', 'Authenticated');
+    const extras = Object.fromEntries(this.options.extendedFields.filter((k) => k in body).map((k) => [k, body[k]]));
     const documentId = await this.users.createDocument({
-      data: { username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: confirmed ?? true, blocked: blocked ?? false, role: roleId },
+      data: { ...extras, username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: confirmed ?? true, blocked: blocked ?? false, role: roleId },
     });
     return this.user(await this.userId(documentId));
   }
@@ -127,7 +133,7 @@ export class AuthService {
     const body = inputObject(input);
     const data: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(body)) {
-      if (!USER_KEYS.includes(key)) throw new ValidationError(`Invalid key ${key}`);
+      if (!USER_KEYS.includes(key) && !this.options.extendedFields.includes(key)) throw new ValidationError(`Invalid key ${key}`);
       if (key === 'password') {
         if (typeof value !== 'string' || value.length < this.options.minPasswordLength) throw new ValidationError(`password must be at least ${this.options.minPasswordLength} characters`);
         data.password = await bcrypt.hash(value, 10);

@@ -1,0 +1,152 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCairn } from '../../src/app/cairn.js';
+import { createLogger } from '../../src/app/logger.js';
+import { readLayout } from '../../src/database/layout.js';
+import { checkStrapiLayout } from '../../src/database/strapi-layout/check.js';
+import { BUILTIN_SCHEMAS } from '../../src/model/index.js';
+import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
+import { describeEachDialect } from '../helpers/databases.js';
+
+// examples/server-code extends the users-permissions user (src/extensions/users-permissions/content-types/user):
+// a `phone` registration may set (config/plugins.js: register.allowedFields) and the `articles` its articles'
+// `author` relation points back from.
+const EXAMPLE = join(import.meta.dirname, '..', '..', 'examples', 'server-code');
+const PUBLIC = { authorization: '' };
+const USER_UID = 'plugin::users-permissions.user';
+
+describeEachDialect('a users-permissions user extended by the app (examples/server-code)', (dialect) => {
+  let app: TestApp;
+  let ann: { jwt: string; user: { id: number; documentId: string } };
+  const bearer = () => ({ authorization: `Bearer ${ann.jwt}` });
+
+  beforeAll(async () => {
+    app = await startTestApp(dialect, EXAMPLE);
+    const registered = await app.request('POST', '/api/auth/local/register', { username: 'ann', email: 'Ann@Example.com', password: 'secret123', phone: '+33 1 23' }, PUBLIC);
+    expect(registered.status).toBe(200);
+    ann = registered.body;
+  });
+  afterAll(() => app?.close());
+
+  it('registration writes the extended field the config allows, answers it, and refuses a field it does not allow', async () => {
+    expect(ann.user).toMatchObject({ username: 'ann', email: 'ann@example.com', phone: '+33 1 23', confirmed: true, blocked: false });
+    expect(ann.user).not.toHaveProperty('password');
+    const refused = await app.request('POST', '/api/auth/local/register', { username: 'bob', email: 'bob@example.com', password: 'secret123', articles: [] }, PUBLIC);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid parameters: articles' });
+    // The extension's own rules apply to what registration writes.
+    const tooLong = await app.request('POST', '/api/auth/local/register', { username: 'cid', email: 'cid@example.com', password: 'secret123', phone: '1'.repeat(21) }, PUBLIC);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.details.errors[0]).toMatchObject({ path: ['phone'] });
+  });
+
+  it('/api/users/me answers the extended fields; /api/users lists and filters by them', async () => {
+    const me = await app.request('GET', '/api/users/me', undefined, bearer());
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id: ann.user.id, documentId: ann.user.documentId, username: 'ann', phone: '+33 1 23' });
+    const found = await app.request('GET', `/api/users?filters[phone][$startsWith]=${encodeURIComponent('+33')}&fields[0]=username&fields[1]=phone`);
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual([{ id: ann.user.id, documentId: ann.user.documentId, username: 'ann', phone: '+33 1 23' }]);
+    expect((await app.request('GET', '/api/users?filters[phone][$eq]=nope')).body).toEqual([]);
+  });
+
+  it('POST and PUT /api/users write the extended fields', async () => {
+    const created = await app.request('POST', '/api/users', { username: 'dan', email: 'dan@example.com', password: 'secret123', phone: '555' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ username: 'dan', phone: '555' });
+    const updated = await app.request('PUT', `/api/users/${created.body.id}`, { phone: '556' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ username: 'dan', phone: '556' });
+    expect((await app.request('PUT', `/api/users/${created.body.id}`, { nickname: 'd' })).body.error).toMatchObject({ status: 400, message: 'Invalid key nickname' });
+    expect((await app.request('DELETE', `/api/users/${created.body.id}`)).status).toBe(200);
+  });
+
+  it("a relation from an article to the user, populated both ways, and filtered through", async () => {
+    const article = await app.request('POST', '/api/articles', { data: { title: 'By Ann', author: ann.user.documentId } });
+    expect(article.status).toBe(201);
+    const other = await app.request('POST', '/api/articles', { data: { title: 'Nobody' } });
+    expect(other.status).toBe(201);
+    const list = await app.request('GET', '/api/articles?populate[author][fields][0]=username&populate[author][fields][1]=phone&sort=title&fields[0]=title', undefined, bearer());
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((a: { title: string; author: unknown }) => [a.title, a.author])).toEqual([
+      ['By Ann', { id: ann.user.id, documentId: ann.user.documentId, username: 'ann', phone: '+33 1 23' }],
+      ['Nobody', null],
+    ]);
+    const me = await app.request('GET', '/api/users/me?populate[articles][fields][0]=title', undefined, bearer());
+    expect(me.status).toBe(200);
+    expect(me.body.articles).toEqual([{ id: article.body.data.id, documentId: article.body.data.documentId, title: 'By Ann' }]);
+    const byPhone = await app.request('GET', `/api/articles?filters[author][phone][$eq]=${encodeURIComponent('+33 1 23')}&fields[0]=title`);
+    expect(byPhone.body.data.map((a: { title: string }) => a.title)).toEqual(['By Ann']);
+    const graphql = await app.request('POST', '/graphql', { query: '{ articles(filters: { author: { phone: { eq: "+33 1 23" } } }) { title author { username phone articles { title } } } }' });
+    expect(graphql.body).toEqual({ data: { articles: [{ title: 'By Ann', author: { username: 'ann', phone: '+33 1 23', articles: [{ title: 'By Ann' }] } }] } });
+    // The public role may not find users: populating the author leaves it out, filtering through it is refused.
+    const open = await app.request('GET', '/api/articles?populate=author&filters[title][$eq]=By Ann', undefined, PUBLIC);
+    expect(open.body.data[0]).not.toHaveProperty('author');
+    expect((await app.request('GET', '/api/articles?filters[author][phone][$eq]=1', undefined, PUBLIC)).status).toBe(400);
+  });
+
+  it('the database Cairn made has the tables Strapi makes for the extended user', async () => {
+    expect(await checkStrapiLayout(app.cairn.db, app.cairn.model)).toEqual([]);
+    const layout = await readLayout((sql, params) => app.cairn.db.query(sql, params), app.cairn.db.dialect);
+    const users = layout.tables.find((t) => t.name === 'up_users')!;
+    expect(users.columns.find((c) => c.name === 'phone')).toMatchObject({ nullable: true, type: expect.stringMatching(/^(varchar\(255\)|character varying\(255\))$/) });
+    const link = layout.tables.find((t) => t.name === 'articles_author_lnk')!;
+    expect(link.columns.map((c) => c.name).sort()).toEqual(['article_id', 'article_ord', 'id', 'user_id']);
+    expect(link.foreignKeys.map((k) => [k.name, k.referencedTable])).toEqual(
+      expect.arrayContaining([
+        ['articles_author_lnk_fk', 'articles'],
+        ['articles_author_lnk_ifk', 'up_users'],
+      ]),
+    );
+  });
+});
+
+const NOTE = { kind: 'collectionType', collectionName: 'notes', info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' }, attributes: { text: { type: 'string' } } };
+
+describe('an extension Cairn cannot apply stops the start, naming the file', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function startError(files: Record<string, string>): Promise<{ dir: string; message: string }> {
+    const dir = writeApp({ contentTypes: { note: NOTE } });
+    dirs.push(dir);
+    for (const [path, source] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), source);
+    }
+    try {
+      const cairn = await createCairn({
+        dir,
+        config: { database: { connection: { client: 'sqlite', connection: { filename: join(dir, '.tmp', 'data.db') } } } } as never,
+        log: createLogger({ write: () => undefined }),
+      });
+      await cairn.close();
+    } catch (error) {
+      return { dir, message: (error as Error).message };
+    }
+    throw new Error('the app started');
+  }
+
+  const user = BUILTIN_SCHEMAS.find((b) => b.uid === USER_UID)!.schema as { attributes: Record<string, unknown> };
+  const SCHEMA = 'src/extensions/users-permissions/content-types/user/schema.json';
+
+  it("a schema that drops one of the plugin's attributes", async () => {
+    const { confirmed: _, ...rest } = user.attributes;
+    const { message } = await startError({ [SCHEMA]: JSON.stringify({ ...user, attributes: { ...rest, phone: { type: 'string' } } }) });
+    expect(message).toBe(
+      `${SCHEMA}: the plugin's attribute "confirmed" is missing: an extension's "attributes" replace the plugin's whole (as in Strapi), so they must keep the plugin's own (Cairn's users-permissions serves plugin::users-permissions.user with it)`,
+    );
+  });
+
+  it('a folder naming no plugin, a content type the plugin lacks', async () => {
+    expect((await startError({ 'src/extensions/user-permissions/content-types/user/schema.json': '{}' })).message).toContain(
+      'src/extensions/user-permissions: "user-permissions" is not a plugin Cairn knows',
+    );
+    expect((await startError({ 'src/extensions/users-permissions/content-types/member/schema.json': '{}' })).message).toBe(
+      'src/extensions/users-permissions/content-types/member/schema.json: the plugin users-permissions has no content type "member" (it has permission, role, user)',
+    );
+  });
+});
