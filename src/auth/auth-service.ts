@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { findUserByEmailOrUsername, findUserId, findUserPassword, findUserWithRole, setUserPassword, type UserWithRole } from '../database/users.js';
-import { ApplicationError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
+import { ApplicationError, ForbiddenError, NotFoundError, RateLimitError, ValidationError, type FieldError } from '../errors/index.js';
 import { AttemptLimit } from './attempts.js';
 import { checkCredentials, EMAIL, inputObject, stringField } from './credentials.js';
 import type { AuthHost } from './host.js';
@@ -44,12 +44,36 @@ export class AuthService {
   /** The attempts of each rate-limited action, counted per client address (REST and GraphQL together). */
   readonly attempts: { register: AttemptLimit; login: AttemptLimit; changePassword: AttemptLimit };
 
+  /** The attempts of other routes with the rate-limit middleware (an app's, through its strapi-server), by route. */
+  private readonly otherAttempts = new Map<string, AttemptLimit>();
+
   constructor(
     private readonly host: Pick<AuthHost, 'db' | 'documents'>,
     private readonly options: AuthOptions,
   ) {
-    const limit = () => new AttemptLimit(options.rateLimit.max, options.rateLimit.timeWindow);
-    this.attempts = { register: limit(), login: limit(), changePassword: limit() };
+    this.attempts = { register: this.newLimit(), login: this.newLimit(), changePassword: this.newLimit() };
+  }
+
+  private newLimit(): AttemptLimit {
+    return new AttemptLimit(this.options.rateLimit.max, this.options.rateLimit.timeWindow);
+  }
+
+  /**
+   * Counts an attempt at a rate-limited action from a client `address`: `register`, `login`, `changePassword`, or
+   * any other name (a route of the app's with users-permissions' rate-limit middleware: its own count). Tells the
+   * client its limit through `setHeader`, as @fastify/rate-limit does (`x-ratelimit-*`, `retry-after` with the
+   * 429); past the limit, a RateLimitError.
+   */
+  async attempt(action: string, address: string, setHeader: (name: string, value: number) => void): Promise<void> {
+    let limit = Object.hasOwn(this.attempts, action) ? this.attempts[action as keyof AuthService['attempts']] : this.otherAttempts.get(action);
+    if (!limit) this.otherAttempts.set(action, (limit = this.newLimit()));
+    const attempt = await limit.count(address);
+    setHeader('x-ratelimit-limit', attempt.limit);
+    setHeader('x-ratelimit-remaining', attempt.remaining);
+    setHeader('x-ratelimit-reset', attempt.resetSeconds);
+    if (!attempt.exceeded) return;
+    setHeader('retry-after', attempt.resetSeconds);
+    throw new RateLimitError();
   }
 
   private get users() {
