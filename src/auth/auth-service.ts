@@ -20,6 +20,8 @@ export interface AuthOptions {
    * written by `POST /users` and `PUT /users/:id` as the plugin's own are, as Strapi's user controller writes the body.
    */
   extendedFields: string[];
+  /** Those of them that are scalars a caller may read: `me` (a request's `ctx.state.user`) has them. */
+  extendedScalars: string[];
   minPasswordLength: number;
   /** Attempts at login, register and change-password: per client address, at most `max` per `timeWindow` ms each. */
   rateLimit: { max: number; timeWindow: number };
@@ -44,6 +46,11 @@ export class AuthService {
   /** The attempts of each rate-limited action, counted per client address (REST and GraphQL together). */
   readonly attempts: { register: AttemptLimit; login: AttemptLimit; changePassword: AttemptLimit };
 
+  /**
+   * The plugin's auth actions an app's `strapi-server` replaced (`auth.register`, `auth.callback`...): its REST routes
+   * run the app's; GraphQL's register and login, which Strapi runs through the same controller, refuse then.
+   */
+  readonly replacedByApp = new Set<string>();
   /** The attempts of other routes with the rate-limit middleware (an app's, through its strapi-server), by route. */
   private readonly otherAttempts = new Map<string, AttemptLimit>();
 
@@ -127,9 +134,16 @@ export class AuthService {
     return this.answer(userId);
   }
 
-  /** The user with its role (null: no such user): GraphQL's `me`, and the `state.user` of policies. */
-  me(userId: number): Promise<UserWithRole | null> {
-    return findUserWithRole(this.host.db, userId);
+  /**
+   * The user with its role (null: no such user): GraphQL's `me`, and the `state.user` of policies; with the scalars
+   * an app's extension adds to the user, as Strapi's `ctx.state.user` has every column of the user's row.
+   */
+  async me(userId: number): Promise<(UserWithRole & Record<string, unknown>) | null> {
+    const user = await findUserWithRole(this.host.db, userId);
+    if (!user || !this.options.extendedScalars.length) return user;
+    const { results } = await this.users.findMany({ filters: { id: { $eq: userId } }, fields: this.options.extendedScalars, pagination: { page: 1, pageSize: 1 } });
+    const { id: _id, documentId: _documentId, ...extended } = results[0] ?? {};
+    return { ...extended, ...user };
   }
 
   /** One user as the users routes answer it, without private fields (404: none). */

@@ -6,7 +6,7 @@ import { permissionActions } from './actions.js';
 import { Permissions } from './roles.js';
 import { registerAuthRoutes, usersPermissionsActions } from './routes.js';
 import { ApiTokens } from './tokens.js';
-import { BUILTIN_SCHEMAS, type Model } from '../model/index.js';
+import { BUILTIN_SCHEMAS, isSelectableScalar, type Model } from '../model/index.js';
 
 export { ApiTokens, type TokenType } from './tokens.js';
 export { Permissions } from './roles.js';
@@ -55,6 +55,7 @@ export async function registerAuth(host: AuthHost): Promise<void> {
     registerEnabled: config.register?.enabled ?? true,
     allowedFields: config.register?.allowedFields ?? [],
     extendedFields: extendedUserFields(host.model),
+    extendedScalars: extendedUserFields(host.model).filter((name) => isSelectableScalar(host.model.contentTypes.get(USER_UID)!.attributes.get(name)!)),
     minPasswordLength: config.minPasswordLength ?? 6,
     // Counted by the client address only: a key built from body fields could be rotated to escape the limit.
     rateLimit: { max: config.ratelimit?.max ?? 10, timeWindow: config.ratelimit?.interval ?? config.ratelimit?.window ?? 60_000 },
