@@ -176,6 +176,25 @@ describe('an extension Cairn cannot apply stops the start, naming the file', () 
     );
   });
 
+  it('a database Cairn made before the extension gets, at the next start, what the extension adds (as Strapi would)', async () => {
+    const dir = writeApp({ contentTypes: { note: NOTE } });
+    dirs.push(dir);
+    const config = { database: { connection: { client: 'sqlite', connection: { filename: join(dir, '.tmp', 'data.db') } } } } as never;
+    const log = createLogger({ write: () => undefined });
+    await (await createCairn({ dir, config, log })).close();
+    mkdirSync(dirname(join(dir, SCHEMA)), { recursive: true });
+    writeFileSync(join(dir, SCHEMA), JSON.stringify({ ...user, attributes: { ...user.attributes, phone: { type: 'string' }, notes: { type: 'relation', relation: 'oneToMany', target: 'api::note.note' } } }));
+    const cairn = await createCairn({ dir, config, log });
+    try {
+      expect(await checkStrapiLayout(cairn.db, cairn.model)).toEqual([]);
+      const layout = await readLayout((sql, params) => cairn.db.query(sql, params), cairn.db.dialect);
+      expect(layout.tables.find((t) => t.name === 'up_users')!.columns.some((c) => c.name === 'phone')).toBe(true);
+      expect(layout.tables.find((t) => t.name === 'up_users_notes_lnk')!.columns.map((c) => c.name).sort()).toEqual(['id', 'note_id', 'note_ord', 'user_id']);
+    } finally {
+      await cairn.close();
+    }
+  });
+
   it('a folder naming no plugin, a content type the plugin lacks', async () => {
     expect((await startError({ 'src/extensions/user-permissions/content-types/user/schema.json': '{}' })).message).toContain(
       'src/extensions/user-permissions: "user-permissions" is not a plugin Cairn knows',
