@@ -26,7 +26,8 @@ import { lazySchemaCompilers } from './schema-compilers.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
-import { registerServerCode, strapiModuleAliases } from '../server-code/index.js';
+import { loadPluginExtensions, registerServerCode, strapiModuleAliases, type PluginExtensions } from '../server-code/index.js';
+import { USERS_PERMISSIONS_ROUTES } from '../auth/index.js';
 import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
 import { DocumentHooks } from '../documents/hooks.js';
@@ -166,6 +167,14 @@ export class Cairn {
   /** The app's src/index hooks (register, bootstrap, destroy). */
   hooks: AppHooks = {};
 
+  /** What the app's `src/extensions` changed of Strapi's plugins (schemas, users-permissions' routes and controllers). */
+  pluginExtensions?: PluginExtensions;
+
+  /** The users-permissions routes the app's strapi-server changed or removed: its server code serves them, not auth. */
+  get usersPermissionsRoutesByApp(): ReadonlySet<string> | undefined {
+    return this.pluginExtensions?.usersPermissions?.taken;
+  }
+
   /** Stops the HTTP server (in-flight requests finish) and closes the database. */
   async close(): Promise<void> {
     // A request still running at shutdown leaves a keep-alive connection behind: close such connections as soon
@@ -177,6 +186,7 @@ export class Cairn {
       clearInterval(sweeper);
     }
     for (const hook of this.onClose) await hook();
+    await this.pluginExtensions?.usersPermissions?.hooks.destroy?.({ strapi: this.strapi });
     await this.hooks.destroy?.({ cairn: this, strapi: this.strapi });
     await this.db.close();
   }
@@ -245,6 +255,8 @@ async function setUp(cairn: Cairn): Promise<void> {
   const added = await ensureStrapiLayout(cairn.db, cairn.model);
   if (added.length) cairn.log.info(`added to the database what the model added (${added.length}):\n${formatLayoutDifferences(added)}`);
   for (const task of cairn.setup) await task();
+  // As Strapi: the plugins' bootstrap (an app's extension of users-permissions' own), then the app's.
+  await cairn.pluginExtensions?.usersPermissions?.hooks.bootstrap?.({ strapi: cairn.strapi });
   await cairn.hooks.bootstrap?.({ cairn, strapi: cairn.strapi });
 }
 
@@ -283,10 +295,17 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
     registerGraphqlServices(cairn);
     // As Strapi, the app's code may use the global `strapi` (lifecycle files, services): the last app started's.
     (globalThis as { strapi?: unknown }).strapi = cairn.strapi;
+    // As Strapi loads plugins: each extension's schema.json, then its strapi-server; then the plugins' register (an
+    // app's extension of users-permissions' own), then the app's.
+    cairn.pluginExtensions = await loadPluginExtensions(options.dir, strapiModuleAliases(), modelFiles.extensions ?? [], USERS_PERMISSIONS_ROUTES);
+    await cairn.pluginExtensions.usersPermissions?.hooks.register?.({ strapi: cairn.strapi });
     await cairn.hooks.register?.({ cairn, strapi: cairn.strapi });
-    cairn.buildModel(modelFiles);
+    cairn.buildModel({ ...modelFiles, extensions: cairn.pluginExtensions.schemas });
+    const userLifecycles = cairn.pluginExtensions.usersPermissions?.userLifecycles;
+    if (userLifecycles) cairn.documentHooks.setModelLifecycles('plugin::users-permissions.user', userLifecycles);
     for (const ct of cairn.model.contentTypes.values()) {
-      if (ct.file.startsWith('<')) continue; // built in (users, files...): no file of the app's
+      // Plugin types (users, files...), extended or not: Strapi reads no lifecycles.js beside an extension's schema.
+      if (ct.plugin !== undefined) continue;
       const lifecycles = await loadModelLifecycles(resolve(options.dir, ct.file), options.dir);
       if (lifecycles) cairn.documentHooks.setModelLifecycles(ct.uid, lifecycles);
     }

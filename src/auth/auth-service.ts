@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { findUserByEmailOrUsername, findUserId, findUserPassword, findUserWithRole, setUserPassword, type UserWithRole } from '../database/users.js';
-import { ApplicationError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
+import { ApplicationError, ForbiddenError, NotFoundError, RateLimitError, ValidationError, type FieldError } from '../errors/index.js';
 import { AttemptLimit } from './attempts.js';
 import { checkCredentials, EMAIL, inputObject, stringField } from './credentials.js';
 import type { AuthHost } from './host.js';
@@ -15,6 +15,13 @@ export interface AuthOptions {
   registerEnabled: boolean;
   /** Extra user attributes `register` accepts besides username, email, password. */
   allowedFields: string[];
+  /**
+   * The attributes an app's extension adds to the user (`src/extensions/users-permissions/content-types/user`):
+   * written by `POST /users` and `PUT /users/:id` as the plugin's own are, as Strapi's user controller writes the body.
+   */
+  extendedFields: string[];
+  /** Those of them that are scalars a caller may read: `me` (a request's `ctx.state.user`) has them. */
+  extendedScalars: string[];
   minPasswordLength: number;
   /** Attempts at login, register and change-password: per client address, at most `max` per `timeWindow` ms each. */
   rateLimit: { max: number; timeWindow: number };
@@ -39,12 +46,41 @@ export class AuthService {
   /** The attempts of each rate-limited action, counted per client address (REST and GraphQL together). */
   readonly attempts: { register: AttemptLimit; login: AttemptLimit; changePassword: AttemptLimit };
 
+  /**
+   * The plugin's auth actions an app's `strapi-server` replaced (`auth.register`, `auth.callback`...): its REST routes
+   * run the app's; GraphQL's register and login, which Strapi runs through the same controller, refuse then.
+   */
+  readonly replacedByApp = new Set<string>();
+  /** The attempts of other routes with the rate-limit middleware (an app's, through its strapi-server), by route. */
+  private readonly otherAttempts = new Map<string, AttemptLimit>();
+
   constructor(
     private readonly host: Pick<AuthHost, 'db' | 'documents'>,
     private readonly options: AuthOptions,
   ) {
-    const limit = () => new AttemptLimit(options.rateLimit.max, options.rateLimit.timeWindow);
-    this.attempts = { register: limit(), login: limit(), changePassword: limit() };
+    this.attempts = { register: this.newLimit(), login: this.newLimit(), changePassword: this.newLimit() };
+  }
+
+  private newLimit(): AttemptLimit {
+    return new AttemptLimit(this.options.rateLimit.max, this.options.rateLimit.timeWindow);
+  }
+
+  /**
+   * Counts an attempt at a rate-limited action from a client `address`: `register`, `login`, `changePassword`, or
+   * any other name (a route of the app's with users-permissions' rate-limit middleware: its own count). Tells the
+   * client its limit through `setHeader`, as @fastify/rate-limit does (`x-ratelimit-*`, `retry-after` with the
+   * 429); past the limit, a RateLimitError.
+   */
+  async attempt(action: string, address: string, setHeader: (name: string, value: number) => void): Promise<void> {
+    let limit = Object.hasOwn(this.attempts, action) ? this.attempts[action as keyof AuthService['attempts']] : this.otherAttempts.get(action);
+    if (!limit) this.otherAttempts.set(action, (limit = this.newLimit()));
+    const attempt = await limit.count(address);
+    setHeader('x-ratelimit-limit', attempt.limit);
+    setHeader('x-ratelimit-remaining', attempt.remaining);
+    setHeader('x-ratelimit-reset', attempt.resetSeconds);
+    if (!attempt.exceeded) return;
+    setHeader('retry-after', attempt.resetSeconds);
+    throw new RateLimitError();
   }
 
   private get users() {
@@ -98,9 +134,16 @@ export class AuthService {
     return this.answer(userId);
   }
 
-  /** The user with its role (null: no such user): GraphQL's `me`, and the `state.user` of policies. */
-  me(userId: number): Promise<UserWithRole | null> {
-    return findUserWithRole(this.host.db, userId);
+  /**
+   * The user with its role (null: no such user): GraphQL's `me`, and the `state.user` of policies; with the scalars
+   * an app's extension adds to the user, as Strapi's `ctx.state.user` has every column of the user's row.
+   */
+  async me(userId: number): Promise<(UserWithRole & Record<string, unknown>) | null> {
+    const user = await findUserWithRole(this.host.db, userId);
+    if (!user || !this.options.extendedScalars.length) return user;
+    const { results } = await this.users.findMany({ filters: { id: { $eq: userId } }, fields: this.options.extendedScalars, pagination: { page: 1, pageSize: 1 } });
+    const { id: _id, documentId: _documentId, ...extended } = results[0] ?? {};
+    return { ...extended, ...user };
   }
 
   /** One user as the users routes answer it, without private fields (404: none). */
@@ -116,8 +159,9 @@ export class AuthService {
     const { username, email, password } = await this.newCredentials(body);
     const { role, confirmed, blocked } = body;
     const roleId = typeof role === 'string' ? role : await this.options.permissions.ensureRole('authenticated', 'Authenticated');
+    const extras = Object.fromEntries(this.options.extendedFields.filter((k) => k in body).map((k) => [k, body[k]]));
     const documentId = await this.users.createDocument({
-      data: { username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: confirmed ?? true, blocked: blocked ?? false, role: roleId },
+      data: { ...extras, username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: confirmed ?? true, blocked: blocked ?? false, role: roleId },
     });
     return this.user(await this.userId(documentId));
   }
@@ -127,7 +171,7 @@ export class AuthService {
     const body = inputObject(input);
     const data: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(body)) {
-      if (!USER_KEYS.includes(key)) throw new ValidationError(`Invalid key ${key}`);
+      if (!USER_KEYS.includes(key) && !this.options.extendedFields.includes(key)) throw new ValidationError(`Invalid key ${key}`);
       if (key === 'password') {
         if (typeof value !== 'string' || value.length < this.options.minPasswordLength) throw new ValidationError(`password must be at least ${this.options.minPasswordLength} characters`);
         data.password = await bcrypt.hash(value, 10);

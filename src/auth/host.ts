@@ -26,6 +26,11 @@ export interface AuthHost {
   /** One-time database work of a start (auth's tables and roles). */
   readonly setup: Array<() => Promise<void>>;
   documents(uid: string): Documents;
+  /**
+   * The users-permissions routes (`<METHOD> <path>`, as in USERS_PERMISSIONS_ROUTES) that the app's `strapi-server`
+   * extension changed or removed: the app's server code serves (or drops) them, auth registers the others.
+   */
+  readonly usersPermissionsRoutesByApp?: ReadonlySet<string>;
 }
 
 /** What the admin commands on roles need (an app loaded without its server). */

@@ -1,16 +1,18 @@
 import { createAccessControl } from './access.js';
-import { AuthService } from './auth-service.js';
+import { AuthService, USER_UID } from './auth-service.js';
 import type { AuthHost } from './host.js';
 import { createJwtService } from './jwt.js';
 import { permissionActions } from './actions.js';
 import { Permissions } from './roles.js';
-import { registerAuthRoutes } from './routes.js';
+import { registerAuthRoutes, usersPermissionsActions } from './routes.js';
 import { ApiTokens } from './tokens.js';
+import { BUILTIN_SCHEMAS, isSelectableScalar, type Model } from '../model/index.js';
 
 export { ApiTokens, type TokenType } from './tokens.js';
 export { Permissions } from './roles.js';
 export { AuthService, type AuthAnswer } from './auth-service.js';
 export type { AuthHost } from './host.js';
+export { RATE_LIMIT_MIDDLEWARE, USERS_PERMISSIONS_ROUTES, type UsersPermissionsActions, type UsersPermissionsHandler, type UsersPermissionsRoute } from './routes.js';
 
 interface UsersPermissionsConfig {
   jwtSecret?: string;
@@ -52,10 +54,19 @@ export async function registerAuth(host: AuthHost): Promise<void> {
     permissions,
     registerEnabled: config.register?.enabled ?? true,
     allowedFields: config.register?.allowedFields ?? [],
+    extendedFields: extendedUserFields(host.model),
+    extendedScalars: extendedUserFields(host.model).filter((name) => isSelectableScalar(host.model.contentTypes.get(USER_UID)!.attributes.get(name)!)),
     minPasswordLength: config.minPasswordLength ?? 6,
     // Counted by the client address only: a key built from body fields could be rotated to escape the limit.
     rateLimit: { max: config.ratelimit?.max ?? 10, timeWindow: config.ratelimit?.interval ?? config.ratelimit?.window ?? 60_000 },
   });
-  host.services.set('users-permissions', { permissions, jwt, tokens, auth });
-  registerAuthRoutes(host.fastify, host, auth);
+  const actions = usersPermissionsActions(host, auth);
+  host.services.set('users-permissions', { permissions, jwt, tokens, auth, actions });
+  registerAuthRoutes(host.fastify, host, auth, actions, host.usersPermissionsRoutesByApp);
+}
+
+/** The user's attributes beyond the plugin's own: what the app's extension added (none without one). */
+function extendedUserFields(model: Model): string[] {
+  const own = BUILTIN_SCHEMAS.find((b) => b.uid === USER_UID)!.schema.attributes as Record<string, unknown>;
+  return [...model.contentTypes.get(USER_UID)!.attributes.keys()].filter((name) => !Object.hasOwn(own, name));
 }

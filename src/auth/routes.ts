@@ -1,101 +1,160 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorize, findAction, type Caller } from './access-control.js';
-import { ForbiddenError, NotFoundError, RateLimitError } from '../errors/index.js';
-import { parseReadParams } from '../query/index.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/index.js';
+import { parseReadParams, strictParams } from '../query/index.js';
 import { USER_UID, type AuthService } from './auth-service.js';
-import type { AttemptLimit } from './attempts.js';
 import type { AuthHost } from './host.js';
 
 const ACTION = 'plugin::users-permissions.user';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * Users & permissions' REST routes: the auth actions (register, login, change-password), `/users/me` and the users
- * administration. HTTP only: who calls, the query string, the status; the rest is the auth service's.
- */
-export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: AuthService): void {
-  const send = (reply: FastifyReply, value: unknown) => reply.type(JSON_TYPE).send(JSON.stringify(value));
+/** The handlers of users-permissions' Content API routes that Cairn serves, as Strapi names them (`<controller>.<action>`). */
+export type UsersPermissionsHandler = 'auth.register' | 'auth.callback' | 'auth.changePassword' | 'user.me' | 'user.find' | 'user.findOne' | 'user.create' | 'user.update' | 'user.destroy';
 
-  app.post('/api/auth/local/register', { onRequest: limited(auth.attempts.register) }, async (req, reply) => {
-    host.queryString.strict(req.url);
-    return send(reply, await auth.register(req.body));
-  });
-
-  app.post('/api/auth/local', { onRequest: limited(auth.attempts.login) }, async (req, reply) => {
-    host.queryString.strict(req.url);
-    return send(reply, await auth.login(req.body));
-  });
-
-  app.post('/api/auth/change-password', { onRequest: limited(auth.attempts.changePassword) }, async (req, reply) => {
-    const caller = await host.access.caller(req);
-    if (caller.kind !== 'user') throw new ForbiddenError();
-    host.queryString.strict(req.url);
-    return send(reply, await auth.changePassword(caller.userId!, req.body));
-  });
-
-  app.get('/api/users/me', async (req, reply) => {
-    const caller = await host.access.caller(req);
-    if (caller.kind !== 'user') throw new ForbiddenError();
-    return reply.type(JSON_TYPE).send(await readUser(host, auth, req, caller, caller.userId!));
-  });
-
-  app.get('/api/users', async (req, reply) => {
-    const caller = await authorize(host.access, req, `${ACTION}.find`);
-    const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, host.queryString.ofUrl(req.raw.url ?? ''), readOptions(host, caller));
-    const page = await host.documents(USER_UID).findPage(spec);
-    return reply.type(JSON_TYPE).send(`[${page.rows.join(',')}]`);
-  });
-
-  app.get('/api/users/:id', async (req, reply) => {
-    const caller = await authorize(host.access, req, `${ACTION}.findOne`);
-    return reply.type(JSON_TYPE).send(await readUser(host, auth, req, caller, numericId(req)));
-  });
-
-  app.post('/api/users', async (req, reply) => {
-    await authorize(host.access, req, `${ACTION}.create`);
-    host.queryString.strict(req.url);
-    return send(reply.status(201), await auth.createUser(req.body));
-  });
-
-  app.put('/api/users/:id', async (req, reply) => {
-    await authorize(host.access, req, `${ACTION}.update`);
-    host.queryString.strict(req.url);
-    return send(reply, await auth.updateUser(numericId(req), req.body));
-  });
-
-  app.delete('/api/users/:id', async (req, reply) => {
-    await authorize(host.access, req, `${ACTION}.destroy`);
-    host.queryString.strict(req.url);
-    return send(reply, await auth.deleteUser(numericId(req)));
-  });
+/** One of those routes, as Strapi declares it (`config.prefix: ''`: under `/api`, not `/api/users-permissions`). */
+export interface UsersPermissionsRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  handler: UsersPermissionsHandler;
+  config: { prefix: ''; middlewares?: string[] };
 }
 
+/** Strapi's rate limit of the auth routes: its route middleware, by name. */
+export const RATE_LIMIT_MIDDLEWARE = 'plugin::users-permissions.rateLimit';
+
+const limited = { prefix: '' as const, middlewares: [RATE_LIMIT_MIDDLEWARE] };
+/** users-permissions' Content API routes that Cairn serves, in Strapi's order and form. */
+export const USERS_PERMISSIONS_ROUTES: readonly UsersPermissionsRoute[] = [
+  { method: 'POST', path: '/auth/local', handler: 'auth.callback', config: limited },
+  { method: 'POST', path: '/auth/local/register', handler: 'auth.register', config: limited },
+  { method: 'POST', path: '/auth/change-password', handler: 'auth.changePassword', config: limited },
+  { method: 'GET', path: '/users', handler: 'user.find', config: { prefix: '' } },
+  { method: 'GET', path: '/users/me', handler: 'user.me', config: { prefix: '' } },
+  { method: 'GET', path: '/users/:id', handler: 'user.findOne', config: { prefix: '' } },
+  { method: 'POST', path: '/users', handler: 'user.create', config: { prefix: '' } },
+  { method: 'PUT', path: '/users/:id', handler: 'user.update', config: { prefix: '' } },
+  { method: 'DELETE', path: '/users/:id', handler: 'user.destroy', config: { prefix: '' } },
+];
+
+/** The rate-limited attempts each rate-limited route counts (REST and GraphQL together). */
+const ATTEMPTS: Partial<Record<UsersPermissionsHandler, 'register' | 'login' | 'changePassword'>> = {
+  'auth.register': 'register',
+  'auth.callback': 'login',
+  'auth.changePassword': 'changePassword',
+};
+
+/** What a users-permissions action reads of a request, whatever carries it (a Fastify request, a Koa `ctx`). */
+export interface UsersPermissionsRequest {
+  /** The query string, parsed. */
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  body: unknown;
+  /** Who calls: the logged-in user's id when it is one; populate leaves out the types it may not find. */
+  caller: Caller;
+}
+
+/** An action's answer: its status and its JSON text. */
+export interface UsersPermissionsAnswer {
+  status: number;
+  json: string;
+}
+
+export type UsersPermissionsActions = Record<UsersPermissionsHandler, (request: UsersPermissionsRequest) => Promise<UsersPermissionsAnswer>>;
+
 /**
- * Counts the request's attempt, per client address, before its body is read; tells the client its limit as
- * @fastify/rate-limit does (`x-ratelimit-*`, and `retry-after` with the 429).
+ * The actions of users-permissions' routes, after the route's own checks (credentials, permission, rate limit):
+ * what Cairn's routes answer, and what an app's `strapi-server` extension reaches as the plugin's original
+ * controller actions (server-code/plugin-extensions.ts), through the `actions` service.
  */
-function limited(attempts: AttemptLimit) {
-  return async (req: FastifyRequest, reply: FastifyReply) => {
-    const attempt = await attempts.count(req.ip);
-    reply.header('x-ratelimit-limit', attempt.limit);
-    reply.header('x-ratelimit-remaining', attempt.remaining);
-    reply.header('x-ratelimit-reset', attempt.resetSeconds);
-    if (!attempt.exceeded) return;
-    reply.header('retry-after', attempt.resetSeconds);
-    throw new RateLimitError();
+export function usersPermissionsActions(host: Pick<AuthHost, 'model' | 'readSettings' | 'documents'>, auth: AuthService): UsersPermissionsActions {
+  const json = (value: unknown, status = 200): UsersPermissionsAnswer => ({ status, json: JSON.stringify(value) });
+  const userOf = (request: UsersPermissionsRequest): number => {
+    if (request.caller.kind !== 'user' || request.caller.userId === undefined) throw new UnauthorizedError();
+    return request.caller.userId;
+  };
+  return {
+    'auth.register': async (r) => json(await auth.register(body(r, []))),
+    'auth.callback': async (r) => json(await auth.login(body(r, []))),
+    'auth.changePassword': async (r) => json(await auth.changePassword(userOf(r), body(r, []))),
+    'user.me': async (r) => ({ status: 200, json: await readUser(host, auth, r, userOf(r)) }),
+    'user.find': async (r) => {
+      const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, r.query, readOptions(host, r.caller));
+      const page = await host.documents(USER_UID).findPage(spec);
+      return { status: 200, json: `[${page.rows.join(',')}]` };
+    },
+    'user.findOne': async (r) => ({ status: 200, json: await readUser(host, auth, r, numericId(r.params)) }),
+    'user.create': async (r) => json(await auth.createUser(body(r, [])), 201),
+    'user.update': async (r) => {
+      const data = body(r, []);
+      return json(await auth.updateUser(numericId(r.params), data));
+    },
+    'user.destroy': async (r) => {
+      body(r, []);
+      return json(await auth.deleteUser(numericId(r.params)));
+    },
   };
 }
 
-function readOptions(host: AuthHost, caller: Caller) {
+/** The request's body, once its query holds none but the `allowed` parameters. */
+function body(request: UsersPermissionsRequest, allowed: string[]): unknown {
+  strictParams(request.query, allowed);
+  return request.body;
+}
+
+/**
+ * Users & permissions' REST routes: the auth actions (register, login, change-password), `/users/me` and the users
+ * administration. HTTP only: who calls, the query string, the status; the rest is the actions'. A route the app's
+ * `strapi-server` extension changed or removed (`servedByApp`, `<METHOD> <path>`) is left to the app's server code.
+ */
+export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: AuthService, actions: UsersPermissionsActions, servedByApp: ReadonlySet<string> = new Set()): void {
+  for (const route of USERS_PERMISSIONS_ROUTES) {
+    if (servedByApp.has(`${route.method} ${route.path}`)) continue;
+    const attempts = ATTEMPTS[route.handler];
+    const action = actions[route.handler];
+    app.route({
+      method: route.method,
+      url: `/api${route.path}`,
+      // Counted before the body is read, per client address.
+      ...(attempts ? { onRequest: (req: FastifyRequest, reply: FastifyReply) => auth.attempt(attempts, req.ip, (name, value) => void reply.header(name, value)) } : {}),
+      handler: async (req, reply) => {
+        const caller = await callerOf(host, req, route.handler);
+        const answer = await action({ query: host.queryString.ofUrl(req.raw.url ?? ''), params: (req.params ?? {}) as Record<string, string>, body: req.body, caller });
+        return reply.status(answer.status).type(JSON_TYPE).send(answer.json);
+      },
+    });
+  }
+}
+
+/**
+ * Who calls a route, checked as Cairn's routes check it: register and login are open, change-password and `me`
+ * need a logged-in user (403 otherwise), the users administration the role's (or token's) permission.
+ */
+async function callerOf(host: AuthHost, req: FastifyRequest, handler: UsersPermissionsHandler): Promise<Caller> {
+  switch (handler) {
+    case 'auth.register':
+    case 'auth.callback':
+      return host.access.caller(req);
+    case 'auth.changePassword':
+    case 'user.me': {
+      const caller = await host.access.caller(req);
+      if (caller.kind !== 'user') throw new ForbiddenError();
+      return caller;
+    }
+    default:
+      return authorize(host.access, req, `${ACTION}.${handler.slice('user.'.length)}`);
+  }
+}
+
+function readOptions(host: Pick<AuthHost, 'readSettings'>, caller: Caller) {
   return {
     ...host.readSettings,
     canFind: (uid: string) => caller.can(findAction(uid)),
   };
 }
 
-function numericId(req: FastifyRequest): number {
-  const id = (req.params as { id: string }).id;
-  if (!/^\d+$/.test(id)) throw new NotFoundError();
+function numericId(params: Record<string, string>): number {
+  const id = params.id;
+  if (typeof id !== 'string' || !/^\d+$/.test(id)) throw new NotFoundError();
   return Number(id);
 }
 
@@ -103,11 +162,11 @@ function numericId(req: FastifyRequest): number {
  * One user as GET /users/me and /users/:id answer it: with `fields` and `populate` as on the Content API (populate
  * leaves out types the caller may not find); any other parameter is a 400.
  */
-async function readUser(host: AuthHost, auth: AuthService, req: FastifyRequest, caller: Caller, id: number): Promise<string> {
-  const query = host.queryString.strict(req.url, ['fields', 'populate']);
+async function readUser(host: Pick<AuthHost, 'model' | 'readSettings' | 'documents'>, auth: AuthService, request: UsersPermissionsRequest, id: number): Promise<string> {
+  const query = strictParams(request.query, ['fields', 'populate']);
   const user = await auth.user(id);
   if (!Object.keys(query).length) return JSON.stringify(user);
-  const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, query, readOptions(host, caller));
+  const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, query, readOptions(host, request.caller));
   const text = await host.documents(USER_UID).findOneJson(spec, user.documentId as string);
   if (text === null) throw new NotFoundError();
   return text;

@@ -59,6 +59,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     extensions: needs({ public: true }),
     resolve: async (_r, args, context) => {
       const auth = authService(host);
+      refuseReplaced(auth, 'auth.register', 'register');
       await attempt(auth.attempts.register, context.request);
       return auth.register({ ...args.input });
     },
@@ -70,6 +71,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     resolve: async (_r, args, context) => {
       if (args.input.provider !== 'local') throw new ValidationError('Only the local provider is supported');
       const auth = authService(host);
+      refuseReplaced(auth, 'auth.callback', 'login');
       await attempt(auth.attempts.login, context.request);
       return auth.login({ identifier: args.input.identifier, password: args.input.password });
     },
@@ -85,4 +87,14 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       return authService(host).me(caller.userId!);
     },
   };
+}
+
+/**
+ * Strapi's `register` and `login` mutations run the plugin's auth controller: where the app's strapi-server replaced
+ * the action, Cairn, which runs the app's action on REST only, refuses rather than answer without it.
+ */
+function refuseReplaced(auth: AuthService, handler: string, mutation: string): void {
+  if (auth.replacedByApp.has(handler)) {
+    throw new ApplicationError(`${mutation} is not available through GraphQL: the app's strapi-server replaces ${handler}, which Cairn runs on its REST route only (POST /api${mutation === 'login' ? '/auth/local' : '/auth/local/register'})`);
+  }
 }

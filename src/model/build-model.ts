@@ -7,6 +7,7 @@ import { normalizeComponent, normalizeContentType, type DraftComponent, type Dra
 import { resolveReferences } from './resolve-references.js';
 import { builtinLookup, type CustomFieldLookup } from './custom-fields.js';
 import { MAX_IDENTIFIER } from './names.js';
+import { extendedSchema, extensionTarget, type SchemaExtension } from './extensions.js';
 
 export interface ModelInput {
   /**
@@ -15,6 +16,11 @@ export interface ModelInput {
    */
   contentTypes: Array<{ uid?: string; api?: string; schema: object; file?: string; plugin?: string }>;
   components?: Array<{ uid: string; schema: object; file?: string }>;
+  /**
+   * The app's extensions of plugin content types (`src/extensions/<plugin>/content-types/<name>/schema.json`, or
+   * what its `strapi-server` left): each replaces the built-in schema as Strapi's `{ ...plugin's, ...extension's }`.
+   */
+  extensions?: SchemaExtension[];
 }
 
 export interface BuildOptions {
@@ -42,7 +48,20 @@ export function buildModel(input: ModelInput, options: BuildOptions = {}): Model
     components.set(entry.uid, normalizeComponent(entry.uid, entry.schema, file, customFields, tableLimit));
   }
   const contentTypes = new Map<string, DraftContentType>();
-  const builtins = BUILTIN_SCHEMAS.map((b) => ({ uid: b.uid, api: undefined, schema: b.schema, plugin: b.plugin, file: `<built-in ${b.uid}>` }));
+  const extended = new Map<string, { schema: object; file: string }>();
+  for (const extension of input.extensions ?? []) {
+    const uid = extensionTarget(extension.plugin, extension.name, extension.file);
+    if (extended.has(uid)) throw new ModelError(extension.file, undefined, `${uid} is also extended by ${extended.get(uid)!.file}`);
+    const builtin = BUILTIN_SCHEMAS.find((b) => b.uid === uid)!;
+    extended.set(uid, { schema: extendedSchema(builtin, extension.schema, extension.file), file: extension.file });
+  }
+  const builtins = BUILTIN_SCHEMAS.map((b) => ({
+    uid: b.uid,
+    api: undefined,
+    schema: extended.get(b.uid)?.schema ?? b.schema,
+    plugin: b.plugin,
+    file: extended.get(b.uid)?.file ?? `<built-in ${b.uid}>`,
+  }));
   for (const entry of [...builtins, ...input.contentTypes]) {
     const singular = (entry.schema as { info?: { singularName?: unknown } } | null)?.info?.singularName;
     const uid = entry.uid ?? `api::${entry.api ?? String(singular)}.${String(singular)}`;

@@ -8,6 +8,7 @@ export { readModelFiles } from './load-files.js';
 export { CustomFields, CUSTOM_FIELD_TYPES, BUILTIN_CUSTOM_FIELDS, type CustomFieldOptions, type CustomFieldLookup } from './custom-fields.js';
 export { snakeCase } from './names.js';
 export { BUILTIN_SCHEMAS, type BuiltinSchema } from './builtin.js';
+export { checkExtensionPlugin, extendedSchema, extensionTarget, EXTENSIBLE_CONTENT_TYPES, STRAPI_PLUGIN_CONTENT_TYPES, type SchemaExtension } from './extensions.js';
 
 /**
  * Loads and validates every schema of an app folder (`src/api/<api>/content-types/<name>/schema.json`,

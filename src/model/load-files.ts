@@ -1,7 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ModelError } from '../errors/index.js';
 import type { ModelInput } from './build-model.js';
+import { checkExtensionPlugin } from './extensions.js';
 
 async function listDirs(dir: string): Promise<string[]> {
   try {
@@ -27,12 +28,19 @@ async function readJson(file: string, appDir: string): Promise<object> {
   }
 }
 
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
 /**
- * Reads Strapi's layout: `src/api/<api>/content-types/<name>/schema.json` and `src/components/<category>/<name>.json`.
- * Strapi's routes/, controllers/ and services/ folders are not read.
+ * Reads Strapi's layout: `src/api/<api>/content-types/<name>/schema.json`, `src/components/<category>/<name>.json`
+ * and the plugin content types' extensions, `src/extensions/<plugin>/content-types/<name>/schema.json` (a folder of
+ * `src/extensions` must name a plugin Strapi has). Strapi's routes/, controllers/ and services/ folders are not read.
  */
 export async function readModelFiles(appDir: string): Promise<ModelInput> {
-  const input: ModelInput = { contentTypes: [], components: [] };
+  const input: ModelInput = { contentTypes: [], components: [], extensions: [] };
   const apiDir = join(appDir, 'src', 'api');
   for (const api of await listDirs(apiDir)) {
     const typesDir = join(apiDir, api, 'content-types');
@@ -49,6 +57,17 @@ export async function readModelFiles(appDir: string): Promise<ModelInput> {
     for (const entry of entries.filter((e) => e.endsWith('.json')).sort()) {
       const file = join(componentsDir, category, entry);
       input.components!.push({ uid: `${category}.${entry.slice(0, -5)}`, schema: await readJson(file, appDir), file: relative(appDir, file) });
+    }
+  }
+  const extensionsDir = join(appDir, 'src', 'extensions');
+  for (const plugin of await listDirs(extensionsDir)) {
+    checkExtensionPlugin(plugin, relative(appDir, join(extensionsDir, plugin)));
+    const typesDir = join(extensionsDir, plugin, 'content-types');
+    for (const name of await listDirs(typesDir)) {
+      // Strapi reads schema.json only there (a folder without one extends nothing, as in Strapi).
+      const file = join(typesDir, name, 'schema.json');
+      if (!(await exists(file))) continue;
+      input.extensions!.push({ plugin, name, schema: await readJson(file, appDir), file: relative(appDir, file) });
     }
   }
   return input;

@@ -32,12 +32,21 @@ export async function loadModelLifecycles(schemaFile: string, appDir: string): P
     throw new ConfigError(`${file}: ${describeLoadError(error, file)}`);
   }
   if (exported === undefined || exported === null) return undefined;
-  if (typeof exported !== 'object') throw new ConfigError(`${file} must export an object of lifecycle functions ({ beforeCreate(event) {...}, ... })`);
+  return lifecycleHooks(exported, file, 'must export');
+}
+
+/**
+ * A content type's lifecycles object (`{ beforeCreate(event) {...}, ... }`, from a `lifecycles.js` or a plugin
+ * extension's `contentTypes.<name>.lifecycles`), checked: an unknown name or a value that isn't a function stops the
+ * start naming `where`.
+ */
+export function lifecycleHooks(value: unknown, where: string, verb = 'must be'): Partial<Record<string, Handler>> {
+  if (typeof value !== 'object' || value === null) throw new ConfigError(`${where} ${verb} an object of lifecycle functions ({ beforeCreate(event) {...}, ... })`);
   const hooks: Partial<Record<string, Handler>> = {};
-  for (const [name, hook] of Object.entries(exported)) {
-    if (!(MODEL_LIFECYCLES as readonly string[]).includes(name)) throw new ConfigError(`${file}: ${name} is not a lifecycle Cairn runs (known: ${MODEL_LIFECYCLES.join(', ')})`);
-    if (typeof hook !== 'function') throw new ConfigError(`${file}: ${name} must be a function, not ${typeof hook}`);
-    hooks[name] = (hook as Handler).bind(exported);
+  for (const [name, hook] of Object.entries(value)) {
+    if (!(MODEL_LIFECYCLES as readonly string[]).includes(name)) throw new ConfigError(`${where}: ${name} is not a lifecycle Cairn runs (known: ${MODEL_LIFECYCLES.join(', ')})`);
+    if (typeof hook !== 'function') throw new ConfigError(`${where}: ${name} must be a function, not ${typeof hook}`);
+    hooks[name] = (hook as Handler).bind(value);
   }
   return hooks;
 }

@@ -10,5 +10,5 @@ export { parsePopulate, type PopulateContext } from './parse-populate.js';
 export { castFilterValue, isIsoDate, normalizeDatetime, storableYear } from './cast-value.js';
 export { fieldRef } from './fields-of.js';
 export { invalidKey } from './errors.js';
-export { strictQuery } from './strict-query.js';
+export { strictParams, strictQuery } from './strict-query.js';
 export { specSource, withSource, type SpecSource } from './spec-source.js';

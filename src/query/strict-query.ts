@@ -9,7 +9,11 @@ import { parseQueryString, type QueryStringLimits } from './parse-query-string.j
 export function strictQuery(url: string, limits: QueryStringLimits, allowed: readonly string[] = []): Record<string, unknown> {
   const at = url.indexOf('?');
   if (at === -1) return {};
-  const params = parseQueryString(url.slice(at + 1), limits);
+  return strictParams(parseQueryString(url.slice(at + 1), limits), allowed);
+}
+
+/** The same rule for a query already parsed (a Koa `ctx.query` app code may have changed). */
+export function strictParams(params: Record<string, unknown>, allowed: readonly string[] = []): Record<string, unknown> {
   for (const key of Object.keys(params)) if (!allowed.includes(key)) throw invalidKey(key, key, null);
   return params;
 }

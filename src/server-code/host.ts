@@ -6,6 +6,7 @@ import type { Model } from '../model/types.js';
 import type { QueryStringParser, ReadSettings } from '../query/index.js';
 import type { AppConfig } from '../project/types.js';
 import type { LocaleInfo } from '../project/locales.js';
+import type { PluginExtensions } from './plugin-extensions.js';
 
 /**
  * What running an app's server code (src/api/*: routes, controllers, services, policies, middlewares) needs of
@@ -28,4 +29,6 @@ export interface ServerCodeHost {
   /** The app's `strapi` face (app/strapi-face.ts): Strapi's Document Service (`documents`, with `use`) and `db` (with `lifecycles`). */
   readonly strapi: { readonly documents: unknown; readonly db: unknown };
   plugin(name: string): { service<T = unknown>(service: string): T };
+  /** What the app's `src/extensions` changed of Strapi's plugins (plugin-extensions.ts), loaded with the model. */
+  readonly pluginExtensions?: PluginExtensions;
 }

@@ -13,17 +13,22 @@ export const BUILT_IN_POLICIES: Record<string, Policy> = {
 
 /**
  * A route's `config.policies` as Strapi resolves them: a function, a name (`global::x`, `api::<api>.x`,
- * `plugin::users-permissions.isAuthenticated`, or a plain name of the route's API's policies folder), or
- * `{ name, config }`. An unknown name stops start-up (Strapi's "Policy x not found.").
+ * `plugin::users-permissions.isAuthenticated`, or a plain name of the route's `namespace`: its API's policies
+ * folder, `api::<api>`, or its plugin's, `plugin::<name>`), or `{ name, config }`. An unknown name stops start-up (Strapi's "Policy x not found.").
  */
-export function resolvePolicies(list: unknown, api: string, registry: ServerCodeRegistry): Array<{ handler: Policy; config: unknown }> {
+export function resolvePolicies(list: unknown, namespace: string, registry: ServerCodeRegistry): Array<{ handler: Policy; config: unknown }> {
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new Error('config.policies must be an array');
   return list.map((entry) => {
     if (typeof entry === 'function') return { handler: entry as Policy, config: {} };
     const { name, config } = typeof entry === 'string' ? { name: entry, config: {} } : ((entry ?? {}) as { name?: unknown; config?: unknown });
     if (typeof name !== 'string') throw new Error(`a policy must be a name, a function or { name, config }, not ${JSON.stringify(entry)}`);
-    const found = registry.policies.get(name) ?? BUILT_IN_POLICIES[name] ?? registry.policies.get(`api::${api}.${name}`) ?? registry.policies.get(`global::${name}`);
+    const found =
+      registry.policies.get(name) ??
+      BUILT_IN_POLICIES[name] ??
+      registry.policies.get(`${namespace}.${name}`) ??
+      BUILT_IN_POLICIES[`${namespace}.${name}`] ??
+      registry.policies.get(`global::${name}`);
     if (typeof found !== 'function') {
       const known = [...registry.policies.keys(), ...Object.keys(BUILT_IN_POLICIES)];
       throw new Error(`Policy ${name} not found (known: ${known.join(', ') || 'none'})`);

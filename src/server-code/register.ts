@@ -13,6 +13,7 @@ import { inFile, loadApiCode, type ApiCode, type AppFile } from './load-api.js';
 import { compose, policiesStep, resolveMiddlewares, resolvePolicies, type Middleware } from './policies.js';
 import { respond } from './respond.js';
 import { createStrapiObject, type ServerCodeRegistry } from './strapi-object.js';
+import { RATE_LIMIT_MIDDLEWARE, type UsersPermissionsActions } from '../auth/routes.js';
 
 type Obj = Record<string, unknown>;
 
@@ -61,6 +62,12 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
   };
   for (const [name, fn] of await loadAppFunctions(dir, 'policies', aliases)) if (name.startsWith('global::')) registry.policies.set(name, fn);
   for (const [name, fn] of await loadAppFunctions(dir, 'middlewares', aliases)) if (name.startsWith('global::')) registry.middlewares.set(name, fn);
+  // users-permissions' rate limit, the route middleware of its auth routes (an app's route may name it too).
+  registry.middlewares.set(RATE_LIMIT_MIDDLEWARE, () => async (ctx: KoaContext, next: () => Promise<unknown>) => {
+    const auth = host.plugin('users-permissions').service<RateLimiter>('auth');
+    await auth.attempt(attemptsOf(ctx), ctx.ip, (name, value) => void ctx.reply.header(name, value));
+    return next();
+  });
   for (const api of apis) {
     for (const file of api.policies) registry.policies.set(`api::${api.api}.${file.name}`, functionOf(file));
     for (const file of api.middlewares) registry.middlewares.set(`api::${api.api}.${file.name}`, functionOf(file));
@@ -112,18 +119,51 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     }
   }
 
-  function addRoute(route: RouteDefinition, routerPrefix: string | undefined) {
+  // users-permissions as the app's strapi-server left it: the routes it changed or added, with its controllers.
+  const usersPermissions = host.pluginExtensions?.usersPermissions;
+  if (usersPermissions) {
+    const service = (name: string) => host.plugin('users-permissions').service(name);
+    usersPermissions.bind(service('actions') as UsersPermissionsActions);
+    const instances = new Map<string, Obj>();
+    const plugin: PluginRoutes = {
+      namespace: 'plugin::users-permissions',
+      prefix: '/users-permissions',
+      controller: (name) => {
+        let instance = instances.get(name);
+        if (!instance) {
+          const found = usersPermissions.controllers[name];
+          // Strapi's controller registry: a factory is called with { strapi } (once), an object is the controller.
+          const value = typeof found === 'function' ? (found as (app: { strapi: Obj }) => unknown)({ strapi }) : found;
+          if (typeof value !== 'object' || value === null) return undefined;
+          instances.set(name, (instance = value as Obj));
+        }
+        return instance;
+      },
+    };
+    // GraphQL's register and login run Cairn's actions: they refuse where the app's controller has its own.
+    try {
+      for (const handler of ['auth.register', 'auth.callback']) {
+        const [name, action] = handler.split('.');
+        if (plugin.controller(name)?.[action] !== usersPermissions.originals[handler]) (service('auth') as { replacedByApp: Set<string> }).replacedByApp.add(handler);
+      }
+      for (const route of usersPermissions.routes) addRoute(route, undefined, plugin);
+    } catch (error) {
+      throw inFile(usersPermissions.file, error);
+    }
+  }
+
+  function addRoute(route: RouteDefinition, routerPrefix: string | undefined, plugin?: PluginRoutes) {
     for (const key of Object.keys(route ?? {})) if (!ROUTE_KEYS.has(key)) throw new Error(`route ${route.method} ${route.path}: '${key}' is not supported by Cairn`);
     const method = String(route.method ?? '').trim().toUpperCase();
     if (!METHODS.has(method)) throw new Error(`route ${JSON.stringify(route.path)}: unknown method ${JSON.stringify(route.method)}`);
     if (typeof route.path !== 'string' || !route.path.startsWith('/')) throw new Error(`route ${method}: path must start with '/', not ${JSON.stringify(route.path)}`);
     const config: RouteConfig = route.config ?? {};
     for (const key of Object.keys(config)) if (!CONFIG_KEYS.has(key)) throw new Error(`route ${method} ${route.path}: config.${key} is not supported by Cairn`);
-    const { controller, action, scope } = handlerOf(route, config);
-    const policies = resolvePolicies(config.policies, apiOf(route), registry);
+    const { controller, action, scope } = plugin ? pluginHandlerOf(route, config, plugin) : handlerOf(route, config);
+    const policies = resolvePolicies(config.policies, plugin ? plugin.namespace : `api::${apiOf(route)}`, registry);
     const middlewares = resolveMiddlewares(config.middlewares, registry, strapi);
-    const routePrefix = typeof config.prefix === 'string' ? config.prefix : (routerPrefix ?? '');
-    const mark = (route as unknown as { [CORE_ROUTE]?: CoreRouteMark })[CORE_ROUTE];
+    const routePrefix = typeof config.prefix === 'string' ? config.prefix : (routerPrefix ?? plugin?.prefix ?? '');
+    const mark = plugin ? undefined : (route as unknown as { [CORE_ROUTE]?: CoreRouteMark })[CORE_ROUTE];
     const core = mark && mark.path === route.path && routePrefix === '' ? coreRouteOf(mark) : undefined;
     if (mark && core?.method === 'PUT' && host.model.contentTypes.get(mark.uid)?.draftAndPublish && !withActions.has(mark.uid)) {
       withActions.add(mark.uid);
@@ -138,7 +178,7 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     const url = core ? core.path : `${prefix}${routePrefix}${route.path}`;
     const bound = (controller[action] as (ctx: KoaContext) => unknown).bind(controller);
     const run = compose([policiesStep(policies, strapi), ...middlewares, returnBody, (ctx) => bound(ctx)]);
-    const info = { method, path: route.path, handler: route.handler, config, info: { apiName: apiOf(route), type: 'content-api' } };
+    const info = { method, path: route.path, handler: route.handler, config, info: plugin ? { pluginName: 'users-permissions', type: 'content-api' } : { apiName: apiOf(route), type: 'content-api' } };
     host.fastify.route({
       method,
       url,
@@ -168,6 +208,22 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     const auth = config.auth;
     if (auth !== undefined && auth !== false && (typeof auth !== 'object' || auth === null)) throw new Error(`route ${route.method} ${route.path}: config.auth must be false or { scope }`);
     const scope = auth && Array.isArray(auth.scope) ? auth.scope.map(String) : [`${uid}.${action}`];
+    return { controller, action, scope };
+  }
+
+  /** A plugin route's controller and action (`user.me`, or `plugin::users-permissions.user.me`) and its permission. */
+  function pluginHandlerOf(route: RouteDefinition, config: RouteConfig, plugin: PluginRoutes): { controller: Obj; action: string; scope: string[] } {
+    if (typeof route.handler !== 'string') throw new Error(`route ${route.method} ${route.path}: handler must be 'controller.action' (a function handler is not supported by Cairn)`);
+    const handler = route.handler.trim().replace(`${plugin.namespace}.`, '');
+    const at = handler.lastIndexOf('.');
+    const name = handler.slice(0, at);
+    const action = handler.slice(at + 1);
+    const controller = at > 0 ? plugin.controller(name) : undefined;
+    // `in` first: the plugin's own controllers refuse a read of an action they lack (plugin-extensions.ts).
+    if (!controller || !(action in controller) || typeof controller[action] !== 'function') throw new Error(`route ${route.method} ${route.path}: Handler not found "${route.handler}"`);
+    const auth = config.auth;
+    if (auth !== undefined && auth !== false && (typeof auth !== 'object' || auth === null)) throw new Error(`route ${route.method} ${route.path}: config.auth must be false or { scope }`);
+    const scope = auth && Array.isArray(auth.scope) ? auth.scope.map(String) : [`${plugin.namespace}.${name}.${action}`];
     return { controller, action, scope };
   }
 
@@ -207,6 +263,24 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
   }
 
   return { served: (contentType) => served.has(contentType.uid), strapi };
+}
+
+/** The routes of a plugin, served as the app's extension left them. */
+interface PluginRoutes {
+  /** `plugin::<name>`: its handlers' and policies' namespace. */
+  namespace: string;
+  /** Where a route without `config.prefix` goes, under `/api`: `/<plugin name>`. */
+  prefix: string;
+  controller(name: string): Obj | undefined;
+}
+
+type RateLimiter = { attempt(action: string, address: string, setHeader: (name: string, value: number) => void): Promise<void> };
+
+/** What a rate-limited route counts: users-permissions' three auth actions share their count with Cairn's own routes and GraphQL's; other routes count apart. */
+function attemptsOf(ctx: KoaContext): string {
+  const route = ctx.state.route as { method?: string; path?: string } | undefined;
+  const path = route?.path ?? ctx.path;
+  return { '/auth/local': 'login', '/auth/local/register': 'register', '/auth/change-password': 'changePassword' }[path] ?? `${route?.method ?? ctx.method} ${path}`;
 }
 
 /** Strapi's last step before the action: what the action returns becomes the body, unless it set one. */

@@ -6,11 +6,22 @@ import { singularOf, strapiRelationKind } from './names.js';
 /**
  * Every schema whose tables Strapi makes for this model: the app's content types and components, and Strapi's own
  * (builtin-schemas.ts), which replace the model's definitions of the same uids (Cairn's files, users and roles).
+ * A plugin type the app extends (`src/extensions`: the users-permissions user) is Strapi's own with the attributes
+ * the extension adds: their columns, link tables and `_cmps` table, by the same rules as the app's.
  */
 export function strapiSchemasOf(model: Model): StrapiSchema[] {
   const builtin = new Set(BUILTIN_STRAPI_SCHEMAS.map((s) => s.uid));
   const own = [...model.contentTypes.values(), ...model.components.values()].filter((s) => !builtin.has(s.uid));
-  return [...BUILTIN_STRAPI_SCHEMAS, ...own.map(fromModel)];
+  return [...BUILTIN_STRAPI_SCHEMAS.map((s) => withExtension(s, model.contentTypes.get(s.uid))), ...own.map(fromModel)];
+}
+
+/** Strapi's schema of a plugin type, with the attributes the model's (extended) definition has beyond it. */
+function withExtension(schema: StrapiSchema, contentType: ContentType | undefined): StrapiSchema {
+  if (!contentType) return schema;
+  const names = new Set(schema.attributes.map((a) => a.name));
+  const added = [...contentType.attributes.values()].filter((a) => !names.has(a.name));
+  if (!added.length) return schema;
+  return { ...schema, attributes: [...schema.attributes, ...added.flatMap((a) => attributeOf(contentType, a) ?? [])] };
 }
 
 function fromModel(schema: ContentType | Component): StrapiSchema {
