@@ -17,19 +17,19 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
   const send = (reply: FastifyReply, value: unknown) => reply.type(JSON_TYPE).send(JSON.stringify(value));
 
   app.post('/api/auth/local/register', { onRequest: limited(auth.attempts.register) }, async (req, reply) => {
-    host.queryString.strict(req.url);
+    host.queryString.strictOf(req);
     return send(reply, await auth.register(req.body));
   });
 
   app.post('/api/auth/local', { onRequest: limited(auth.attempts.login) }, async (req, reply) => {
-    host.queryString.strict(req.url);
+    host.queryString.strictOf(req);
     return send(reply, await auth.login(req.body));
   });
 
   app.post('/api/auth/change-password', { onRequest: limited(auth.attempts.changePassword) }, async (req, reply) => {
     const caller = await host.access.caller(req);
     if (caller.kind !== 'user') throw new ForbiddenError();
-    host.queryString.strict(req.url);
+    host.queryString.strictOf(req);
     return send(reply, await auth.changePassword(caller.userId!, req.body));
   });
 
@@ -41,7 +41,7 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
 
   app.get('/api/users', async (req, reply) => {
     const caller = await authorize(host.access, req, `${ACTION}.find`);
-    const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, host.queryString.ofUrl(req.raw.url ?? ''), readOptions(host, caller));
+    const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, host.queryString.ofRequest(req), readOptions(host, caller));
     const page = await host.documents(USER_UID).findPage(spec);
     return reply.type(JSON_TYPE).send(`[${page.rows.join(',')}]`);
   });
@@ -53,19 +53,19 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
 
   app.post('/api/users', async (req, reply) => {
     await authorize(host.access, req, `${ACTION}.create`);
-    host.queryString.strict(req.url);
+    host.queryString.strictOf(req);
     return send(reply.status(201), await auth.createUser(req.body));
   });
 
   app.put('/api/users/:id', async (req, reply) => {
     await authorize(host.access, req, `${ACTION}.update`);
-    host.queryString.strict(req.url);
+    host.queryString.strictOf(req);
     return send(reply, await auth.updateUser(numericId(req), req.body));
   });
 
   app.delete('/api/users/:id', async (req, reply) => {
     await authorize(host.access, req, `${ACTION}.destroy`);
-    host.queryString.strict(req.url);
+    host.queryString.strictOf(req);
     return send(reply, await auth.deleteUser(numericId(req)));
   });
 }
@@ -104,7 +104,7 @@ function numericId(req: FastifyRequest): number {
  * leaves out types the caller may not find); any other parameter is a 400.
  */
 async function readUser(host: AuthHost, auth: AuthService, req: FastifyRequest, caller: Caller, id: number): Promise<string> {
-  const query = host.queryString.strict(req.url, ['fields', 'populate']);
+  const query = host.queryString.strictOf(req, ['fields', 'populate']);
   const user = await auth.user(id);
   if (!Object.keys(query).length) return JSON.stringify(user);
   const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, query, readOptions(host, caller));
