@@ -10,7 +10,7 @@ import { createDatabase } from '../database/index.js';
 import { Documents } from '../documents/index.js';
 import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from '../project/config.js';
-import { queryStringLimits } from '../project/middlewares.js';
+import { answerHeaders, jsonBodyLimit, queryStringLimits } from '../project/middlewares.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
@@ -27,6 +27,7 @@ import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
 import { registerServerCode, strapiModuleAliases } from '../server-code/index.js';
+import { installAnswerHeaders } from './answer-headers.js';
 import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
 import { DocumentHooks } from '../documents/hooks.js';
@@ -200,7 +201,9 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   try {
     installErrorHandling(fastify, log);
     registerHealth(fastify, db);
-    installBodyParsers(fastify);
+    // config/middlewares' strapi::body (jsonLimit), strapi::poweredBy and strapi::responseTime, as Cairn's own.
+    installBodyParsers(fastify, { jsonLimit: jsonBodyLimit(cairn.config.middlewares) });
+    installAnswerHeaders(fastify, answerHeaders(cairn.config.middlewares));
     // App code (src/api, src/policies, src/middlewares) importing @strapi/strapi or @strapi/utils gets Cairn's own.
     useAppModuleAliases(strapiModuleAliases());
     const rest: RestContext = {
