@@ -1,3 +1,4 @@
 export { registerServerCode, type ServerCode } from './register.js';
 export type { ServerCodeHost } from './host.js';
 export { strapiModuleAliases } from './app-modules.js';
+export { loadApplicationMiddlewares, type ApplicationMiddlewares } from './app-middlewares.js';
