@@ -52,6 +52,9 @@ export class KoaContext {
   get app(): never {
     throw new Error("ctx.app is not provided by Cairn (Koa's application object)");
   }
+  get cookies(): never {
+    throw new Error('ctx.cookies is not provided by Cairn (read the Cookie header: ctx.get("cookie"); set one: ctx.append("Set-Cookie", ...))');
+  }
   get query(): Record<string, unknown> {
     return this.request.query;
   }
