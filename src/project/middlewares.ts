@@ -75,6 +75,8 @@ export interface AppMiddlewareRef {
   at: number;
   /** How Strapi names it: `global::x`, `api::a.x`, or the `resolve` given. */
   name: string;
+  /** Given by name (`global::x`, `api::a.x`: the app's registered middleware), not by `resolve`. */
+  byName: boolean;
   file: string;
   /** What its factory receives (`{}` when the entry gives none, as in Strapi). */
   config: unknown;
@@ -298,7 +300,7 @@ export function applicationMiddlewares(entries: readonly MiddlewareEntry[] | und
     // checkMiddlewares refused a missing one; a file removed since is refused here.
     if (found.file === undefined) throw new ConfigError(`config/middlewares: middlewares[${at}] ${JSON.stringify(name)} ${found.problem}`);
     const config = configOf(entry);
-    middlewares.push({ at, name, file: found.file, config: config === undefined ? {} : config });
+    middlewares.push({ at, name, byName, file: found.file, config: config === undefined ? {} : config });
   });
   return { middlewares, errorsAt };
 }
@@ -354,9 +356,12 @@ export function resolveModule(spec: string, dir: string): { file?: string; probl
   }
   try {
     return { file: createRequire(join(dir, 'package.json')).resolve(spec) };
-  } catch {
+  } catch (error) {
     // Strapi then takes it as a path from the app's root (`src/middlewares/x`).
     const file = asPath();
-    return file ? { file } : { problem: `is neither a package the app has installed (npm install ${spec}) nor a file of the app (${resolve(dir, spec)}.${extensionsNote})` };
+    if (file) return { file };
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'MODULE_NOT_FOUND') return { problem: `cannot be resolved from the app's folder: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+    return { problem: `is neither a package the app has installed (npm install ${spec}) nor a file of the app (${resolve(dir, spec)}.${extensionsNote})` };
   }
 }

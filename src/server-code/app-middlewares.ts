@@ -58,8 +58,14 @@ type Factory = (config: unknown, app: { strapi: unknown }) => unknown;
 export async function loadApplicationMiddlewares(host: AppMiddlewaresHost, wraps: (url: string) => AnswerKind | undefined): Promise<ApplicationMiddlewares | undefined> {
   const { middlewares: refs, errorsAt } = applicationMiddlewares(host.config.middlewares, host.config.dir);
   if (!refs.length) return undefined;
-  const factories: Array<{ ref: AppMiddlewareRef; factory: Factory }> = [];
+  // A name's factory is the one the server code registered (`strapi.middleware(name)`, as Strapi looks it up: the
+  // same module as the routes' middlewares); a `resolve`'s module is loaded here.
+  const factories: Array<{ ref: AppMiddlewareRef; factory?: Factory }> = [];
   for (const ref of refs) {
+    if (ref.byName) {
+      factories.push({ ref });
+      continue;
+    }
     let exported: unknown;
     try {
       exported = await loadAppModule(ref.file, host.config.dir, appModuleAliases());
@@ -111,7 +117,8 @@ export async function loadApplicationMiddlewares(host: AppMiddlewaresHost, wraps
       };
     },
     build(strapi) {
-      const built = factories.map(({ ref, factory }) => instantiate(ref, factory, strapi));
+      const registered = (name: string) => (strapi as { middleware(name: string): unknown }).middleware(name);
+      const built = factories.map(({ ref, factory }) => instantiate(ref, factory ?? factoryOf(ref, registered(ref.name)), strapi));
       // Strapi's error answers are made where strapi::errors is listed: around the middlewares after it.
       const before = errorsAt === undefined ? 0 : refs.filter((ref) => ref.at < errorsAt).length;
       chain = before ? [...built.slice(0, before), errorsStep(host.log), ...built.slice(before)] : built;
@@ -123,6 +130,12 @@ export async function loadApplicationMiddlewares(host: AppMiddlewaresHost, wraps
 function paramsOf(req: FastifyRequest): Record<string, string> {
   const { documentId, ...params } = (req.params ?? {}) as Record<string, string>;
   return documentId === undefined ? params : { ...params, id: documentId };
+}
+
+/** A named middleware's factory, as the server code registered it from its file. */
+function factoryOf(ref: AppMiddlewareRef, registered: unknown): Factory {
+  if (typeof registered === 'function') return registered as Factory;
+  throw new ConfigError(`${ref.file}: middleware ${JSON.stringify(ref.name)} must export a factory (config, { strapi }) => async (ctx, next) => { ... }, as Strapi's do`);
 }
 
 /** A middleware's handler, as Strapi's `instantiateMiddleware` makes it: nothing returned is a step that only goes on. */

@@ -193,13 +193,13 @@ describe('config/middlewares: Strapi\'s list: the app\'s middlewares, and Strapi
     const { middlewares, errorsAt } = applicationMiddlewares(config.middlewares, config.dir);
     expect(errorsAt).toBe(1);
     expect(middlewares).toEqual([
-      { at: 0, name: 'global::first', file: join(config.dir, 'src/middlewares/first.ts'), config: {} },
-      { at: 2, name: 'api::article.audit', file: join(config.dir, 'src/api/article/middlewares/audit.js'), config: { level: 2 } },
-      { at: 3, name: './lib/mw', file: join(config.dir, 'lib/mw/index.js'), config: {} },
+      { at: 0, name: 'global::first', byName: true, file: join(config.dir, 'src/middlewares/first.ts'), config: {} },
+      { at: 2, name: 'api::article.audit', byName: true, file: join(config.dir, 'src/api/article/middlewares/audit.js'), config: { level: 2 } },
+      { at: 3, name: './lib/mw', byName: false, file: join(config.dir, 'lib/mw/index.js'), config: {} },
       // Strapi defaults only an absent config to {}.
-      { at: 4, name: 'some-middleware', file: join(config.dir, 'node_modules/some-middleware/main.js'), config: null },
+      { at: 4, name: 'some-middleware', byName: false, file: join(config.dir, 'node_modules/some-middleware/main.js'), config: null },
       // A name wins over resolve, as in Strapi.
-      { at: 5, name: 'global::first', file: join(config.dir, 'src/middlewares/first.ts'), config: {} },
+      { at: 5, name: 'global::first', byName: true, file: join(config.dir, 'src/middlewares/first.ts'), config: {} },
     ]);
   });
 

@@ -314,8 +314,11 @@ describe('an application middleware Cairn cannot find or build stops the start, 
     expect((await startError(middlewares("[{ resolve: './src/middlewares/nope' }]"))).message).toContain('middlewares[0] { resolve: "./src/middlewares/nope" } is no file');
     expect((await startError(middlewares("[{ resolve: 'no-such-package' }]"))).message).toContain('is neither a package the app has installed (npm install no-such-package) nor a file of the app');
     expect((await startError(middlewares("['strapi::poweredby']"))).message).toContain('"strapi::poweredby" is not one of Strapi\'s middlewares: did you mean strapi::poweredBy?');
-    const notAFactory = await startError({ 'config/middlewares.js': "module.exports = ['global::odd'];", 'src/middlewares/odd.js': 'module.exports = { handler: 1 };' });
-    expect(notAFactory.message).toBe(`${join(notAFactory.dir, 'src', 'middlewares', 'odd.js')}: middleware "global::odd" must export a factory (config, { strapi }) => async (ctx, next) => { ... }, as Strapi's do`);
+    const notAFactory = await startError({ 'config/middlewares.js': "module.exports = [{ resolve: './lib/odd' }];", 'lib/odd.js': 'module.exports = { handler: 1 };' });
+    expect(notAFactory.message).toBe(`${join(notAFactory.dir, 'lib', 'odd.js')}: middleware "./lib/odd" must export a factory (config, { strapi }) => async (ctx, next) => { ... }, as Strapi's do`);
+    // A file of src/middlewares is loaded with the server code's (the one module for routes and config/middlewares).
+    const odd = await startError({ 'config/middlewares.js': "module.exports = ['global::odd'];", 'src/middlewares/odd.js': 'module.exports = 42;' });
+    expect(odd.message).toBe(`${join(odd.dir, 'src', 'middlewares', 'odd.js')} must export a function`);
     const throws = await startError({ 'config/middlewares.js': "module.exports = ['global::bad'];", 'src/middlewares/bad.js': "module.exports = (config) => { if (!config.key) throw new Error('key is required'); };" });
     expect(throws.message).toContain(join(throws.dir, 'src', 'middlewares', 'bad.js'));
     expect(throws.message).toContain('(line 1): Middleware "global::bad": key is required');
