@@ -10,7 +10,7 @@ import { createDatabase } from '../database/index.js';
 import { Documents } from '../documents/index.js';
 import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from '../project/config.js';
-import { queryStringLimits } from '../project/middlewares.js';
+import { answerHeaders, jsonBodyLimit, queryStringLimits } from '../project/middlewares.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
@@ -25,9 +25,10 @@ import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
-import { registerGraphql, registerGraphqlServices } from '../graphql/index.js';
-import { loadPluginExtensions, registerServerCode, strapiModuleAliases, type PluginExtensions } from '../server-code/index.js';
+import { graphqlEndpoint, registerGraphql, registerGraphqlServices } from '../graphql/index.js';
+import { loadApplicationMiddlewares, loadPluginExtensions, registerServerCode, strapiModuleAliases, type PluginExtensions } from '../server-code/index.js';
 import { USERS_PERMISSIONS_ROUTES } from '../auth/index.js';
+import { installAnswerHeaders } from './answer-headers.js';
 import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
 import { DocumentHooks } from '../documents/hooks.js';
@@ -208,11 +209,20 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
   const cairn = await loadCairn(options);
   const { db, fastify, log } = cairn;
   try {
-    installErrorHandling(fastify, log);
-    registerHealth(fastify, db);
-    installBodyParsers(fastify);
     // App code (src/api, src/policies, src/middlewares) importing @strapi/strapi or @strapi/utils gets Cairn's own.
     useAppModuleAliases(strapiModuleAliases());
+    // The app's application middlewares (config/middlewares): around every route of the API registered from here
+    // on, and requests no route takes (REST, auth, upload, GraphQL; not /_health nor public files). None: no route
+    // pays for them.
+    const graphql = graphqlEndpoint(cairn.config);
+    const appMiddlewares = await loadApplicationMiddlewares(cairn, (url) =>
+      graphql !== undefined && (url === graphql || url.startsWith(`${graphql}/`)) ? 'text' : url === '/api' || url.startsWith('/api/') ? 'object' : undefined,
+    );
+    installErrorHandling(fastify, log, { aroundNotFound: appMiddlewares?.aroundNotFound });
+    registerHealth(fastify, db);
+    // config/middlewares' strapi::body (jsonLimit), strapi::poweredBy and strapi::responseTime, as Cairn's own.
+    installBodyParsers(fastify, { jsonLimit: jsonBodyLimit(cairn.config.middlewares) });
+    installAnswerHeaders(fastify, answerHeaders(cairn.config.middlewares));
     const rest: RestContext = {
       model: cairn.model,
       documents: (uid) => cairn.documents(uid),
@@ -226,6 +236,8 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     const serverCode = await registerServerCode(cairn);
     cairn.serverStrapi = serverCode.strapi;
     registerContentApi(fastify, rest, { served: serverCode.served });
+    // As Strapi, the factories run once the routes exist, before the app's bootstrap.
+    appMiddlewares?.build(serverCode.strapi);
     if (!options.prepared) {
       const onWait = () => log.info('another process is starting on this database: waiting for it (tables, bootstrap)');
       await db.exclusive(STARTUP_LOCK, () => setUp(cairn), { onWait });

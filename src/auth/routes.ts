@@ -118,7 +118,7 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
       ...(attempts ? { onRequest: (req: FastifyRequest, reply: FastifyReply) => auth.attempt(attempts, req.ip, (name, value) => void reply.header(name, value)) } : {}),
       handler: async (req, reply) => {
         const caller = await callerOf(host, req, route.handler);
-        const answer = await action({ query: host.queryString.ofUrl(req.raw.url ?? ''), params: (req.params ?? {}) as Record<string, string>, body: req.body, caller });
+        const answer = await action({ query: host.queryString.ofRequest(req), params: (req.params ?? {}) as Record<string, string>, body: req.body, caller });
         return reply.status(answer.status).type(JSON_TYPE).send(answer.json);
       },
     });

@@ -89,10 +89,10 @@ export async function loadConfig(
  * is replaced, not merged, as every array of Cairn's config), and an override given at start replaces both.
  */
 async function readMiddlewares(dir: string, environment: string, env: ReturnType<typeof createEnv>, override: unknown) {
-  if (override !== undefined) return checkMiddlewares(override, 'config/middlewares (as overridden at start)');
+  if (override !== undefined) return checkMiddlewares(override, 'config/middlewares (as overridden at start)', dir);
   const layers = await readLayers(dir, 'middlewares', environment, env, 'list');
   const last = layers[layers.length - 1];
-  return last && checkMiddlewares(last.value, last.file);
+  return last && checkMiddlewares(last.value, last.file, dir);
 }
 
 /** The files that define one config section: `config/<name>`, then `config/env/<environment>/<name>`, as loaded. */

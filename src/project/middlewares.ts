@@ -1,3 +1,6 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { extname, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import { show } from './config-keys.js';
 import { closestKey, distance } from './config-validate.js';
@@ -6,12 +9,16 @@ import { closestKey, distance } from './config-validate.js';
  * `config/middlewares`: Strapi's list of application middlewares, each a name (`'strapi::query'`, `'global::x'`) or
  * `{ name, resolve, config }` (Strapi's own check, services/server/register-middlewares.ts, allows no other key).
  *
- * Cairn applies one entry of it: `strapi::query`'s config, the options Strapi's query middleware gives qs
- * (middlewares/query.ts: `{ strictNullHandling: true, arrayLimit: 100, depth: 20, ...config }`), of which Cairn takes
- * `arrayLimit`, `depth` and `parameterLimit`. The other entries are NOT applied yet (Cairn has its own error
- * handling, body parsing and static files, and no CORS, security headers, sessions or the app's global
- * middlewares): Strapi's own, listed without a config, are accepted silently; one with a config, and any other
- * middleware (the app's, a plugin's, a package's), is a warning saying it is not applied.
+ * The app's own middlewares (`global::<file>` of `src/middlewares`, `api::<api>.<file>` of an API's `middlewares/`,
+ * `{ resolve: './path' | 'package' }`) run, in list order, around every request of the API (server-code/
+ * app-middlewares.ts), each built by its factory `(config, { strapi })` as Strapi does (services/server/middleware.ts:
+ * a `name` is looked up, else `resolve` is loaded; `config` defaults to `{}`). Strapi's own are Cairn's:
+ * `strapi::query`'s qs limits (`arrayLimit`, `depth`, `parameterLimit`), `strapi::body`'s `jsonLimit`,
+ * `strapi::poweredBy`'s `X-Powered-By` and `strapi::responseTime`'s `X-Response-Time` are applied; `strapi::errors`'
+ * place in the list says which of the app's middlewares see an error as its answer (those listed before it) and
+ * which see it thrown. Strapi's others (Cairn has its own logging, body parsing and static files, and no CORS,
+ * security headers or sessions) are accepted by name; one with a config, and a plugin's middleware, is a warning
+ * saying what is not applied. A name that is none of these stops the start, as it stops Strapi's.
  */
 export type MiddlewareEntry = string | { name?: string; resolve?: string; config?: Record<string, unknown> | null };
 
@@ -33,9 +40,47 @@ export const STRAPI_MIDDLEWARES = [
   'strapi::responses',
 ] as const;
 
+/** Strapi's middlewares whose config (or presence) Cairn applies: each may be listed once. */
+const MAPPED = ['strapi::query', 'strapi::body', 'strapi::poweredBy', 'strapi::responseTime'];
+const MAPPED_NOTE = "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit, strapi::poweredBy and strapi::responseTime";
+
 /** The qs options of `strapi::query` that Cairn applies (query/parse-query-string.ts: QueryStringLimits). */
 export const QUERY_MIDDLEWARE_OPTIONS = ['arrayLimit', 'depth', 'parameterLimit'] as const;
 export type QueryMiddlewareConfig = { [K in (typeof QUERY_MIDDLEWARE_OPTIONS)[number]]?: number };
+
+/** koa-body's options (Strapi's `strapi::body` passes its config to koa-body), and what Cairn does with each. */
+const BODY_OPTIONS: Record<string, string | undefined> = {
+  jsonLimit: undefined, // applied: the JSON body parser's limit
+  formLimit: 'is not applied: Cairn parses no urlencoded form bodies (they are answered 415)',
+  textLimit: 'is not applied: Cairn parses no text bodies (they are answered 415)',
+  formidable: "is not applied: the media library's file size limit is config/plugins' upload.config.sizeLimit",
+  multipart: 'is not applied: multipart bodies are parsed by the media library only (POST /api/upload)',
+  urlencoded: 'is not applied: Cairn parses no urlencoded form bodies (they are answered 415)',
+  text: 'is not applied: Cairn parses no text bodies (they are answered 415)',
+  json: 'is not applied: Cairn always parses JSON bodies',
+  jsonStrict: 'is not applied: Cairn parses JSON bodies strictly (an object or an array)',
+  includeUnparsed: 'is not applied: Cairn keeps no unparsed copy of a body',
+  encoding: 'is not applied: Cairn reads bodies as UTF-8',
+  parsedMethods: 'is not applied: Cairn parses the body of any method that has one',
+  strict: 'is not applied: Cairn parses the body of any method that has one',
+  patchKoa: undefined, // what Strapi sets itself: ctx.request.body is the body
+  patchNode: 'is not applied: the body is ctx.request.body only',
+  onError: 'is not applied: a body that does not parse is a 400 ValidationError',
+};
+const BODY_NOTE = 'Cairn applies jsonLimit of strapi::body';
+
+/** The app's middleware module an entry names, with its config: what server-code/app-middlewares.ts loads. */
+export interface AppMiddlewareRef {
+  /** Its index in the list. */
+  at: number;
+  /** How Strapi names it: `global::x`, `api::a.x`, or the `resolve` given. */
+  name: string;
+  /** Given by name (`global::x`, `api::a.x`: the app's registered middleware), not by `resolve`. */
+  byName: boolean;
+  file: string;
+  /** What its factory receives (`{}` when the entry gives none, as in Strapi). */
+  config: unknown;
+}
 
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const describe = (value: unknown): string => {
@@ -48,13 +93,18 @@ const describe = (value: unknown): string => {
   }
   return value === undefined ? 'undefined' : value === null ? 'null' : show(value);
 };
+const nameOf = (entry: MiddlewareEntry): string => (typeof entry === 'string' ? entry : ((entry.name ?? entry.resolve) as string));
+const configOf = (entry: MiddlewareEntry): unknown => (typeof entry === 'string' ? undefined : entry.config);
+const isAppName = (name: string) => name.startsWith('global::') || name.startsWith('api::');
 
 /**
  * Checks `config/middlewares` (the list the file exports, or its `({ env }) => list`): a value Cairn cannot take
  * throws a ConfigError naming `file`, the entry and the key; entries Cairn does not apply are warnings (returned).
- * Integers given as strings (`env('QS_ARRAY_LIMIT')`) are numbers in the entries returned (the given ones are left as they are).
+ * With the app's folder (`dir`), each of the app's middlewares must be there: a `global::x` with no
+ * `src/middlewares/x.(js|ts)` stops the start. Integers given as strings (`env('QS_ARRAY_LIMIT')`) are numbers in the
+ * entries returned (the given ones are left as they are).
  */
-export function checkMiddlewares(value: unknown, file: string): { entries: MiddlewareEntry[]; warnings: string[] } {
+export function checkMiddlewares(value: unknown, file: string, dir?: string): { entries: MiddlewareEntry[]; warnings: string[] } {
   const fail = (path: string, problem: string): never => {
     // `${file}: middlewares[5].config.arrayLimit (strapi::query) must be a positive integer, not 0`
     throw new ConfigError(`${file}: middlewares${path} ${problem}`);
@@ -64,7 +114,7 @@ export function checkMiddlewares(value: unknown, file: string): { entries: Middl
   }
   const warnings: string[] = [];
   const warn = (at: number, name: string, message: string) => warnings.push(`${file}: middlewares[${at}] ${JSON.stringify(name)} ${message}`);
-  let queryAt: number | undefined;
+  const listed = new Map<string, number>();
   const entries = value.map((entry: unknown, at): MiddlewareEntry => {
     const where = `[${at}]`;
     if (typeof entry !== 'string' && !isPlain(entry)) {
@@ -80,45 +130,238 @@ export function checkMiddlewares(value: unknown, file: string): { entries: Middl
       }
       if (entry.name === undefined && entry.resolve === undefined) fail(where, 'must have a name (or a resolve path)');
     }
-    const name = typeof entry === 'string' ? entry : ((entry.name ?? entry.resolve) as string);
-    const config = typeof entry === 'string' ? undefined : entry.config;
-    if (name.startsWith('strapi::') && !(STRAPI_MIDDLEWARES as readonly string[]).includes(name)) {
-      // Strapi stops its start on it too; silently skipping `strapi::qeury` would drop the limits it sets.
-      fail(where, `${JSON.stringify(name)} is not one of Strapi's middlewares: did you mean ${closestKey(name, [...STRAPI_MIDDLEWARES])}?`);
-    }
-    if (name !== 'strapi::query') {
-      // Not applied yet: only strapi::query's config is (see above).
-      if (!name.startsWith('strapi::')) warn(at, name, 'is not applied: Cairn applies only strapi::query from config/middlewares for now');
-      else if (config !== undefined && config !== null) warn(at, name, 'has a config Cairn does not apply (Cairn applies only strapi::query from config/middlewares for now)');
-      return entry as MiddlewareEntry;
-    }
-    if (queryAt !== undefined) fail(where, `lists strapi::query again (it is middlewares[${queryAt}] already)`);
-    queryAt = at;
-    if (typeof entry === 'string' || config === undefined || config === null) return entry as MiddlewareEntry;
-    if (!isPlain(config)) return fail(`${where}.config`, `(strapi::query) must be an object of qs options (${QUERY_MIDDLEWARE_OPTIONS.join(', ')}), not ${describe(config)}`);
-    const checked: Record<string, unknown> = {};
-    for (const [key, option] of Object.entries(config)) {
-      if (option === undefined) continue; // `env('X')` without a default: as good as absent
-      if (!(QUERY_MIDDLEWARE_OPTIONS as readonly string[]).includes(key)) {
-        const closest = closestKey(key, [...QUERY_MIDDLEWARE_OPTIONS]);
-        const hint = distance(key.toLowerCase(), closest.toLowerCase()) <= 2 ? `did you mean ${closest}? ` : '';
-        fail(`${where}.config.${key}`, `(strapi::query) is not an option Cairn applies: ${hint}Cairn takes ${QUERY_MIDDLEWARE_OPTIONS.join(', ')}`);
+    const named = entry as MiddlewareEntry;
+    const name = nameOf(named);
+    const config = configOf(named);
+    const byName = typeof entry === 'string' || entry.name !== undefined;
+    if (!byName) {
+      // `{ resolve }`: a package, or a path from the app's folder (Strapi: require.resolve, else from its root).
+      if (dir !== undefined) {
+        const found = resolveModule(name, dir);
+        if (found.file === undefined) fail(where, `{ resolve: ${JSON.stringify(name)} } ${found.problem}`);
       }
-      const number = typeof option === 'string' && /^\s*\d+\s*$/.test(option) ? Number.parseInt(option, 10) : option;
-      if (!Number.isSafeInteger(number) || (number as number) < 1) fail(`${where}.config.${key}`, `(strapi::query) must be a positive integer, not ${describe(option)}`);
-      checked[key] = number;
+      return named;
     }
-    return { ...entry, config: checked };
+    if (name.startsWith('strapi::')) {
+      if (!(STRAPI_MIDDLEWARES as readonly string[]).includes(name)) {
+        // Strapi stops its start on it too; silently skipping `strapi::qeury` would drop the limits it sets.
+        fail(where, `${JSON.stringify(name)} is not one of Strapi's middlewares: did you mean ${closestKey(name, [...STRAPI_MIDDLEWARES])}?`);
+      }
+      if (MAPPED.includes(name)) {
+        if (listed.has(name)) fail(where, `lists ${name} again (it is middlewares[${listed.get(name)}] already)`);
+        listed.set(name, at);
+      }
+      return checkStrapiMiddleware(named, name, config, at, { fail: (path, problem) => fail(`${where}${path}`, problem), warn });
+    }
+    if (isAppName(name)) {
+      if (dir !== undefined) {
+        const found = appMiddlewareFile(name, dir);
+        if (found.file === undefined) fail(where, `${JSON.stringify(name)} ${found.problem}`);
+      }
+      return named;
+    }
+    if (name.startsWith('plugin::')) {
+      warn(at, name, "is not applied: Cairn runs no plugin's middlewares (its plugins are its own)");
+      return named;
+    }
+    // Strapi looks a name up in its registry of uids: `audit` alone is "Middleware audit not found.".
+    const guess = dir !== undefined && appMiddlewareFile(`global::${name}`, dir).file ? ` (did you mean "global::${name}"?)` : '';
+    return fail(where, `${JSON.stringify(name)} names no middleware${guess}: Strapi names them global::<file> (src/middlewares/<file>), api::<api>.<file> (src/api/<api>/middlewares/<file>), strapi::<name>, or { resolve: './path' | 'package' }`);
   });
   return { entries, warnings };
 }
 
+type Report = { fail: (path: string, problem: string) => never; warn: (at: number, name: string, message: string) => void };
+
+/** One of Strapi's own middlewares: its config checked (and normalized) where Cairn applies it, else a warning. */
+function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unknown, at: number, { fail, warn }: Report): MiddlewareEntry {
+  const configured = config !== undefined && config !== null;
+  switch (name) {
+    case 'strapi::query': {
+      if (!configured) return entry;
+      if (!isPlain(config)) return fail('.config', `(strapi::query) must be an object of qs options (${QUERY_MIDDLEWARE_OPTIONS.join(', ')}), not ${describe(config)}`);
+      const checked: Record<string, unknown> = {};
+      for (const [key, option] of Object.entries(config)) {
+        if (option === undefined) continue; // `env('X')` without a default: as good as absent
+        if (!(QUERY_MIDDLEWARE_OPTIONS as readonly string[]).includes(key)) {
+          const closest = closestKey(key, [...QUERY_MIDDLEWARE_OPTIONS]);
+          const hint = distance(key.toLowerCase(), closest.toLowerCase()) <= 2 ? `did you mean ${closest}? ` : '';
+          fail(`.config.${key}`, `(strapi::query) is not an option Cairn applies: ${hint}Cairn takes ${QUERY_MIDDLEWARE_OPTIONS.join(', ')}`);
+        }
+        const number = typeof option === 'string' && /^\s*\d+\s*$/.test(option) ? Number.parseInt(option, 10) : option;
+        if (!Number.isSafeInteger(number) || (number as number) < 1) fail(`.config.${key}`, `(strapi::query) must be a positive integer, not ${describe(option)}`);
+        checked[key] = number;
+      }
+      return { ...(entry as object), config: checked };
+    }
+    case 'strapi::body': {
+      if (!configured) return entry;
+      if (!isPlain(config)) return fail('.config', `(strapi::body) must be an object of koa-body's options, not ${describe(config)}`);
+      for (const [key, option] of Object.entries(config)) {
+        if (option === undefined) continue;
+        if (key === 'jsonLimit') {
+          if (byteSize(option) === undefined) fail('.config.jsonLimit', `(strapi::body) must be a size in bytes (a positive integer, or a string like "10mb"), not ${describe(option)}`);
+        } else if (key in BODY_OPTIONS) {
+          const note = BODY_OPTIONS[key];
+          if (note) warn(at, name, `config.${key} ${note} (${BODY_NOTE})`);
+        } else {
+          const closest = closestKey(key, Object.keys(BODY_OPTIONS));
+          const hint = distance(key.toLowerCase(), closest.toLowerCase()) <= 2 ? `did you mean ${closest}? ` : '';
+          warn(at, name, `config.${key} is not an option of koa-body, which strapi::body passes its config to: ${hint}(${BODY_NOTE})`);
+        }
+      }
+      return entry;
+    }
+    case 'strapi::poweredBy': {
+      if (!configured) return entry;
+      if (!isPlain(config)) return fail('.config', `(strapi::poweredBy) must be an object { poweredBy }, not ${describe(config)}`);
+      for (const [key, option] of Object.entries(config)) {
+        if (option === undefined) continue;
+        if (key !== 'poweredBy') warn(at, name, `config.${key} is not an option of strapi::poweredBy: it takes poweredBy (the X-Powered-By header's value)`);
+        else if (typeof option !== 'string' || option === '') fail('.config.poweredBy', `(strapi::poweredBy) must be a non-empty string, not ${describe(option)}`);
+      }
+      return entry;
+    }
+    case 'strapi::responseTime':
+      if (configured && (!isPlain(config) || Object.keys(config).length > 0)) warn(at, name, 'has a config: strapi::responseTime takes none');
+      return entry;
+    case 'strapi::cors':
+      if (configured) {
+        const keys = isPlain(config) ? Object.keys(config).join(', ') : describe(config);
+        warn(at, name, `has a config Cairn does not apply (${keys}): Cairn sends no CORS headers, so a browser page of another origin cannot call this API unless a proxy in front of Cairn adds them`);
+      }
+      return entry;
+    default:
+      if (configured) warn(at, name, `has a config Cairn does not apply (${MAPPED_NOTE})`);
+      return entry;
+  }
+}
+
+/**
+ * A size as koa-body takes it (through the `bytes` package): a number of bytes, or `'<n><unit>'` with `b`, `kb`,
+ * `mb`, `gb`, `tb` or `pb` (powers of 1024; `'1.5mb'`), case-insensitive. Undefined for anything else.
+ */
+export function byteSize(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 1 ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?\s*$/i.exec(value);
+  if (!match) return undefined;
+  const power = ['b', 'kb', 'mb', 'gb', 'tb', 'pb'].indexOf((match[2] ?? 'b').toLowerCase());
+  const bytes = Math.floor(Number(match[1]) * 1024 ** power);
+  return Number.isSafeInteger(bytes) && bytes >= 1 ? bytes : undefined;
+}
+
+const entryOf = (entries: readonly MiddlewareEntry[] | undefined, name: string) => entries?.find((e) => typeof e === 'string' ? e === name : e.name === name);
+
 /** The qs limits `strapi::query`'s config sets in a checked `config/middlewares` list ({} when none). */
 export function queryStringLimits(entries: readonly MiddlewareEntry[] | undefined): QueryMiddlewareConfig {
-  const entry = entries?.find((e): e is Exclude<MiddlewareEntry, string> => typeof e !== 'string' && (e.name ?? e.resolve) === 'strapi::query');
-  const config = entry?.config;
+  const config = configOf(entryOf(entries, 'strapi::query') ?? 'strapi::query') as Record<string, unknown> | null | undefined;
   if (!config) return {};
   const limits: QueryMiddlewareConfig = {};
   for (const key of QUERY_MIDDLEWARE_OPTIONS) if (typeof config[key] === 'number') limits[key] = config[key];
   return limits;
+}
+
+/** The JSON body limit (bytes) `strapi::body`'s `jsonLimit` sets in a checked list, if it does. */
+export function jsonBodyLimit(entries: readonly MiddlewareEntry[] | undefined): number | undefined {
+  const config = configOf(entryOf(entries, 'strapi::body') ?? 'strapi::body') as Record<string, unknown> | null | undefined;
+  return config ? byteSize(config.jsonLimit) : undefined;
+}
+
+/** Strapi's default `X-Powered-By` (middlewares/powered-by.ts). */
+export const POWERED_BY = 'Strapi <strapi.io>';
+
+/**
+ * The headers Strapi's `strapi::poweredBy` and `strapi::responseTime` add to every answer, when the list has them:
+ * `X-Powered-By` (its config's `poweredBy`, else Strapi's default) and whether to send `X-Response-Time`.
+ */
+export function answerHeaders(entries: readonly MiddlewareEntry[] | undefined): { poweredBy?: string; responseTime: boolean } {
+  const powered = entryOf(entries, 'strapi::poweredBy');
+  const given = powered === undefined ? undefined : (configOf(powered) as { poweredBy?: unknown } | null | undefined)?.poweredBy;
+  return {
+    poweredBy: powered === undefined ? undefined : typeof given === 'string' ? given : POWERED_BY,
+    responseTime: entryOf(entries, 'strapi::responseTime') !== undefined,
+  };
+}
+
+/**
+ * The app's middlewares a checked list names (`global::x`, `api::a.x`, `{ resolve }`), in list order, with their
+ * files and configs; and where `strapi::errors` is in the list (Strapi's error answers are made there).
+ */
+export function applicationMiddlewares(entries: readonly MiddlewareEntry[] | undefined, dir: string): { middlewares: AppMiddlewareRef[]; errorsAt?: number } {
+  const middlewares: AppMiddlewareRef[] = [];
+  let errorsAt: number | undefined;
+  (entries ?? []).forEach((entry, at) => {
+    const name = nameOf(entry);
+    if (name === 'strapi::errors' && errorsAt === undefined) errorsAt = at;
+    const byName = typeof entry === 'string' || entry.name !== undefined;
+    if (byName && !isAppName(name)) return;
+    const found = byName ? appMiddlewareFile(name, dir) : resolveModule(name, dir);
+    // checkMiddlewares refused a missing one; a file removed since is refused here.
+    if (found.file === undefined) throw new ConfigError(`config/middlewares: middlewares[${at}] ${JSON.stringify(name)} ${found.problem}`);
+    const config = configOf(entry);
+    middlewares.push({ at, name, byName, file: found.file, config: config === undefined ? {} : config });
+  });
+  return { middlewares, errorsAt };
+}
+
+const EXTENSIONS = ['.js', '.ts', '.mjs', '.cjs'];
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+const extensionsNote = 'js (or .ts, .mjs, .cjs)';
+
+/** The file of `global::x` (`src/middlewares/x.js`) or `api::a.x` (`src/api/a/middlewares/x.js`), or what is missing. */
+export function appMiddlewareFile(name: string, dir: string): { file?: string; problem?: string } {
+  let folder: string;
+  let base: string;
+  if (name.startsWith('global::')) {
+    folder = join(dir, 'src', 'middlewares');
+    base = name.slice('global::'.length);
+  } else {
+    const uid = name.slice('api::'.length);
+    const dot = uid.indexOf('.');
+    if (dot <= 0 || dot === uid.length - 1) return { problem: 'is not a middleware uid: an API\'s middleware is api::<api>.<file> (src/api/<api>/middlewares/<file>.js)' };
+    folder = join(dir, 'src', 'api', uid.slice(0, dot), 'middlewares');
+    base = uid.slice(dot + 1);
+  }
+  const file = /[\\/]/.test(base) || base === '' ? undefined : EXTENSIONS.map((ext) => join(folder, base + ext)).find(isFile);
+  if (file) return { file };
+  const present = existsSync(folder)
+    ? readdirSync(folder)
+        .filter((f) => EXTENSIONS.includes(extname(f)) && !f.endsWith('.d.ts'))
+        .map((f) => f.slice(0, -extname(f).length))
+    : undefined;
+  const has = present === undefined ? `there is no ${folder} folder` : present.length ? `${folder} has ${present.join(', ')}` : `${folder} is empty`;
+  return { problem: `has no file: there is no ${join(folder, base)}.${extensionsNote} (${has})` };
+}
+
+/**
+ * A `{ resolve }` entry's module, as Strapi finds it: a path (`./src/middlewares/x`, from the app's folder; an
+ * extension or `index` file may be left out) or a package the app has installed (`require.resolve` from the app).
+ */
+export function resolveModule(spec: string, dir: string): { file?: string; problem?: string } {
+  const asPath = () => {
+    const path = resolve(dir, spec);
+    const file = [path, ...EXTENSIONS.map((ext) => path + ext), ...EXTENSIONS.map((ext) => join(path, `index${ext}`))].find((f) => isFile(f) && !f.endsWith('.d.ts'));
+    return file;
+  };
+  if (isAbsolute(spec) || spec.startsWith('.')) {
+    const file = asPath();
+    return file ? { file } : { problem: `is no file: there is no ${resolve(dir, spec)}.${extensionsNote}` };
+  }
+  try {
+    return { file: createRequire(join(dir, 'package.json')).resolve(spec) };
+  } catch (error) {
+    // Strapi then takes it as a path from the app's root (`src/middlewares/x`).
+    const file = asPath();
+    if (file) return { file };
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'MODULE_NOT_FOUND') return { problem: `cannot be resolved from the app's folder: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+    return { problem: `is neither a package the app has installed (npm install ${spec}) nor a file of the app (${resolve(dir, spec)}.${extensionsNote})` };
+  }
 }

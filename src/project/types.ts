@@ -21,8 +21,8 @@ export interface AppConfig {
   plugins: Record<string, { enabled?: boolean; config?: Record<string, unknown>; [key: string]: unknown }>;
   admin: Record<string, unknown>;
   /**
-   * `config/middlewares` (Strapi's list of application middlewares), checked, when present. Cairn applies only
-   * `strapi::query`'s config (qs limits: project/middlewares.ts); `strapi.config.get('middlewares')` reads it.
+   * `config/middlewares` (Strapi's list of application middlewares), checked, when present: the app's own run around
+   * every API request, Strapi's are mapped to Cairn's (project/middlewares.ts); `strapi.config.get('middlewares')` reads it.
    */
   middlewares?: import('./middlewares.js').MiddlewareEntry[];
   /** `config/permissions` (roles and their actions), when present. */

@@ -1,5 +1,11 @@
 import { parseQueryString, QS_LIMITS, type QueryStringLimits } from './parse-query-string.js';
+import { invalidKey } from './errors.js';
 import { strictQuery } from './strict-query.js';
+
+/** A request as the parser reads it: its URL (with the query string), and the object app code's query is kept for. */
+export interface QueryRequest {
+  readonly url: string;
+}
 
 /**
  * One app's query-string parser: qs with that app's limits (`config/middlewares`' `strapi::query` entry over
@@ -8,6 +14,12 @@ import { strictQuery } from './strict-query.js';
  */
 export class QueryStringParser {
   readonly limits: QueryStringLimits;
+  /**
+   * Queries app code gave a request: an application middleware that read or replaced `ctx.query` (Strapi's routes
+   * read that object, not the URL). Consulted only once the app has such middlewares (`giving`).
+   */
+  private readonly given = new WeakMap<object, () => Record<string, unknown> | undefined>();
+  private giving = false;
 
   constructor(limits: Partial<QueryStringLimits> = {}) {
     this.limits = Object.freeze({ ...QS_LIMITS, ...limits });
@@ -27,5 +39,32 @@ export class QueryStringParser {
   /** The query string of a route's URL that takes no parameters but the `allowed` ones: see strictQuery. */
   strict(url: string, allowed: readonly string[] = []): Record<string, unknown> {
     return strictQuery(url, this.limits, allowed);
+  }
+
+  /**
+   * Makes `query()` the request's query for every route that reads it through this parser, whenever it answers an
+   * object (`undefined`: the URL's, as without it). Application middlewares' `ctx.query` (server-code/app-middlewares.ts).
+   */
+  give(request: object, query: () => Record<string, unknown> | undefined): void {
+    this.giving = true;
+    this.given.set(request, query);
+  }
+
+  /** The query app code gave the request (see give), if any. */
+  givenTo(request: object): Record<string, unknown> | undefined {
+    return this.giving ? this.given.get(request)?.() : undefined;
+  }
+
+  /** The request's query: the one app code gave it, else its URL's, parsed. */
+  ofRequest(request: QueryRequest): Record<string, unknown> {
+    return this.givenTo(request) ?? this.ofUrl(request.url);
+  }
+
+  /** `strict` for a request: the query app code gave it is held to the same `allowed` keys. */
+  strictOf(request: QueryRequest, allowed: readonly string[] = []): Record<string, unknown> {
+    const given = this.givenTo(request);
+    if (given === undefined) return this.strict(request.url, allowed);
+    for (const key of Object.keys(given)) if (!allowed.includes(key)) throw invalidKey(key, key, null);
+    return given;
   }
 }

@@ -82,7 +82,7 @@ export function registerContentApi(app: FastifyInstance, ctx: RestContext, optio
     })),
   );
   app.get('/api/i18n/locales', async (req, reply) => {
-    ctx.queryString.strict(req.url);
+    ctx.queryString.strictOf(req);
     return reply.type(JSON_TYPE).send(localeEntries);
   });
 }
@@ -168,7 +168,7 @@ export function registerActions(app: FastifyInstance, ctx: RestContext, base: st
   for (const [name, action] of Object.entries(actions)) {
     app.post(`${base}/${name}`, async (req, reply) => {
       await authorize(ctx.access(), req, `${documents.contentType.uid}.publish`);
-      const query = ctx.queryString.strict(req.url, ['locale']);
+      const query = ctx.queryString.strictOf(req, ['locale']);
       const { documentId } = req.params as Params;
       const locale = typeof query.locale === 'string' ? query.locale : undefined;
       if (!(await action({ documentId: documentId!, locale }))) throw new NotFoundError();

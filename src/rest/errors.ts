@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, RouteHandlerMethod } from 'fastify';
 import type { Logger } from 'pino';
 import { CairnError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '../errors/index.js';
 
@@ -10,25 +10,39 @@ import { CairnError, NotFoundError, PayloadTooLargeError, ServiceUnavailableErro
  * that reveals nothing. Every 5xx is logged with its cause: a 503 (the database is unavailable) with the driver's
  * error, and tells the client when to try again (Retry-After).
  */
-export function installErrorHandling(app: FastifyInstance, log: Pick<Logger, 'error'>): void {
+export function installErrorHandling(app: FastifyInstance, log: Pick<Logger, 'error'>, options: { aroundNotFound?: (handler: RouteHandlerMethod) => RouteHandlerMethod } = {}): void {
   app.setErrorHandler((error: FastifyError | CairnError | Error, request, reply) => {
-    const response = toCairnError(error);
-    const status = response?.status ?? 500;
-    if (status >= 500) {
-      // A 503 says only that the database is unavailable: its log line carries the driver's error, the cause.
-      const cause = response instanceof ServiceUnavailableError && response.cause !== undefined ? response.cause : error;
-      log.error({ err: cause, reqId: request.id, req: { method: request.method, url: request.url }, statusCode: status }, `${request.method} ${request.url} failed: ${error.message}`);
-    }
-    if (!response) {
-      return reply.status(500).send({
-        data: null,
-        error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} },
-      });
-    }
-    if (response instanceof ServiceUnavailableError) reply.header('retry-after', String(response.retryAfter));
-    return reply.status(response.status).send(response.toResponse());
+    const answer = errorAnswer(error, request, log);
+    if (answer.retryAfter !== undefined) reply.header('retry-after', String(answer.retryAfter));
+    return reply.status(answer.status).send(answer.body);
   });
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send(new NotFoundError().toResponse()));
+  const notFound: RouteHandlerMethod = (_request, reply) => reply.status(404).send(new NotFoundError().toResponse());
+  // The app's application middlewares run on requests no route takes too (server-code/app-middlewares.ts).
+  app.setNotFoundHandler(options.aroundNotFound ? options.aroundNotFound(notFound) : notFound);
+}
+
+/** What an error is answered with (Strapi's status and body; a 503's Retry-After), logged when it is a 5xx. */
+export interface ErrorAnswer {
+  status: number;
+  body: { data: null; error: { status: number; name: string; message: string; details?: unknown } };
+  retryAfter?: number;
+}
+
+/**
+ * The answer to an error, as Strapi's `strapi::errors` middleware makes it: the error handler's, and the one the
+ * app's middlewares listed before `strapi::errors` see in `ctx.body` (server-code/app-middlewares.ts).
+ */
+export function errorAnswer(error: unknown, request: { id: string; method: string; url: string }, log: Pick<Logger, 'error'>): ErrorAnswer {
+  const thrown = error instanceof Error ? error : new Error(String(error));
+  const response = toCairnError(thrown);
+  const status = response?.status ?? 500;
+  if (status >= 500) {
+    // A 503 says only that the database is unavailable: its log line carries the driver's error, the cause.
+    const cause = response instanceof ServiceUnavailableError && response.cause !== undefined ? response.cause : thrown;
+    log.error({ err: cause, reqId: request.id, req: { method: request.method, url: request.url }, statusCode: status }, `${request.method} ${request.url} failed: ${thrown.message}`);
+  }
+  if (!response) return { status: 500, body: { data: null, error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} } } };
+  return { status: response.status, body: response.toResponse(), retryAfter: response instanceof ServiceUnavailableError ? response.retryAfter : undefined };
 }
 
 function toCairnError(error: FastifyError | CairnError | Error): CairnError | null {

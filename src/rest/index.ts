@@ -1,6 +1,6 @@
 export { bodyData, coreRoutes, registerActions, registerContentApi, type CoreAction, type CoreRoute } from './content-api.js';
 export { rawQuery, readSpec } from './query.js';
 export { toV4Text, wantsV4 } from './v4-format.js';
-export { installErrorHandling } from './errors.js';
+export { errorAnswer, installErrorHandling, type ErrorAnswer } from './errors.js';
 export { installBodyParsers } from './body-parsers.js';
 export type { RestContext } from './context.js';

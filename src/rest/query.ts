@@ -13,9 +13,12 @@ export function queryText(request: FastifyRequest): string {
   return at === -1 ? '' : url.slice(at + 1);
 }
 
-/** The parsed query string (Fastify's own parser is off: Cairn parses with qs, strictly, with the app's limits). */
+/**
+ * The parsed query string (Fastify's own parser is off: Cairn parses with qs, strictly, with the app's limits), or
+ * the query an application middleware gave the request (`ctx.query`, read or replaced).
+ */
 export function rawQuery(request: FastifyRequest, parser: QueryStringParser): Record<string, unknown> {
-  return parser.parse(queryText(request));
+  return parser.givenTo(request) ?? parser.parse(queryText(request));
 }
 
 /** One cache per app (per model): two apps in one process never share specs. */
@@ -23,6 +26,9 @@ const caches = new WeakMap<object, SpecCache>();
 
 /** The validated read spec of a GET request, cached per content-type, query string and permissions. */
 export function cachedReadSpec(ctx: RestContext, contentType: ContentType, request: FastifyRequest, caller: Caller): ReadSpec {
+  // The query an application middleware read or changed (ctx.query) is read as it is now: not cached.
+  const given = ctx.queryString.givenTo(request);
+  if (given) return readSpec(ctx, contentType, given, caller);
   const text = queryText(request);
   let cache = caches.get(ctx.model);
   if (!cache) {

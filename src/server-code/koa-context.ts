@@ -11,6 +11,11 @@ export interface KoaState {
   [key: string]: unknown;
 }
 
+/** An answer's JSON text, parsed only if app code reads `ctx.body` (see KoaContext.answerJson). */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * A Koa-compatible `ctx` over one Fastify request, for the routes that run app code (policies, middlewares, a
  * controller action of the app's): Strapi's members (`query`, `params`, `request.body`, `state`, `body`, `status`,
@@ -46,6 +51,9 @@ export class KoaContext {
   }
   get app(): never {
     throw new Error("ctx.app is not provided by Cairn (Koa's application object)");
+  }
+  get cookies(): never {
+    throw new Error('ctx.cookies is not provided by Cairn (read the Cookie header: ctx.get("cookie"); set one: ctx.append("Set-Cookie", ...))');
   }
   get query(): Record<string, unknown> {
     return this.request.query;
@@ -87,6 +95,7 @@ export class KoaContext {
   }
 
   get body(): unknown {
+    if (this.bodyValue instanceof JsonText) this.bodyValue = JSON.parse(this.bodyValue.text);
     return this.bodyValue;
   }
   set body(value: unknown) {
@@ -101,6 +110,18 @@ export class KoaContext {
   set status(value: number) {
     if (!Number.isInteger(value) || value < 100 || value > 999) throw new TypeError(`invalid status code: ${String(value)}`);
     this.statusValue = value;
+  }
+  /**
+   * The answer of one of Cairn's own handlers, as JSON text: `ctx.body` is its object as in Strapi, parsed only when
+   * app code reads it; `jsonText` is the text while nobody did.
+   */
+  answerJson(text: string, status: number): void {
+    this.statusValue = status;
+    this.bodyValue = new JsonText(text);
+  }
+  /** The JSON text answerJson left, while app code has not read `ctx.body` (nor set another). */
+  get jsonText(): string | undefined {
+    return this.bodyValue instanceof JsonText ? this.bodyValue.text : undefined;
   }
   /** Whether app code set a status or a body (Koa's default answer is a 404 otherwise). */
   get answered(): boolean {
@@ -155,6 +176,20 @@ export class KoaContext {
     if (!value) this.throw(...args);
   }
 
+  /**
+   * Koa's `ctx.redirect(url, alt)`: `Location`, a 302 unless a redirect status was set, and Koa's short body (HTML
+   * when the client accepts it). `'back'` is the Referer, else `alt`, else `/`.
+   */
+  redirect(url: string, alt?: string): void {
+    const target = url === 'back' ? this.get('referrer') || alt || '/' : url;
+    this.set('location', encodeUrl(target));
+    if (![300, 301, 302, 303, 305, 307, 308].includes(this.statusValue ?? 0)) this.statusValue = 302;
+    const html = /\btext\/html\b/.test(this.get('accept'));
+    const shown = html ? target.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) : target;
+    this.type = html ? 'html' : 'text';
+    this.bodyValue = html ? `Redirecting to <a href="${shown}">${shown}</a>.` : `Redirecting to ${target}.`;
+  }
+
   /** Strapi's response helpers: `ctx.send(data, status)`, `ctx.created(data)`, `ctx.deleted(data)`. */
   send(data: unknown, status = 200): void {
     this.statusValue = status;
@@ -191,6 +226,15 @@ for (const [code, name] of Object.entries(STATUS_CODES)) {
   });
 }
 
+/** A URL with what a header may not hold percent-encoded, escapes already there kept (as Koa's `encodeurl`). */
+function encodeUrl(url: string): string {
+  try {
+    return encodeURI(decodeURI(url));
+  } catch {
+    return encodeURI(url.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+  }
+}
+
 /** lodash's camelCase for status names: `Bad Request` -> `badRequest`, `I'm a Teapot` -> `imATeapot`. */
 function camelCase(text: string): string {
   const words = text.replace(/'/g, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
@@ -218,6 +262,10 @@ export class KoaRequest {
   }
   set query(value: Record<string, unknown>) {
     this.queryValue = value;
+  }
+  /** The query once app code read or replaced it (undefined before: the URL's is still the request's query). */
+  get parsedQuery(): Record<string, unknown> | undefined {
+    return this.queryValue;
   }
   get querystring(): string {
     const url = this.fastifyRequest.url;

@@ -8,6 +8,7 @@ import { callers, createCoreController, requestContext } from './core-controller
 import { createCoreService } from './core-service.js';
 import { coreFactoryOf, coreRouterOf, withCoreRouteSource, type CoreRouterOptions, type RouteConfig, type RouteDefinition } from './factories.js';
 import type { ServerCodeHost } from './host.js';
+import { KOA_ROUTE, type KoaRoute } from './app-middlewares.js';
 import { KoaContext } from './koa-context.js';
 import { inFile, loadApiCode, type ApiCode, type AppFile } from './load-api.js';
 import { compose, policiesStep, resolveMiddlewares, resolvePolicies, type Middleware } from './policies.js';
@@ -179,18 +180,29 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     const bound = (controller[action] as (ctx: KoaContext) => unknown).bind(controller);
     const run = compose([policiesStep(policies, strapi), ...middlewares, returnBody, (ctx) => bound(ctx)]);
     const info = { method, path: route.path, handler: route.handler, config, info: plugin ? { pluginName: 'users-permissions', type: 'content-api' } : { apiName: apiOf(route), type: 'content-api' } };
-    host.fastify.route({
-      method,
-      url,
-      handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const raw = (req.params ?? {}) as Record<string, string>;
-        const ctx = new KoaContext(req, reply, core ? (raw.documentId === undefined ? {} : { id: raw.documentId }) : { ...raw }, () => rawQuery(req, host.queryString));
-        ctx.state.route = info;
-        if (config.auth !== false) await authenticate(ctx, req, scope);
-        await requestContext.run(ctx, () => run(ctx));
-        return respond(ctx, reply);
-      },
-    });
+    const paramsOf = (req: FastifyRequest) => {
+      const raw = (req.params ?? {}) as Record<string, string>;
+      return core ? (raw.documentId === undefined ? {} : { id: raw.documentId }) : { ...raw };
+    };
+    // The route's chain on a ctx: its own, or the application middlewares' (app-middlewares.ts), which answer it.
+    const serve: KoaRoute = async (ctx) => {
+      ctx.params = paramsOf(ctx.fastifyRequest);
+      ctx.state.route = info;
+      if (config.auth !== false) await authenticate(ctx, ctx.fastifyRequest, scope);
+      await run(ctx);
+    };
+    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const ctx = new KoaContext(req, reply, {}, () => rawQuery(req, host.queryString));
+      try {
+        await requestContext.run(ctx, () => serve(ctx));
+      } catch (error) {
+        // The headers set before the error stay on its answer, as Strapi's error middleware leaves them.
+        reply.headers(ctx.headersOut);
+        throw error;
+      }
+      return respond(ctx, reply);
+    };
+    host.fastify.route({ method, url, handler: Object.assign(handler, { [KOA_ROUTE]: serve }) });
   }
 
   /** The route's controller and action (Strapi's lookup: the API's controller first, then a full uid) and its permission. */

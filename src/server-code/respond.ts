@@ -13,6 +13,13 @@ export function respond(ctx: KoaContext, reply: FastifyReply): FastifyReply {
   if (!ctx.answered) throw new NotFoundError();
   reply.headers(ctx.headersOut);
   reply.status(ctx.status);
+  const text = ctx.jsonText;
+  if (text !== undefined) {
+    // Cairn's own answer, which no app code read: its text as it is.
+    if (ctx.status === 204 || ctx.status === 304) return reply.send();
+    if (!ctx.headersOut['content-type']) reply.type(JSON_TYPE);
+    return reply.send(text);
+  }
   const body = ctx.body;
   if (ctx.status === 204 || ctx.status === 304 || body === undefined || body === null) return reply.send();
   const type = ctx.headersOut['content-type'];

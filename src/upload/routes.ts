@@ -21,7 +21,7 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
   // refuse them (415) first. Only this scope accepts them.
   app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
   const files = () => host.documents(FILE_UID);
-  const query = (req: FastifyRequest) => host.queryString.ofUrl(req.raw.url ?? '');
+  const query = (req: FastifyRequest) => host.queryString.ofRequest(req);
 
   /**
    * `POST /api/upload`: new files (201, their entries), or with `?id=` and no file, the file info of that file (200,
@@ -29,7 +29,7 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
    */
   app.post('/api/upload', async (req, reply) => {
     const caller = await authorize(host.access, req, `${ACTION}.upload`);
-    const { id } = host.queryString.strict(req.url, ['id']);
+    const { id } = host.queryString.strictOf(req, ['id']);
     if (id !== undefined && typeof id !== 'string') throw new ValidationError('File id is required and must be a single value');
     if (!isMultipart(req)) throw new ValidationError('Send files as multipart/form-data in the "files" field');
     const { files: parts, fields } = await readMultipart(req.raw, limits);
@@ -85,14 +85,14 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
 
   app.get('/api/upload/files/:id', async (req, reply) => {
     await authorize(host.access, req, `${ACTION}.findOne`);
-    host.queryString.strict(req.url);
+    host.queryString.strictOf(req);
     const entry = await fileById(host, (req.params as { id: string }).id);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));
   });
 
   app.delete('/api/upload/files/:id', async (req, reply) => {
     await authorize(host.access, req, `${ACTION}.destroy`);
-    host.queryString.strict(req.url);
+    host.queryString.strictOf(req);
     const entry = await fileById(host, (req.params as { id: string }).id);
     await service.remove(entry as never);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));

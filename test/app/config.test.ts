@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/project/config.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { queryStringLimits } from '../../src/project/middlewares.js';
+import { answerHeaders, applicationMiddlewares, byteSize, jsonBodyLimit, queryStringLimits } from '../../src/project/middlewares.js';
 import { folder, removeFolders, withEnv } from './fixtures.js';
 
 afterAll(removeFolders);
@@ -100,7 +100,7 @@ describe('config folder: formats', () => {
   });
 });
 
-describe('config/middlewares: Strapi\'s list, of which strapi::query\'s config (qs limits) is applied', () => {
+describe('config/middlewares: Strapi\'s list: the app\'s middlewares, and Strapi\'s mapped to Cairn\'s', () => {
   const TEMPLATE = ['strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body', 'strapi::session', 'strapi::favicon', 'strapi::public'];
   const load = async (files: Record<string, string>, overrides = {}) => {
     const warnings: string[] = [];
@@ -137,21 +137,69 @@ describe('config/middlewares: Strapi\'s list, of which strapi::query\'s config (
     expect((await load(files, { middlewares: [{ name: 'strapi::query', config: { parameterLimit: 10 } }] })).limits).toEqual({ parameterLimit: 10 });
   });
 
-  it('entries Cairn does not apply yet are warnings naming the file and the entry', async () => {
+  it("what Cairn does not apply is a warning naming the file, the entry and why", async () => {
     const { config, warnings } = await load({
       'config/middlewares.js': `module.exports = [
         'strapi::errors',
         { name: 'strapi::security', config: { contentSecurityPolicy: false } },
-        'global::audit',
-        { resolve: './src/middlewares/timer' },
+        { name: 'strapi::cors', config: { origin: ['https://example.org'], credentials: true } },
+        'plugin::users-permissions.rateLimit',
+        { name: 'strapi::body', config: { jsonLimit: '10mb', formLimit: '10mb', formidable: { maxFileSize: 1 }, patchKoa: true, jsonLimt: 1 } },
+        { name: 'strapi::poweredBy', config: { poweredBy: 'Me', header: 'x' } },
+        { name: 'strapi::responseTime', config: { precise: true } },
         'strapi::query',
       ];`,
     });
     const file = join(config.dir, 'config', 'middlewares.js');
     expect(warnings).toEqual([
-      `${file}: middlewares[1] "strapi::security" has a config Cairn does not apply (Cairn applies only strapi::query from config/middlewares for now)`,
-      `${file}: middlewares[2] "global::audit" is not applied: Cairn applies only strapi::query from config/middlewares for now`,
-      `${file}: middlewares[3] "./src/middlewares/timer" is not applied: Cairn applies only strapi::query from config/middlewares for now`,
+      `${file}: middlewares[1] "strapi::security" has a config Cairn does not apply (of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit, strapi::poweredBy and strapi::responseTime)`,
+      `${file}: middlewares[2] "strapi::cors" has a config Cairn does not apply (origin, credentials): Cairn sends no CORS headers, so a browser page of another origin cannot call this API unless a proxy in front of Cairn adds them`,
+      `${file}: middlewares[3] "plugin::users-permissions.rateLimit" is not applied: Cairn runs no plugin's middlewares (its plugins are its own)`,
+      `${file}: middlewares[4] "strapi::body" config.formLimit is not applied: Cairn parses no urlencoded form bodies (they are answered 415) (Cairn applies jsonLimit of strapi::body)`,
+      `${file}: middlewares[4] "strapi::body" config.formidable is not applied: the media library's file size limit is config/plugins' upload.config.sizeLimit (Cairn applies jsonLimit of strapi::body)`,
+      `${file}: middlewares[4] "strapi::body" config.jsonLimt is not an option of koa-body, which strapi::body passes its config to: did you mean jsonLimit? (Cairn applies jsonLimit of strapi::body)`,
+      `${file}: middlewares[5] "strapi::poweredBy" config.header is not an option of strapi::poweredBy: it takes poweredBy (the X-Powered-By header's value)`,
+      `${file}: middlewares[6] "strapi::responseTime" has a config: strapi::responseTime takes none`,
+    ]);
+    expect(jsonBodyLimit(config.middlewares)).toBe(10 * 1024 * 1024);
+    expect(answerHeaders(config.middlewares)).toEqual({ poweredBy: 'Me', responseTime: true });
+    expect(answerHeaders(['strapi::poweredBy'])).toEqual({ poweredBy: 'Strapi <strapi.io>', responseTime: false });
+    expect(answerHeaders(['strapi::errors'])).toEqual({ poweredBy: undefined, responseTime: false });
+    expect(jsonBodyLimit(['strapi::body'])).toBeUndefined();
+  });
+
+  it("koa-body's sizes: bytes, or a number with a unit (powers of 1024)", () => {
+    expect([byteSize(2048), byteSize('1mb'), byteSize('1.5KB'), byteSize(' 10 gb '), byteSize('512')]).toEqual([2048, 1048576, 1536, 10 * 1024 ** 3, 512]);
+    expect([byteSize(0), byteSize(-1), byteSize(1.5), byteSize('ten mb'), byteSize('1zb'), byteSize(null)]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+  });
+
+  it("the app's middlewares: global::<file>, api::<api>.<file>, { resolve } (a path or a package), in list order with their configs", async () => {
+    const { config, warnings } = await load({
+      'config/middlewares.js': `module.exports = [
+        'global::first',
+        'strapi::errors',
+        { name: 'api::article.audit', config: { level: 2 } },
+        { resolve: './lib/mw' },
+        { resolve: 'some-middleware', config: null },
+        { name: 'global::first', resolve: './ignored' },
+      ];`,
+      'src/middlewares/first.ts': 'export default () => undefined;',
+      'src/api/article/middlewares/audit.js': 'module.exports = () => undefined;',
+      'lib/mw/index.js': 'module.exports = () => undefined;',
+      'node_modules/some-middleware/package.json': '{ "name": "some-middleware", "main": "main.js" }',
+      'node_modules/some-middleware/main.js': 'module.exports = () => undefined;',
+    });
+    expect(warnings).toEqual([]);
+    const { middlewares, errorsAt } = applicationMiddlewares(config.middlewares, config.dir);
+    expect(errorsAt).toBe(1);
+    expect(middlewares).toEqual([
+      { at: 0, name: 'global::first', byName: true, file: join(config.dir, 'src/middlewares/first.ts'), config: {} },
+      { at: 2, name: 'api::article.audit', byName: true, file: join(config.dir, 'src/api/article/middlewares/audit.js'), config: { level: 2 } },
+      { at: 3, name: './lib/mw', byName: false, file: join(config.dir, 'lib/mw/index.js'), config: {} },
+      // Strapi defaults only an absent config to {}.
+      { at: 4, name: 'some-middleware', byName: false, file: join(config.dir, 'node_modules/some-middleware/main.js'), config: null },
+      // A name wins over resolve, as in Strapi.
+      { at: 5, name: 'global::first', byName: true, file: join(config.dir, 'src/middlewares/first.ts'), config: {} },
     ]);
   });
 
@@ -159,7 +207,7 @@ describe('config/middlewares: Strapi\'s list, of which strapi::query\'s config (
     const fails = async (list: string, message: string) => {
       const dir = folder({ ...COMMONJS, 'config/middlewares.js': `module.exports = ${list};` });
       const file = join(dir, 'config', 'middlewares.js');
-      await expect(loadConfig(dir, {}, { warn: () => undefined })).rejects.toThrow(new ConfigError(`${file}: ${message}`));
+      await expect(loadConfig(dir, {}, { warn: () => undefined })).rejects.toThrow(new ConfigError(`${file}: ${message.replaceAll('<DIR>', dir)}`));
     };
     const query = (config: string) => `['strapi::errors', { name: 'strapi::query', config: ${config} }]`;
     await fails(query('{ arrayLimit: 0 }'), 'middlewares[1].config.arrayLimit (strapi::query) must be a positive integer, not 0');
@@ -175,6 +223,12 @@ describe('config/middlewares: Strapi\'s list, of which strapi::query\'s config (
     await fails('[{ config: {} }]', 'middlewares[0] must have a name (or a resolve path)');
     await fails('[42]', "middlewares[0] must be a middleware's name or { name, config }, not 42");
     await fails('{ query: { arrayLimit: 155 } }', 'middlewares must be an array of middlewares (names, or { name, config }), as Strapi takes it, not {"query":{"arrayLimit":155}}');
+    await fails("[{ name: 'strapi::body', config: { jsonLimit: 'lots' } }]", 'middlewares[0].config.jsonLimit (strapi::body) must be a size in bytes (a positive integer, or a string like "10mb"), not "lots"');
+    await fails("[{ name: 'strapi::poweredBy', config: { poweredBy: 42 } }]", 'middlewares[0].config.poweredBy (strapi::poweredBy) must be a non-empty string, not 42');
+    await fails("['strapi::body', { name: 'strapi::body' }]", 'middlewares[1] lists strapi::body again (it is middlewares[0] already)');
+    await fails("['global::audit']", 'middlewares[0] "global::audit" has no file: there is no <DIR>/src/middlewares/audit.js (or .ts, .mjs, .cjs) (there is no <DIR>/src/middlewares folder)');
+    await fails("['api::article']", 'middlewares[0] "api::article" is not a middleware uid: an API\'s middleware is api::<api>.<file> (src/api/<api>/middlewares/<file>.js)');
+    await fails("['audit']", 'middlewares[0] "audit" names no middleware: Strapi names them global::<file> (src/middlewares/<file>), api::<api>.<file> (src/api/<api>/middlewares/<file>), strapi::<name>, or { resolve: \'./path\' | \'package\' }');
   });
 });
 

@@ -167,6 +167,8 @@ describe('examples/server-code through HTTP (SQLite)', () => {
         ['GET', '/api/tags'], // no server code at all
       ];
       for (const [method, url, body] of fast) expect((await app.request(method, url, body)).status).toBeLessThan(300);
+      // config/middlewares is Strapi's template list: its strapi::poweredBy is a header, no ctx.
+      expect((await app.cairn.fastify.inject({ method: 'GET', url: '/api/tags' })).headers['x-powered-by']).toBe('Strapi <strapi.io>');
       expect(built).toHaveBeenCalledTimes(0);
       expect((await app.request('GET', '/api/articles')).status).toBe(200); // extended find, middlewares
       expect((await app.request('GET', `/api/articles/${ids[0]}`)).status).toBe(200); // service override
