@@ -12,6 +12,7 @@ const here = import.meta.dirname;
 const repo = resolve(here, '../..');
 const suiteDir = process.env.STRAPI_SUITE_DIR ?? '';
 const requireFromRepo = createRequire(join(repo, 'package.json'));
+const { OutOfScope } = requireFromRepo(join(here, 'harness/out-of-scope.js')) as { OutOfScope: new (reason: string) => Error };
 
 type Resolve = (request: string, parent: unknown, ...rest: unknown[]) => string;
 const internal = Module as unknown as { _resolveFilename: Resolve };
@@ -27,8 +28,14 @@ internal._resolveFilename = function (request, parent, ...rest) {
     return original.call(this, request, parent, ...rest);
   } catch (error) {
     // The upstream files live outside the repository: their packages (lodash, qs, supertest) are the repository's.
-    if (!request.startsWith('.') && !request.startsWith('/')) return requireFromRepo.resolve(request);
-    throw error;
+    if (request.startsWith('.') || request.startsWith('/')) throw error;
+    try {
+      return requireFromRepo.resolve(request);
+    } catch (notInstalled) {
+      // Strapi's own packages (`jest.mock(require.resolve('@strapi/provider-upload-local'))`) are Strapi's process.
+      if (request.startsWith('@strapi/')) throw new OutOfScope(`${request} is a package of Strapi's own process`);
+      throw notInstalled;
+    }
   }
 };
 

@@ -35,6 +35,8 @@ const slug = (name) =>
 const snake = (name) => slug(name).replace(/-/g, '_');
 const toContentTypeUID = (name) => (name.includes('::') ? name : `api::${name}.${name}`);
 const toComponentUID = (def) => `${def.category || 'default'}.${slug(def.displayName)}`;
+/** The table of a declared content-type, as the builder names it (schemaFiles). */
+const tableOf = (def) => def.collectionName || snake(def.pluralName);
 
 const REVERSED = { oneToOne: 'oneToOne', oneToMany: 'manyToOne', manyToOne: 'oneToMany', manyToMany: 'manyToMany' };
 
@@ -64,7 +66,7 @@ function schemaFiles() {
     } else {
       contentTypes.set(uid, {
         kind: def.kind || 'collectionType',
-        collectionName: def.collectionName || snake(def.pluralName),
+        collectionName: tableOf(def),
         info: {
           singularName: def.singularName,
           pluralName: def.pluralName,
@@ -207,4 +209,5 @@ module.exports = {
   toContentTypeUID,
   toComponentUID,
   slug,
+  tableOf,
 };

@@ -107,7 +107,7 @@ function inverseRelation(uid, key) {
   return undefined;
 }
 
-/** Fixture aliases (`documentId: 'a'` in a fixture) -> the documentId Cairn gave the entry. */
+/** Fixture aliases (`documentId: 'a'` in a fixture, per type) -> the fixture's document, once created. */
 const aliases = new Map();
 
 async function createEntry(uid, data) {
@@ -137,11 +137,22 @@ async function createEntry(uid, data) {
   if (response.status >= 300) {
     throw new Error(`Creating a fixture of ${uid} failed (${response.status}): ${JSON.stringify(response.body)}`);
   }
-  const entry = response.body.data;
-  if (aliasKey && !existing) aliases.set(aliasKey, entry.documentId);
+  let entry = response.body.data;
+  if (aliasKey && !existing) {
+    // Strapi's harness creates fixtures through its entity service, which keeps a given documentId; REST makes one
+    // up. The fixture's documentId replaces it in the table (every row of the document: draft, published, locales).
+    await renameDocument(def, entry.documentId, String(documentId));
+    entry = { ...entry, documentId: String(documentId) };
+    aliases.set(aliasKey, entry.documentId);
+  }
   if (!state.documentIds.has(uid)) state.documentIds.set(uid, new Map());
   state.documentIds.get(uid).set(String(entry.id), entry.documentId);
   return entry;
+}
+
+async function renameDocument(def, from, to) {
+  const { db } = await app.ensureStarted();
+  await db.execute(`UPDATE ${db.quote(app.tableOf(def))} SET ${db.quote('document_id')} = ? WHERE ${db.quote('document_id')} = ?`, [to, from]);
 }
 
 async function createFixturesFor(modelName, entries) {

@@ -113,4 +113,5 @@ const createAuthRequest = ({ strapi } = {}) => createAgent(strapi, { token: BYPA
 /** Strapi 5's REST resources are the entries as they are (v4 wrapped them in `{ id, attributes }`). */
 const transformToRESTResource = (input) => (Array.isArray(input) ? input.map(transformToRESTResource) : input);
 
-module.exports = { createRequest, createContentAPIRequest, createAuthRequest, transformToRESTResource };
+/** Strapi's harness exports its agent too (`api-tests/agent`, re-exported by `api-tests/request`): no token, no prefix. */
+module.exports = { createAgent, createRequest, createContentAPIRequest, createAuthRequest, transformToRESTResource };
