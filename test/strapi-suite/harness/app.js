@@ -81,6 +81,9 @@ function schemaFiles() {
   }
   // A relation with a targetAttribute is bidirectional: the builder writes the other side on the target. The
   // manyToOne side owns a oneToMany pair (inversedBy); otherwise the declaring side does. `__self__` is the type.
+  // Two relations naming the same targetAttribute: the builder writes the target's attribute twice, the last one
+  // stays, and the first relation's inverse no longer names it back: that one is left one-way.
+  const inverses = new Map();
   for (const [uid, schema] of [...contentTypes, ...components]) {
     for (const [name, attribute] of Object.entries(schema.attributes)) {
       if (attribute.type !== 'relation') continue;
@@ -89,6 +92,12 @@ function schemaFiles() {
       const target = contentTypes.get(rest.target);
       if (targetAttribute && target && REVERSED[rest.relation] && !components.has(uid)) {
         const owns = rest.relation !== 'oneToMany';
+        const claimed = inverses.get(`${rest.target}.${targetAttribute}`);
+        if (claimed) {
+          delete claimed.inversedBy;
+          delete claimed.mappedBy;
+        }
+        inverses.set(`${rest.target}.${targetAttribute}`, rest);
         rest[owns ? 'inversedBy' : 'mappedBy'] = targetAttribute;
         target.attributes[targetAttribute] = {
           type: 'relation',

@@ -15,7 +15,7 @@ class OutOfScope extends Error {
 function outOfScopeObject(path) {
   return new Proxy(function () {}, {
     get(_target, key) {
-      if (typeof key === 'symbol' || key === 'then') return undefined;
+      if (typeof key === 'symbol' || key === 'then' || key === '__esModule') return undefined;
       throw new OutOfScope(`${path}.${key} is an in-process Strapi object`);
     },
     apply() {
