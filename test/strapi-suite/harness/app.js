@@ -21,6 +21,8 @@ const state = {
   dir: null,
   cairn: null,
   token: null,
+  /** createStrapiInstance's `bypassAuth` (default true): requests without an API token have full access. */
+  bypassAuth: true,
   /** uid -> Map(id -> documentId) of every entry the fixtures created (entityService takes ids, REST documentIds). */
   documentIds: new Map(),
 };

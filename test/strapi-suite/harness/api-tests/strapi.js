@@ -15,6 +15,8 @@ const PROBED = new Set(['then', 'toJSON', 'asymmetricMatch', 'nodeType', '$$type
 
 async function createStrapiInstance(options = {}) {
   if (options.bootstrap) throw new OutOfScope('createStrapiInstance({ bootstrap }) runs code inside Strapi');
+  // Strapi's test app lets every content API request in (`bypassAuth`, the default): see request.js.
+  app.state.bypassAuth = options.bypassAuth !== false;
   await app.ensureStarted();
   const members = {
     async destroy() {
