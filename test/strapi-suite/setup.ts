@@ -17,6 +17,7 @@ const { OutOfScope } = requireFromRepo(join(here, 'harness/out-of-scope.js')) as
 type Resolve = (request: string, parent: unknown, ...rest: unknown[]) => string;
 const internal = Module as unknown as { _resolveFilename: Resolve };
 const original = internal._resolveFilename;
+let fromRepo = false;
 internal._resolveFilename = function (request, parent, ...rest) {
   const harness = /^api-tests\/(.+)$/.exec(request);
   if (harness) {
@@ -28,7 +29,10 @@ internal._resolveFilename = function (request, parent, ...rest) {
     return original.call(this, request, parent, ...rest);
   } catch (error) {
     // The upstream files live outside the repository: their packages (lodash, qs, supertest) are the repository's.
-    if (request.startsWith('.') || request.startsWith('/')) throw error;
+    // (Resolving from the repository comes back through this function: once only, or a package installed nowhere
+    // would recurse until the stack overflows.)
+    if (request.startsWith('.') || request.startsWith('/') || fromRepo) throw error;
+    fromRepo = true;
     try {
       return requireFromRepo.resolve(request);
     } catch (notInstalled) {
@@ -37,6 +41,8 @@ internal._resolveFilename = function (request, parent, ...rest) {
       // Its route schemas' zod, required while a file's tests are collected: the tests that use it are out of scope.
       if (request === 'zod' || request.startsWith('zod/')) return join(here, 'harness/zod.js');
       throw notInstalled;
+    } finally {
+      fromRepo = false;
     }
   }
 };
