@@ -4,6 +4,7 @@
  * `api-tests/models` over Cairn: declaring a model rewrites the app folder (and restarts Cairn if it runs), as
  * Strapi's content-type builder rewrites its files and restarts; fixtures and clean-ups go through the REST API.
  */
+const { snakeCase } = require('lodash');
 const app = require('../app');
 const { OutOfScope } = require('../out-of-scope');
 
@@ -114,10 +115,16 @@ async function createEntry(uid, data) {
   const def = contentTypeOf(uid);
   const { locale, documentId, id: _id, publishedAt, ...fields } = data;
   const body = {};
+  /** Scalar attributes the content API may not write (`writable: false`): entityService writes them, so do we. */
+  const nonWritable = {};
   for (const [key, value] of Object.entries(fields)) {
     const attribute = def.attributes?.[key] ?? inverseRelation(uid, key);
     // entityService ignores keys that are no attribute (e.g. `document: 'a'`); REST would refuse them.
     if (!attribute) continue;
+    if (attribute.writable === false && !['relation', 'component', 'dynamiczone', 'media'].includes(attribute.type)) {
+      nonWritable[key] = value;
+      continue;
+    }
     // Morph items name their type (`{ __type, id }`), which REST takes as they are: an entry id or a documentId.
     const morph = typeof attribute.relation === 'string' && attribute.relation.startsWith('morph');
     body[key] = attribute.type === 'relation' && !morph ? toRestRelation(attribute.target, value) : value;
@@ -145,6 +152,10 @@ async function createEntry(uid, data) {
     entry = { ...entry, documentId: String(documentId) };
     aliases.set(aliasKey, entry.documentId);
   }
+  if (Object.keys(nonWritable).length > 0) {
+    await writeColumns(def, entry.documentId, nonWritable);
+    entry = { ...entry, ...nonWritable };
+  }
   if (!state.documentIds.has(uid)) state.documentIds.set(uid, new Map());
   state.documentIds.get(uid).set(String(entry.id), entry.documentId);
   return entry;
@@ -153,6 +164,14 @@ async function createEntry(uid, data) {
 async function renameDocument(def, from, to) {
   const { db } = await app.ensureStarted();
   await db.execute(`UPDATE ${db.quote(app.tableOf(def))} SET ${db.quote('document_id')} = ? WHERE ${db.quote('document_id')} = ?`, [to, from]);
+}
+
+/** Values written straight into the document's rows (Strapi's columns: the attribute's name in snake_case). */
+async function writeColumns(def, documentId, values) {
+  const { db } = await app.ensureStarted();
+  const keys = Object.keys(values);
+  const set = keys.map((key) => `${db.quote(snakeCase(key))} = ?`).join(', ');
+  await db.execute(`UPDATE ${db.quote(app.tableOf(def))} SET ${set} WHERE ${db.quote('document_id')} = ?`, [...keys.map((key) => values[key]), documentId]);
 }
 
 async function createFixturesFor(modelName, entries) {
