@@ -93,6 +93,14 @@ export const DIFFERENCES: Difference[] = [
       failure: [`expected 'Invalid key ${key}' to match /invalid parameter ${key}/i`],
     })),
   ),
+  // The copy of with-media.test.api.js expects 200 for an upload and for a create where its first test expects 201.
+  ...['The medias are correctly related to the components on edition', 'The media are populated on the components'].map((name) => ({
+    kind: 'not Strapi 5.54' as const,
+    file: 'tests/api/core/strapi/dynamiczones/with-media.test.api.js',
+    test: `Not required dynamiczone > Contains components with medias > ${name}`,
+    readme: 'expects 200 for an upload and for a create in two of its tests',
+    failure: ['expected 201 to be 200', '→ 201'],
+  })),
   // A browser at /graphql: Strapi serves Apollo's landing page, loaded from a CDN; Cairn serves GraphiQL offline.
   {
     kind: 'on purpose',
