@@ -7,4 +7,4 @@
  */
 const { outOfScopeObject } = require('./out-of-scope');
 
-module.exports = outOfScopeObject('zod');
+module.exports = outOfScopeObject('zod', "builds a route schema for Strapi's in-process validation");
