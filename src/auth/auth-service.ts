@@ -146,10 +146,10 @@ export class AuthService {
     return { ...extended, ...user };
   }
 
-  /** One user as the users routes answer it, without private fields (404: none). */
-  async user(id: number): Promise<Record<string, unknown>> {
+  /** One user as the users routes answer it, without private fields (404, with `message`: none). */
+  async user(id: number, message?: string): Promise<Record<string, unknown>> {
     const result = await this.users.findMany({ filters: { id: { $eq: id } }, pagination: { page: 1, pageSize: 1 } });
-    if (!result.results.length) throw new NotFoundError();
+    if (!result.results.length) throw new NotFoundError(message);
     return result.results[0];
   }
 
@@ -167,7 +167,8 @@ export class AuthService {
   }
 
   async updateUser(id: number, input: unknown): Promise<Record<string, unknown>> {
-    const user = await this.user(id);
+    // Strapi's users controller names what is missing on an update.
+    const user = await this.user(id, 'User not found');
     const body = inputObject(input);
     const data: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(body)) {

@@ -1,4 +1,22 @@
-import { GraphQLError, getOperationAST, getVariableValues, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  astFromValue,
+  getOperationAST,
+  getVariableValues,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  parse,
+  specifiedRules,
+  typeFromAST,
+  validate,
+  valueFromASTUntyped,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type VariableDefinitionNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphqlHost } from './host.js';
@@ -103,13 +121,14 @@ export async function createGraphqlEndpoint(
     const trace = tracing ? new Trace() : undefined;
     const prepared = prepare(body.query);
     if (!prepared.document) return reply.status(prepared.status!).send({ errors: prepared.errors });
-    const variables = parseVariables(body.variables);
-    if (variables instanceof GraphQLError) return badRequest(reply, variables.message);
+    const given = parseVariables(body.variables);
+    if (given instanceof GraphQLError) return badRequest(reply, given.message);
     const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
     const selected = getOperationAST(prepared.document, operationName);
     if (!selected) {
       return badRequest(reply, operationName === undefined ? 'Must provide operation name if query contains multiple operations.' : `Unknown operation named "${operationName}".`);
     }
+    const variables = withInputDefaults(schema, selected.variableDefinitions ?? [], given);
     // GET is for queries only: a mutation over GET could be triggered by a link.
     if (request.method !== 'POST' && selected.operation === 'mutation') return badRequest(reply.header('allow', 'POST'), 'Mutations need POST', 405);
     if (!trace) {
@@ -136,6 +155,50 @@ export async function createGraphqlEndpoint(
     return reply.send(response);
   };
   return { handle };
+}
+
+/**
+ * The variables with the input object fields they leave out that have a default filled in with it, as graphql-js
+ * coerces them: graphql-jit (0.8) reports such a field as missing when it is non-null
+ * (`UsersPermissionsLoginInput.provider: String! = "local"`, in Strapi's schema). Values given are left as they are
+ * (graphql-js checks them before the operation runs).
+ */
+function withInputDefaults(schema: GraphQLSchema, definitions: readonly VariableDefinitionNode[], variables: Record<string, unknown> | undefined) {
+  if (!variables) return variables;
+  let out = variables;
+  for (const definition of definitions) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+    if (!type || !Object.hasOwn(out, name)) continue;
+    const filled = fillDefaults(type, out[name]);
+    if (filled !== out[name]) out = { ...out, [name]: filled };
+  }
+  return out;
+}
+
+function fillDefaults(type: GraphQLInputType, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (isNonNullType(type)) return fillDefaults(type.ofType, value);
+  if (isListType(type)) {
+    if (!Array.isArray(value)) return fillDefaults(type.ofType, value);
+    const items = value.map((item) => fillDefaults(type.ofType, item));
+    return items.some((item, i) => item !== value[i]) ? items : value;
+  }
+  if (!isInputObjectType(type) || typeof value !== 'object' || Array.isArray(value)) return value;
+  const object = value as Record<string, unknown>;
+  let out = object;
+  for (const field of Object.values(type.getFields())) {
+    let next: unknown;
+    if (Object.hasOwn(object, field.name)) next = fillDefaults(field.type, object[field.name]);
+    else if (field.defaultValue !== undefined) {
+      const literal = astFromValue(field.defaultValue, field.type);
+      next = literal ? valueFromASTUntyped(literal) : undefined;
+    } else continue;
+    if (next === object[field.name] && Object.hasOwn(object, field.name)) continue;
+    if (out === object) out = { ...object };
+    out[field.name] = next;
+  }
+  return out;
 }
 
 /** `variables`: an object, JSON text of one (GET), or nothing; anything else is the client's mistake (400). */

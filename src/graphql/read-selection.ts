@@ -10,7 +10,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Component, ContentType, Model } from '../model/types.js';
-import { parsePopulate, type OutputShape, type OutputValue, type PopulateContext, type PopulateNode } from '../query/index.js';
+import { parsePopulate, type Filter, type OutputShape, type OutputValue, type PopulateContext, type PopulateNode } from '../query/index.js';
 import { componentTypeName, typeName } from './names.js';
 import { fieldGroups, mergedSelection } from './selection.js';
 import { nestedWindow } from './limits.js';
@@ -32,6 +32,11 @@ export interface ReadSelectionOptions {
   shaped: boolean;
   /** `Type.field` keys an app customized (resolversConfig, its own resolvers): those need field resolvers. */
   customized: ReadonlySet<string>;
+  /**
+   * The root query's `publicationFilter` (or `hasPublishedVersion`): Strapi's association resolvers apply it to
+   * the related entries of Draft & Publish types too, at every depth.
+   */
+  publication?: Filter;
 }
 
 /** What differs between the v4 and v5 shapes when a selection is read. */
@@ -170,8 +175,10 @@ export function readSelection(
       const item = relation.item(sub.shape);
       if (!item || !relation.value) compilable = false;
       const toMany = field.args.some((a) => a.name === 'pagination');
+      const cascaded = options.publication && name !== 'localizations' && target.draftAndPublish ? options.publication : undefined;
       populate.set(populateKey, {
         ...parsed,
+        ...(cascaded ? { filters: parsed.filters ? { kind: 'and' as const, items: [parsed.filters, cascaded] } : cascaded } : {}),
         ...alias,
         ...style.version(target, args),
         ...(toMany ? { window: nestedWindow(args.pagination, options.amountLimit) } : {}),

@@ -235,7 +235,8 @@ export class CrudFields {
     const caller = await host.access.caller(request);
     return cachedSpec(info, caller, `${kind}:${String(version.status)}:${String(version.locale)}:${shaped}`, () => {
       const readOpts = this.readOptions(caller);
-      const selectionOptions = { populate: { model: host.model, canFind: readOpts.canFind }, amountLimit: options.amountLimit, shaped, customized: options.customized };
+      const publication = version.filter?.kind === 'publication' ? version.filter : undefined;
+      const selectionOptions = { populate: { model: host.model, canFind: readOpts.canFind }, amountLimit: options.amountLimit, shaped, customized: options.customized, publication };
       const selection = readSelection(shape.style, selectionOptions, ct, this.type, form.selection(info), info);
       const entry = shaped ? form.entry(selection.shape, info) : undefined;
       if (shaped && (!selection.compilable || !entry)) return undefined;

@@ -11,7 +11,8 @@ const NUMBER_TYPES = new Set<string>(['integer', 'biginteger', 'float', 'decimal
  * `_q`, Strapi's search: an entry matches when one of its text attributes contains the whole query,
  * case-insensitively (`$containsi`, so LIKE wildcards are plain characters); for a numeric query, its id and number
  * attributes too, compared as text (`_q=12.4` finds 12.4). Private attributes and passwords are not searched (they
- * cannot be filtered on either). An empty query is no condition; anything but one string is a 400.
+ * cannot be filtered on either), nor attributes whose schema says `searchable: false` (Strapi's search skips them).
+ * An empty query is no condition; anything but one string is a 400.
  */
 export function parseSearch(contentType: ContentType, raw: unknown): Filter | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -19,7 +20,8 @@ export function parseSearch(contentType: ContentType, raw: unknown): Filter | un
   if (raw.includes('\u0000')) throw queryError('_q', 'Invalid _q: NUL characters are not allowed', '_q');
   const numeric = raw.trim() !== '' && !Number.isNaN(Number(raw));
   const fields: FieldRef[] = numeric ? [ID_FIELD] : [];
-  for (const name of contentType.attributes.keys()) {
+  for (const [name, attribute] of contentType.attributes) {
+    if (attribute.raw.searchable === false) continue;
     const field = fieldRef(contentType, name);
     if (field && (TEXT_TYPES.has(field.type) || (numeric && NUMBER_TYPES.has(field.type)))) fields.push(field);
   }

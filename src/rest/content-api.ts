@@ -103,11 +103,20 @@ async function findOne(ctx: RestContext, ct: ContentType, documents: Documents, 
   return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row)));
 }
 
-/** `{ data: {...} }` is required on writes, as in Strapi. */
-export function bodyData(body: unknown): Record<string, unknown> {
+/**
+ * `{ data: {...} }` is required on writes, as in Strapi. An attribute whose schema says `writable: false` is for app
+ * code (the Document Service writes it): a request that gives it is refused, as Strapi's content API input validation
+ * refuses it (after `id`/`documentId`, which the write itself refuses).
+ */
+export function bodyData(body: unknown, ct: ContentType): Record<string, unknown> {
   const data = (body as { data?: unknown } | null)?.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ValidationError('Missing "data" payload in the request body');
+  }
+  if (!('id' in data) && !('documentId' in data)) {
+    for (const key of Object.keys(data)) {
+      if (ct.attributes.get(key)?.raw.writable === false) throw new ValidationError(`Invalid key ${key}`, { key, path: key, source: 'body' });
+    }
   }
   return data as Record<string, unknown>;
 }
@@ -125,13 +134,13 @@ async function writeQuery(ctx: RestContext, ct: ContentType, req: FastifyRequest
 
 async function create(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
   const { status, locale, answer } = await writeQuery(ctx, ct, req, 'create');
-  const row = await documents.createAndRead({ data: bodyData(req.body), status, locale }, answer);
+  const row = await documents.createAndRead({ data: bodyData(req.body, ct), status, locale }, answer);
   return reply.status(201).type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row)));
 }
 
 async function update(ctx: RestContext, ct: ContentType, documents: Documents, req: FastifyRequest, reply: FastifyReply) {
   const { status, locale, answer } = await writeQuery(ctx, ct, req, 'update');
-  const data = bodyData(req.body);
+  const data = bodyData(req.body, ct);
   let { documentId } = req.params as Params;
   if (ct.kind === 'singleType') {
     // A single type has one document: PUT creates it the first time; later PUTs update it, in any locale (one it

@@ -68,6 +68,10 @@ describeEachDialect('users CRUD and permissions from code', (dialect) => {
     expect((await app.request('DELETE', `/api/users/${created.body.id}`, undefined, { authorization: '' })).status).toBe(403);
     expect((await app.request('DELETE', `/api/users/${created.body.id}`)).status).toBe(200);
     expect((await app.request('GET', `/api/users/${created.body.id}`)).status).toBe(404);
+    // Updating a user that is not there: Strapi's NotFoundError names what is missing.
+    const gone = await app.request('PUT', `/api/users/${created.body.id}`, { blocked: false });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ data: null, error: { status: 404, name: 'NotFoundError', message: 'User not found' } });
   });
 
   it('without a configured secret, development generates one in .tmp/ and reuses it on the next start', async () => {

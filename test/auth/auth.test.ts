@@ -275,6 +275,11 @@ describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
     expect(wrong.errors[0].extensions.error).toMatchObject({ name: 'ValidationError', message: 'Invalid identifier or password' });
     const login = await gql('mutation { login(input: { identifier: "CAROL@example.com", password: "secret12" }) { jwt user { username } } }');
     expect(login.data.login.user).toEqual({ username: 'carol' });
+    // Given as a variable, the input without `provider` takes its default ("local") too.
+    const byVariable = await app.request('POST', '/graphql', { query: 'mutation($input: UsersPermissionsLoginInput!) { login(input: $input) { user { username } } }', variables: { input: { identifier: 'carol', password: 'secret12' } } }, none);
+    expect(byVariable.body).toEqual({ data: { login: { user: { username: 'carol' } } } });
+    const nullProvider = await app.request('POST', '/graphql', { query: 'mutation($input: UsersPermissionsLoginInput!) { login(input: $input) { jwt } }', variables: { input: { identifier: 'carol', password: 'secret12', provider: null } } }, none);
+    expect(nullProvider.status).toBe(400);
     const rest = await app.request('GET', '/api/users/me', undefined, bearer(login.data.login.jwt));
     expect(rest.body.username).toBe('carol');
     const me = await gql('{ me { id username email confirmed blocked role { name description type } } }', bearer(login.data.login.jwt));

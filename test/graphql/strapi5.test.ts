@@ -160,6 +160,24 @@ for (const [shape, graphql] of [
       expect(await field('ComponentSectionsMenu', 'items')).toBe('[ComponentLocationGeo!]');
       expect(await field('RestaurantRelationResponseCollection', 'nodes')).toBe('[Restaurant!]!');
     });
+
+    it("the root's publicationFilter (and hasPublishedVersion) selects the related entries of Draft & Publish types too", async () => {
+      // As Strapi's association resolver inherits the root query's: a chef's restaurants, one never published.
+      const chef = (await app.request('POST', '/api/chefs', { data: { name: 'Cascade' } })).body.data.documentId as string;
+      await app.request('POST', '/api/restaurants?status=draft', { data: { name: 'Cascade draft', chef } });
+      await app.request('POST', '/api/restaurants', { data: { name: 'Cascade published', chef } });
+      const restaurantsOf = async (args: string) => {
+        const { body } = await gql(`{ chefs(filters: { name: { eq: "Cascade" } }, ${args}) { restaurants(sort: "name:asc") { name } } }`);
+        expect(body.errors, args).toBeUndefined();
+        return (body.data!.chefs as Entry[]).map((c) => (c.restaurants as Entry[]).map((r) => r.name));
+      };
+      expect(await restaurantsOf('status: DRAFT')).toEqual([['Cascade draft', 'Cascade published']]);
+      expect(await restaurantsOf('status: DRAFT, publicationFilter: NEVER_PUBLISHED')).toEqual([['Cascade draft']]);
+      expect(await restaurantsOf('status: DRAFT, publicationFilter: HAS_PUBLISHED_VERSION')).toEqual([['Cascade published']]);
+      expect(await restaurantsOf('status: DRAFT, hasPublishedVersion: false')).toEqual([['Cascade draft']]);
+      expect(await restaurantsOf('status: DRAFT, hasPublishedVersion: true')).toEqual([['Cascade published']]);
+      expect(await restaurantsOf('publicationFilter: PUBLISHED_WITHOUT_DRAFT')).toEqual([[]]);
+    });
   });
 }
 

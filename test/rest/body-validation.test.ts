@@ -40,6 +40,8 @@ const schemas: TestSchemas = {
       list: { type: 'component', component: 'default.compo', repeatable: true, min: 2, max: 3 },
       zone: { type: 'dynamiczone', components: ['default.compo'], min: 1, max: 2 },
       tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag' },
+      // Read, filtered and written by app code, never by a request (Strapi's content API refuses it).
+      stamp: { type: 'string', writable: false },
     }),
     strict: type('strict', 'stricts', false, { title: { type: 'string', required: true }, data: { type: 'json', required: true }, ...required }),
     drafted: type('drafted', 'drafteds', true, { title: { type: 'string', required: true }, ...required }),
@@ -264,5 +266,17 @@ describeEachDialect('body validation in Strapi 5 words', (dialect) => {
       '3 relation(s) of type api::tag.tag associated with this entity do not exist',
     );
     expect((await app.request('POST', '/api/plains', { data: { tags: [tag.id] } })).status).toBe(201);
+  });
+
+  it('an attribute whose schema says writable: false is refused in a body, as Strapi\'s content API refuses it', async () => {
+    for (const [method, url] of [['POST', '/api/plains'], ['PUT', `/api/plains/${(await app.request('POST', '/api/plains', { data: { title: 'w' } })).body.data.documentId}`]]) {
+      const res = await app.request(method, url, { data: { title: 'x', stamp: 'nope' } });
+      expect(res.status, `${method} ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid key stamp', details: { key: 'stamp', path: 'stamp', source: 'body' } });
+    }
+    // It is still read.
+    const listed = await app.request('GET', '/api/plains?fields[0]=stamp&pagination[pageSize]=1');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data[0]).toHaveProperty('stamp', null);
   });
 });

@@ -12,10 +12,12 @@ const here = import.meta.dirname;
 const repo = resolve(here, '../..');
 const suiteDir = process.env.STRAPI_SUITE_DIR ?? '';
 const requireFromRepo = createRequire(join(repo, 'package.json'));
+const { OutOfScope } = requireFromRepo(join(here, 'harness/out-of-scope.js')) as { OutOfScope: new (reason: string) => Error };
 
 type Resolve = (request: string, parent: unknown, ...rest: unknown[]) => string;
 const internal = Module as unknown as { _resolveFilename: Resolve };
 const original = internal._resolveFilename;
+let fromRepo = false;
 internal._resolveFilename = function (request, parent, ...rest) {
   const harness = /^api-tests\/(.+)$/.exec(request);
   if (harness) {
@@ -27,8 +29,21 @@ internal._resolveFilename = function (request, parent, ...rest) {
     return original.call(this, request, parent, ...rest);
   } catch (error) {
     // The upstream files live outside the repository: their packages (lodash, qs, supertest) are the repository's.
-    if (!request.startsWith('.') && !request.startsWith('/')) return requireFromRepo.resolve(request);
-    throw error;
+    // (Resolving from the repository comes back through this function: once only, or a package installed nowhere
+    // would recurse until the stack overflows.)
+    if (request.startsWith('.') || request.startsWith('/') || fromRepo) throw error;
+    fromRepo = true;
+    try {
+      return requireFromRepo.resolve(request);
+    } catch (notInstalled) {
+      // Strapi's own packages (`jest.mock(require.resolve('@strapi/provider-upload-local'))`) are Strapi's process.
+      if (request.startsWith('@strapi/')) throw new OutOfScope(`${request} is a package of Strapi's own process`);
+      // Its route schemas' zod, required while a file's tests are collected: the tests that use it are out of scope.
+      if (request === 'zod' || request.startsWith('zod/')) return join(here, 'harness/zod.js');
+      throw notInstalled;
+    } finally {
+      fromRepo = false;
+    }
   }
 };
 

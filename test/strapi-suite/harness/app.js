@@ -29,6 +29,8 @@ const state = {
   middlewares: null,
   /** The middlewares list (JSON) the running Cairn started with. */
   startedMiddlewares: null,
+  /** createStrapiInstance's `bypassAuth` (default true): requests without an API token have full access. */
+  bypassAuth: true,
 };
 
 /** The content-type builder's slugs: `rgbColor` -> `rgb-color`, `My name` -> `my-name`. */
@@ -41,6 +43,8 @@ const slug = (name) =>
 const snake = (name) => slug(name).replace(/-/g, '_');
 const toContentTypeUID = (name) => (name.includes('::') ? name : `api::${name}.${name}`);
 const toComponentUID = (def) => `${def.category || 'default'}.${slug(def.displayName)}`;
+/** The table of a declared content-type, as the builder names it (schemaFiles). */
+const tableOf = (def) => def.collectionName || snake(def.pluralName);
 
 const REVERSED = { oneToOne: 'oneToOne', oneToMany: 'manyToOne', manyToOne: 'oneToMany', manyToMany: 'manyToMany' };
 
@@ -70,7 +74,7 @@ function schemaFiles() {
     } else {
       contentTypes.set(uid, {
         kind: def.kind || 'collectionType',
-        collectionName: def.collectionName || snake(def.pluralName),
+        collectionName: tableOf(def),
         info: {
           singularName: def.singularName,
           pluralName: def.pluralName,
@@ -85,6 +89,9 @@ function schemaFiles() {
   }
   // A relation with a targetAttribute is bidirectional: the builder writes the other side on the target. The
   // manyToOne side owns a oneToMany pair (inversedBy); otherwise the declaring side does. `__self__` is the type.
+  // Two relations naming the same targetAttribute: the builder writes the target's attribute twice, the last one
+  // stays, and the first relation's inverse no longer names it back: that one is left one-way.
+  const inverses = new Map();
   for (const [uid, schema] of [...contentTypes, ...components]) {
     for (const [name, attribute] of Object.entries(schema.attributes)) {
       if (attribute.type !== 'relation') continue;
@@ -93,6 +100,12 @@ function schemaFiles() {
       const target = contentTypes.get(rest.target);
       if (targetAttribute && target && REVERSED[rest.relation] && !components.has(uid)) {
         const owns = rest.relation !== 'oneToMany';
+        const claimed = inverses.get(`${rest.target}.${targetAttribute}`);
+        if (claimed) {
+          delete claimed.inversedBy;
+          delete claimed.mappedBy;
+        }
+        inverses.set(`${rest.target}.${targetAttribute}`, rest);
         rest[owns ? 'inversedBy' : 'mappedBy'] = targetAttribute;
         target.attributes[targetAttribute] = {
           type: 'relation',
@@ -228,4 +241,5 @@ module.exports = {
   toContentTypeUID,
   toComponentUID,
   slug,
+  tableOf,
 };

@@ -11,15 +11,18 @@ class OutOfScope extends Error {
   }
 }
 
-/** An object any property read of which is out of scope (e.g. `strapi.db`), named in the reason. */
-function outOfScopeObject(path) {
+/**
+ * An object any property read of which is out of scope (e.g. `strapi.db`), named in the reason (`what` says what
+ * it is: by default, an in-process Strapi object).
+ */
+function outOfScopeObject(path, what = 'is an in-process Strapi object') {
   return new Proxy(function () {}, {
     get(_target, key) {
-      if (typeof key === 'symbol' || key === 'then') return undefined;
-      throw new OutOfScope(`${path}.${key} is an in-process Strapi object`);
+      if (typeof key === 'symbol' || key === 'then' || key === '__esModule') return undefined;
+      throw new OutOfScope(`${path}.${key} ${what}`);
     },
     apply() {
-      throw new OutOfScope(`${path}() is an in-process Strapi object`);
+      throw new OutOfScope(`${path}() ${what}`);
     },
   });
 }

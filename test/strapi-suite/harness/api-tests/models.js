@@ -96,7 +96,7 @@ function inverseRelation(uid, key) {
   return undefined;
 }
 
-/** Fixture aliases (`documentId: 'a'` in a fixture) -> the documentId Cairn gave the entry. */
+/** Fixture aliases (`documentId: 'a'` in a fixture, per type) -> the fixture's document, once created. */
 const aliases = new Map();
 
 /**
@@ -132,8 +132,20 @@ async function createEntry(uid, data) {
     const details = error?.details ? ` ${JSON.stringify(error.details)}` : '';
     throw new Error(`Creating a fixture of ${uid} failed (${error?.name ?? 'Error'}: ${error?.message})${details}`);
   }
-  if (aliasKey && !existing) aliases.set(aliasKey, entry.documentId);
-  return entry;
+  let result = entry;
+  if (aliasKey && !existing) {
+    // Strapi's entity service keeps a fixture's given documentId (e.g. 'article-1'); Cairn's service makes one up.
+    // The fixture's documentId replaces it in the table (every row of the document: draft, published, locales).
+    await renameDocument(def, entry.documentId, String(documentId));
+    result = { ...entry, documentId: String(documentId) };
+    aliases.set(aliasKey, result.documentId);
+  }
+  return result;
+}
+
+async function renameDocument(def, from, to) {
+  const { db } = await app.ensureStarted();
+  await db.execute(`UPDATE ${db.quote(app.tableOf(def))} SET ${db.quote('document_id')} = ? WHERE ${db.quote('document_id')} = ?`, [to, from]);
 }
 
 /** The documentId of a single type's document, if it has one (in any locale and version). */

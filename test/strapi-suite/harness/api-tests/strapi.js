@@ -84,6 +84,8 @@ async function createStrapiInstance(options = {}) {
   if (options.bootstrap) throw new OutOfScope('createStrapiInstance({ bootstrap }) runs code inside Strapi');
   // Each instance reads its config afresh: one without `register` has the test app's defaults again.
   await app.useMiddlewares(options.register ? await runRegister(options.register) : null);
+  // Strapi's test app lets every content API request in (`bypassAuth`, the default): see request.js.
+  app.state.bypassAuth = options.bypassAuth !== false;
   await app.ensureStarted();
   const members = {
     async destroy() {

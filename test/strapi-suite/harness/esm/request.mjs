@@ -1,5 +1,5 @@
 // ESM entry for test files that `import` the harness (TypeScript ones): the same CommonJS module `require` loads.
 import { createRequire } from 'node:module';
 const harness = createRequire(import.meta.url)('../api-tests/request.js');
-export const { createRequest, createContentAPIRequest, createAuthRequest, transformToRESTResource } = harness;
+export const { createAgent, createRequest, createContentAPIRequest, createAuthRequest, transformToRESTResource } = harness;
 export default harness;
