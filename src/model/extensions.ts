@@ -1,4 +1,5 @@
 import { ModelError } from '../errors/index.js';
+import { editDistance } from '../errors/suggest.js';
 import type { BuiltinSchema } from './builtin.js';
 import { isPlainObject } from './frozen.js';
 
@@ -140,12 +141,5 @@ function closestName(name: string, known: readonly string[]): string {
 
 /** Levenshtein distance, case-insensitive. */
 function distance(a: string, b: string): number {
-  [a, b] = [a.toLowerCase(), b.toLowerCase()];
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length];
+  return editDistance(a.toLowerCase(), b.toLowerCase());
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/index.js';
+import { editDistance } from '../errors/suggest.js';
 import { PERMISSIONS_RULE, PLUGIN_RULES, SECTION_RULES, show, STRAPI_PLUGINS, type KeyRule } from './config-keys.js';
 
 type Plain = Record<string, unknown>;
@@ -90,16 +91,8 @@ export function closestKey(key: string, known: string[]): string {
   return best;
 }
 
-/** Levenshtein distance. */
-export function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length];
-}
+/** Levenshtein distance (errors/suggest.ts). */
+export const distance = editDistance;
 
 /** The file that set `path` in a section: the env-specific one first, then the base file, else the defaults. */
 function origin(sources: ConfigSources, section: string, path: string[]): string {
