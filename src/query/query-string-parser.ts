@@ -1,6 +1,5 @@
 import { parseQueryString, QS_LIMITS, type QueryStringLimits } from './parse-query-string.js';
-import { invalidKey } from './errors.js';
-import { strictQuery } from './strict-query.js';
+import { strictParams, strictQuery } from './strict-query.js';
 
 /** A request as the parser reads it: its URL (with the query string), and the object app code's query is kept for. */
 export interface QueryRequest {
@@ -63,8 +62,6 @@ export class QueryStringParser {
   /** `strict` for a request: the query app code gave it is held to the same `allowed` keys. */
   strictOf(request: QueryRequest, allowed: readonly string[] = []): Record<string, unknown> {
     const given = this.givenTo(request);
-    if (given === undefined) return this.strict(request.url, allowed);
-    for (const key of Object.keys(given)) if (!allowed.includes(key)) throw invalidKey(key, key, null);
-    return given;
+    return given === undefined ? this.strict(request.url, allowed) : strictParams(given, allowed);
   }
 }

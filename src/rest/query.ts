@@ -18,7 +18,7 @@ export function queryText(request: FastifyRequest): string {
  * the query an application middleware gave the request (`ctx.query`, read or replaced).
  */
 export function rawQuery(request: FastifyRequest, parser: QueryStringParser): Record<string, unknown> {
-  return parser.givenTo(request) ?? parser.parse(queryText(request));
+  return parser.ofRequest(request);
 }
 
 /** One cache per app (per model): two apps in one process never share specs. */
