@@ -24,6 +24,14 @@ export function documentLockKey(uid: string, documentId: string): string {
   return `${uid}|${documentId}`;
 }
 
+/**
+ * A single type's key, held by a create from its check that the type has no document until it commits: two first
+ * writes at once then make one document. (A documentId is never empty, so no document's key is this one.)
+ */
+export function singleTypeLockKey(uid: string): string {
+  return `${uid}|`;
+}
+
 /** A signed 32-bit hash of the key: the lock's identity on PostgreSQL, and the global order on every database. */
 export function lockHash(key: string): number {
   return createHash('sha1').update(key).digest().readInt32BE(0);

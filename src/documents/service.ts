@@ -6,6 +6,7 @@ import { firstDocumentId, otherLocaleRows, RowStore, separateDraftStamp, uniqueV
 import { ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
+import { singleTypeLockKey } from '../database/document-locks.js';
 import { paginationMeta, readOne, readPage, type JsonPage } from './read.js';
 import { writeChildren } from './row-writer.js';
 import type { StrapiRelationScope } from './strapi-relation-writes.js';
@@ -272,7 +273,17 @@ export class Documents implements DocumentService {
   async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
     const locale = this.writeLocale(params);
     let plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
-    await this.ctx.db.transaction(async (trx) => {
+    return this.ctx.db.transaction(async (trx) => {
+      // A single type has one document: a create that finds one (a first write that raced another's, each having
+      // read that there was none) updates it, as the later of two createOrUpdate calls in a row would.
+      if (this.contentType.kind === 'singleType') {
+        await trx.lock([singleTypeLockKey(this.contentType.uid)]);
+        const existing = await firstDocumentId(trx, this.contentType);
+        if (existing !== undefined) {
+          await this.on(trx).updateDocument({ ...params, documentId: existing });
+          return existing;
+        }
+      }
       // Lifecycles run in the write's transaction: a hook that throws leaves nothing written.
       const states: LifecycleStates = new Map();
       const event = this.writeEvent(params, locale);
@@ -287,8 +298,8 @@ export class Documents implements DocumentService {
         if (this.listens('afterCreate')) await this.on(trx).fire('afterCreate', event, await this.on(trx).versionEntry(documentId, 'draft', locale, params), states);
       };
       await this.insertVersion(trx, plan, documentId, locale, params.status, created);
+      return documentId;
     });
-    return documentId;
   }
 
   /** This service on `trx`. */

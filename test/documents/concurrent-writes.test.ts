@@ -40,6 +40,13 @@ const model = {
         articles: { type: 'relation', relation: 'manyToMany', target: 'api::article.article', mappedBy: 'categories' },
       },
     },
+    homepage: {
+      kind: 'singleType',
+      collectionName: 'homepages',
+      info: { singularName: 'homepage', pluralName: 'homepages', displayName: 'Homepage' },
+      options: { draftAndPublish: true },
+      attributes: { title: { type: 'string' } },
+    },
   },
 };
 
@@ -150,6 +157,23 @@ describeEachDialect('concurrent writes', (dialect) => {
       }
     });
   }
+
+  it("a single type's first writes at once make one document, which the later one updates", async () => {
+    const documentsOfHomepage = async () => {
+      const rows = await app.cairn.db.query<{ n: number }>('SELECT COUNT(DISTINCT document_id) AS n FROM homepages', []);
+      return Number(rows[0]!.n);
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      const answers = await Promise.all([0, 1, 2].map((i) => app.request('PUT', '/api/homepage', { data: { title: `h${round}.${i}` } })));
+      expect(answers.map((a) => a.status), answers.map((a) => a.raw).join('\n')).toEqual([200, 200, 200]);
+      expect(await documentsOfHomepage()).toBe(1);
+      const read = await app.request('GET', '/api/homepage');
+      expect(answers.map((a) => a.body.data.title)).toContain(read.body.data.title);
+      expect(new Set(answers.map((a) => a.body.data.documentId)).size).toBe(1);
+      expect((await app.request('DELETE', '/api/homepage')).status).toBe(204);
+      expect(await documentsOfHomepage()).toBe(0);
+    }
+  });
 
   it('a relation write from the inverse side racing a republish of the owner: no 500, the link on both versions', async () => {
     for (let round = 0; round < ROUNDS; round++) {
