@@ -45,15 +45,22 @@ export function parseFilters(
   if (!isPlainObject(raw) && !Array.isArray(raw)) {
     throw queryError(param, 'The filters parameter must be an object or an array', path ?? 'filters', path);
   }
-  return parseLevel({ model, canFind, param }, schema, raw, path, false);
+  return parseLevel({ model, canFind, param }, schema, raw, path, false, false);
 }
 
-/** One object of conditions on `schema`. `viaRelation`: operators without a field compare `id`. */
-function parseLevel(walk: Walk, schema: Schema, raw: unknown, path: string | null, viaRelation: boolean): Filter {
+/**
+ * One object of conditions on `schema`. `viaRelation`: operators without a field compare `id`. `negated`: the
+ * object stands under `$not`, which goes down to each condition on a field (De Morgan: a level's conditions are
+ * then ORed). Under a relation the negation goes into it: `$not: { tags: { name: 'x' } }` reads, as the reference
+ * reads it through its join, "a related tag's name is not x" (not "no related tag is named x"); an entry with no
+ * related entry is tested against a NULL row (null-row.ts).
+ */
+function parseLevel(walk: Walk, schema: Schema, raw: unknown, path: string | null, viaRelation: boolean, negated: boolean): Filter {
+  const all = negated ? or : and;
   const list = Array.isArray(raw) ? raw : undefined;
-  if (list) return and(list.map((item) => parseLevel(walk, schema, item, path, viaRelation)));
+  if (list) return all(list.map((item) => parseLevel(walk, schema, item, path, viaRelation, negated)));
   if (!isPlainObject(raw)) {
-    if (viaRelation) return fieldCondition(walk, ID_FIELD, raw, path);
+    if (viaRelation) return negate(fieldCondition(walk, ID_FIELD, raw, path), negated);
     throw queryError(walk.param, `Invalid filter ${describe(raw)}${path ? ` at ${path}` : ''}: expected an object`, path ?? 'filters', path);
   }
   const items: Filter[] = [];
@@ -61,35 +68,44 @@ function parseLevel(walk: Walk, schema: Schema, raw: unknown, path: string | nul
     if (key === '$and' || key === '$or') {
       const operands = asArray(value);
       if (!operands) throw queryError(walk.param, `${key} must be a list of filters`, key, path);
-      const parsed = operands.map((item) => parseLevel(walk, schema, item, path, viaRelation));
+      const parsed = operands.map((item) => parseLevel(walk, schema, item, path, viaRelation, negated));
       // An empty list is no condition, as the reference reads it.
-      if (parsed.length) items.push(key === '$and' ? and(parsed) : { kind: 'or', items: parsed });
+      if (parsed.length) items.push((key === '$and') !== negated ? and(parsed) : or(parsed));
     } else if (key === '$not') {
       if (isEmptyObject(value)) continue;
       if (!isPlainObject(value) && !Array.isArray(value) && !viaRelation) throw queryError(walk.param, '$not must be an object', key, path);
-      items.push({ kind: 'not', item: parseLevel(walk, schema, value, path, viaRelation) });
+      items.push(parseLevel(walk, schema, value, path, viaRelation, !negated));
     } else if (viaRelation && OPERATORS.has(key)) {
-      items.push(compare(walk, ID_FIELD, key as ComparisonOperator, value, path));
+      items.push(negate(compare(walk, ID_FIELD, key as ComparisonOperator, value, path), negated));
     } else {
-      items.push(attributeFilter(walk, schema, key, value, path));
+      items.push(attributeFilter(walk, schema, key, value, path, negated));
     }
   }
-  return and(items);
+  return all(items);
 }
 
 const isEmptyObject = (v: unknown) => isPlainObject(v) && Object.keys(v).length === 0;
+const isNoCondition = (f: Filter) => f.kind === 'and' && f.items.length === 0;
 /** AND of conditions; empty ones (no condition) drop out. */
 function and(all: Filter[]): Filter {
-  const items = all.filter((f) => !(f.kind === 'and' && f.items.length === 0));
+  const items = all.filter((f) => !isNoCondition(f));
   return items.length === 1 ? items[0] : { kind: 'and', items };
 }
+/** OR of conditions; empty ones (no condition, dropped as the reference drops them) drop out. */
+function or(all: Filter[]): Filter {
+  const items = all.filter((f) => !isNoCondition(f));
+  if (items.length === 0) return and([]);
+  return items.length === 1 ? items[0] : { kind: 'or', items };
+}
+/** A condition on a field, negated under `$not` (no condition stays none). */
+const negate = (filter: Filter, negated: boolean): Filter => (negated && !isNoCondition(filter) ? { kind: 'not', item: filter } : filter);
 
-function attributeFilter(walk: Walk, schema: Schema, key: string, value: unknown, path: string | null): Filter {
+function attributeFilter(walk: Walk, schema: Schema, key: string, value: unknown, path: string | null, negated: boolean): Filter {
   const field = fieldRef(schema, key);
   const here = joinPath(path, key);
   // `{ field: {} }` (from code) is no condition, as the reference drops empty objects; the key must still exist.
   const empty = isEmptyObject(value);
-  if (field) return empty ? and([]) : fieldCondition(walk, field, value, here);
+  if (field) return empty ? and([]) : negate(fieldCondition(walk, field, value, here), negated);
   const attribute = schema.attributes.get(key);
   // Unknown and private keys read the same (the attribute path stops before them); see errors.ts.
   if (!attribute || attribute.private || schema.privateAttributes.has(key)) throw invalidKey(walk.param, key, path);
@@ -99,13 +115,13 @@ function attributeFilter(walk: Walk, schema: Schema, key: string, value: unknown
     if (!walk.canFind(attribute.target)) throw invalidKey(walk.param, key, path);
     const target = walk.model.contentTypes.get(attribute.target)!;
     if (empty) return and([]);
-    return throughRelation('relation', key, parseLevel(walk, target, value, here, true));
+    return throughRelation('relation', key, parseLevel(walk, target, value, here, true, negated));
   }
   if (attribute.kind === 'component') {
     const component = walk.model.components.get(attribute.component)!;
     if (!isPlainObject(value) && !Array.isArray(value)) throw invalidKey(walk.param, key, here);
     if (empty) return and([]);
-    return throughRelation('component', key, parseLevel(walk, component, value, here, false));
+    return throughRelation('component', key, parseLevel(walk, component, value, here, false, negated));
   }
   // Dynamic zones can't be filtered on.
   throw invalidKey(walk.param, key, here);

@@ -177,10 +177,16 @@ describe('filters: logic', () => {
         cmp(col('price', 'price', 'decimal'), '$lt', 6),
       ],
     });
+    // $not goes down to the conditions on fields (De Morgan), as the reference negates each joined row.
     expect(filters('filters[$not][$or][0][count]=1&filters[$not][$or][1][count]=2')).toEqual({
-      kind: 'not',
-      item: { kind: 'or', items: [cmp(COUNT, '$eq', 1), cmp(COUNT, '$eq', 2)] },
+      kind: 'and',
+      items: [{ kind: 'not', item: cmp(COUNT, '$eq', 1) }, { kind: 'not', item: cmp(COUNT, '$eq', 2) }],
     });
+    expect(filters('filters[$not][count]=1&filters[$not][title]=x')).toEqual({
+      kind: 'or',
+      items: [{ kind: 'not', item: cmp(COUNT, '$eq', 1) }, { kind: 'not', item: cmp(TITLE, '$eq', 'x') }],
+    });
+    expect(filters('filters[$not][$not][count]=1')).toEqual(cmp(COUNT, '$eq', 1));
   });
 
   it('field-level $or/$and of conditions', () => {

@@ -57,4 +57,24 @@ describeEachDialect('filters a missing relation satisfies', (dialect) => {
     expect(await names('filters[address][id][$null]=true', 'chefs')).toEqual(['Cid']);
     expect(await names('filters[restaurants][chef][name][$null]=true', 'chefs')).toEqual(['Bob', 'Cid']);
   });
+
+  it('$not goes into a relation as into the reference\'s join: "a related entry fails the test", never "none passes it"', async () => {
+    await app.request('POST', '/api/categories', { data: { name: 'Sushi' } });
+    const sushi = (await app.request('GET', '/api/categories?filters[name]=Sushi')).body.data[0].documentId;
+    await app.request('POST', '/api/restaurants', { data: { name: 'R3', categories: [sushi] } });
+    const pizza = (await app.request('GET', '/api/categories?filters[name]=Pizza')).body.data[0].documentId;
+    await app.request('POST', '/api/restaurants', { data: { name: 'R4', categories: [pizza, sushi] } });
+    // R1: Pizza; R2: none; R3: Sushi; R4: Pizza and Sushi.
+    expect(await names('filters[$not][categories][name][$eq]=Pizza')).toEqual(['R3', 'R4']);
+    expect(await names('filters[categories][name][$ne]=Pizza')).toEqual(['R3', 'R4']);
+    // Each relation filter is its own join: some category is not Pizza and some category is not Sushi.
+    expect(await names('filters[$not][$or][0][categories][name]=Pizza&filters[$not][$or][1][categories][name]=Sushi')).toEqual(['R4']);
+    expect(await names('filters[$not][categories][$or][0][name]=Pizza&filters[$not][categories][$or][1][name]=Sushi')).toEqual([]);
+    expect(await names('filters[$not][$not][categories][name]=Pizza')).toEqual(['R1', 'R4']);
+    // A NULL row passes a negated null test: entries without categories.
+    expect(await names('filters[$not][categories][id][$notNull]=true')).toEqual(['R2']);
+    // To-one: an entry without a chef has no chef whose name differs.
+    expect(await names('filters[$not][chef][name][$eq]=Nobody')).toEqual(['R1']);
+    expect(await names('filters[$not][name][$eq]=R1&filters[$not][chef][name][$eq]=Ann')).toEqual(['R2', 'R3', 'R4']);
+  });
 });
