@@ -1,5 +1,5 @@
 import bcrypt from 'bcryptjs';
-import { findUserByEmailOrUsername, findUserId, findUserPassword, findUserWithRole, setUserPassword, type UserWithRole } from '../database/users.js';
+import { findUserByEmailOrUsername, findUserId, findUserIdWith, findUserPassword, findUserWithRole, setUserPassword, type UserWithRole } from '../database/users.js';
 import { ApplicationError, ForbiddenError, NotFoundError, RateLimitError, ValidationError, type FieldError } from '../errors/index.js';
 import { AttemptLimit } from './attempts.js';
 import { checkCredentials, EMAIL, inputObject, stringField } from './credentials.js';
@@ -153,19 +153,24 @@ export class AuthService {
     return result.results[0];
   }
 
-  /** A user made by an administrator: `role` (a role's documentId), `confirmed` and `blocked` may be given. */
+  /**
+   * A user made by an administrator (`POST /users`), as Strapi 5's users controller makes it: `role` is required (a
+   * role's id, its documentId, or `{ connect: [...] }`), `confirmed` is false and `blocked` false unless given; the
+   * answer has the user's role.
+   */
   async createUser(input: unknown): Promise<Record<string, unknown>> {
     const body = inputObject(input);
-    const { username, email, password } = await this.newCredentials(body);
+    const { username, email, password } = await this.newCredentials(body, 'admin');
     const { role, confirmed, blocked } = body;
-    const roleId = typeof role === 'string' ? role : await this.options.permissions.ensureRole('authenticated', 'Authenticated');
+    if (role === undefined || role === null || role === '') throw ValidationError.fromFieldErrors([{ path: ['role'], message: 'role is a required field', name: 'ValidationError' }]);
     const extras = Object.fromEntries(this.options.extendedFields.filter((k) => k in body).map((k) => [k, body[k]]));
     const documentId = await this.users.createDocument({
-      data: { ...extras, username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: confirmed ?? true, blocked: blocked ?? false, role: roleId },
+      data: { ...extras, username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: confirmed ?? false, blocked: blocked ?? false, role },
     });
-    return this.user(await this.userId(documentId));
+    return this.userWithRole(await this.userId(documentId));
   }
 
+  /** `PUT /users/:id`: the keys given, checked as on create; the answer has the user's role. */
   async updateUser(id: number, input: unknown): Promise<Record<string, unknown>> {
     // Strapi's users controller names what is missing on an update.
     const user = await this.user(id, 'User not found');
@@ -182,7 +187,14 @@ export class AuthService {
       } else data[key] = value;
     }
     await this.users.updateDocument({ documentId: user.documentId as string, data });
-    return this.user(user.id as number);
+    return this.userWithRole(user.id as number);
+  }
+
+  /** A user as the users administration answers a write: with its role. */
+  private async userWithRole(id: number): Promise<Record<string, unknown>> {
+    const result = await this.users.findMany({ filters: { id: { $eq: id } }, populate: ['role'], pagination: { page: 1, pageSize: 1 } });
+    if (!result.results.length) throw new NotFoundError();
+    return result.results[0];
   }
 
   /** Deletes the user; answers it as it was. */
@@ -203,15 +215,23 @@ export class AuthService {
     return id;
   }
 
-  /** username, email (lower-cased) and password of a new user: checked, and not taken by another user. */
-  private async newCredentials(body: Record<string, unknown>) {
+  /**
+   * username, email (lower-cased) and password of a new user: checked, and not taken by another user (Strapi's
+   * messages: register's one for both, the users administration's per field).
+   */
+  private async newCredentials(body: Record<string, unknown>, by: 'register' | 'admin' = 'register') {
     const errors: FieldError[] = [];
     const username = stringField(body, 'username', errors);
     const email = stringField(body, 'email', errors).toLowerCase();
     const password = stringField(body, 'password', errors);
     if (!errors.length) checkCredentials(username, email, password, this.options.minPasswordLength, errors);
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
-    if (await findUserByEmailOrUsername(this.host.db, email, username)) throw new ApplicationError('Email or Username are already taken');
+    if (by === 'register') {
+      if (await findUserByEmailOrUsername(this.host.db, email, username)) throw new ApplicationError('Email or Username are already taken');
+    } else {
+      if ((await findUserIdWith(this.host.db, 'email', email)) !== null) throw new ApplicationError('Email already taken');
+      if ((await findUserIdWith(this.host.db, 'username', username)) !== null) throw new ApplicationError('This attribute must be unique');
+    }
     return { username, email, password };
   }
 }

@@ -3,6 +3,7 @@ import { AuthService, USER_UID } from './auth-service.js';
 import type { AuthHost } from './host.js';
 import { createJwtService } from './jwt.js';
 import { permissionActions } from './actions.js';
+import { RoleAdmin } from './role-admin.js';
 import { Permissions } from './roles.js';
 import { registerAuthRoutes, usersPermissionsActions } from './routes.js';
 import { ApiTokens } from './tokens.js';
@@ -60,7 +61,8 @@ export async function registerAuth(host: AuthHost): Promise<void> {
     // Counted by the client address only: a key built from body fields could be rotated to escape the limit.
     rateLimit: { max: config.ratelimit?.max ?? 10, timeWindow: config.ratelimit?.interval ?? config.ratelimit?.window ?? 60_000 },
   });
-  const actions = usersPermissionsActions(host, auth);
+  const roles = new RoleAdmin(host.db, host.model, host.documents('plugin::users-permissions.role'), permissions);
+  const actions = usersPermissionsActions(host, auth, roles);
   host.services.set('users-permissions', { permissions, jwt, tokens, auth, actions });
   registerAuthRoutes(host.fastify, host, auth, actions, host.usersPermissionsRoutesByApp);
 }

@@ -95,6 +95,11 @@ export class Permissions {
     return set;
   }
 
+  /** Drops every cached set: roles were changed here (the role routes), the next check reads them again. */
+  forget(): void {
+    this.cache.clear();
+  }
+
   async set(type: string, actions: string[]): Promise<void> {
     await replaceRoleActions(this.db, type, actions);
     this.cache.delete(type);

@@ -4,19 +4,37 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/inde
 import { parseReadParams, strictParams } from '../query/index.js';
 import { USER_UID, type AuthService } from './auth-service.js';
 import type { AuthHost } from './host.js';
+import { permissionsTree, type RoleAdmin } from './role-admin.js';
 
-const ACTION = 'plugin::users-permissions.user';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The handlers of users-permissions' Content API routes that Cairn serves, as Strapi names them (`<controller>.<action>`). */
-export type UsersPermissionsHandler = 'auth.register' | 'auth.callback' | 'auth.changePassword' | 'user.me' | 'user.find' | 'user.findOne' | 'user.create' | 'user.update' | 'user.destroy';
+export type UsersPermissionsHandler =
+  | 'auth.register'
+  | 'auth.callback'
+  | 'auth.changePassword'
+  | 'user.me'
+  | 'user.find'
+  | 'user.findOne'
+  | 'user.create'
+  | 'user.update'
+  | 'user.destroy'
+  | 'role.findOne'
+  | 'role.find'
+  | 'role.createRole'
+  | 'role.updateRole'
+  | 'role.deleteRole'
+  | 'permissions.getPermissions';
 
-/** One of those routes, as Strapi declares it (`config.prefix: ''`: under `/api`, not `/api/users-permissions`). */
+/**
+ * One of those routes, as Strapi declares it: under `/api/users-permissions`, or under `/api` with
+ * `config.prefix: ''`.
+ */
 export interface UsersPermissionsRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   handler: UsersPermissionsHandler;
-  config: { prefix: ''; middlewares?: string[] };
+  config?: { prefix: ''; middlewares?: string[] };
 }
 
 /** Strapi's rate limit of the auth routes: its route middleware, by name. */
@@ -34,7 +52,16 @@ export const USERS_PERMISSIONS_ROUTES: readonly UsersPermissionsRoute[] = [
   { method: 'POST', path: '/users', handler: 'user.create', config: { prefix: '' } },
   { method: 'PUT', path: '/users/:id', handler: 'user.update', config: { prefix: '' } },
   { method: 'DELETE', path: '/users/:id', handler: 'user.destroy', config: { prefix: '' } },
+  { method: 'GET', path: '/roles/:id', handler: 'role.findOne' },
+  { method: 'GET', path: '/roles', handler: 'role.find' },
+  { method: 'POST', path: '/roles', handler: 'role.createRole' },
+  { method: 'PUT', path: '/roles/:role', handler: 'role.updateRole' },
+  { method: 'DELETE', path: '/roles/:role', handler: 'role.deleteRole' },
+  { method: 'GET', path: '/permissions', handler: 'permissions.getPermissions' },
 ];
+
+/** A route's URL: the plugin's prefix unless the route says `prefix: ''`. */
+const urlOf = (route: UsersPermissionsRoute) => `/api${route.config?.prefix === '' ? '' : '/users-permissions'}${route.path}`;
 
 /** The rate-limited attempts each rate-limited route counts (REST and GraphQL together). */
 const ATTEMPTS: Partial<Record<UsersPermissionsHandler, 'register' | 'login' | 'changePassword'>> = {
@@ -66,7 +93,7 @@ export type UsersPermissionsActions = Record<UsersPermissionsHandler, (request: 
  * what Cairn's routes answer, and what an app's `strapi-server` extension reaches as the plugin's original
  * controller actions (server-code/plugin-extensions.ts), through the `actions` service.
  */
-export function usersPermissionsActions(host: Pick<AuthHost, 'model' | 'readSettings' | 'documents'>, auth: AuthService): UsersPermissionsActions {
+export function usersPermissionsActions(host: Pick<AuthHost, 'model' | 'readSettings' | 'documents'>, auth: AuthService, roles: RoleAdmin): UsersPermissionsActions {
   const json = (value: unknown, status = 200): UsersPermissionsAnswer => ({ status, json: JSON.stringify(value) });
   const userOf = (request: UsersPermissionsRequest): number => {
     if (request.caller.kind !== 'user' || request.caller.userId === undefined) throw new UnauthorizedError();
@@ -92,6 +119,31 @@ export function usersPermissionsActions(host: Pick<AuthHost, 'model' | 'readSett
       body(r, []);
       return json(await auth.deleteUser(numericId(r.params)));
     },
+    'role.find': async (r) => {
+      strictParams(r.query, []);
+      return json({ roles: await roles.find() });
+    },
+    'role.findOne': async (r) => {
+      strictParams(r.query, []);
+      return json({ role: await roles.findOne(r.params.id) });
+    },
+    'role.createRole': async (r) => {
+      await roles.create(body(r, []));
+      return json({ ok: true });
+    },
+    'role.updateRole': async (r) => {
+      await roles.update(r.params.role, body(r, []));
+      return json({ ok: true });
+    },
+    'role.deleteRole': async (r) => {
+      body(r, []);
+      await roles.delete(r.params.role);
+      return json({ ok: true });
+    },
+    'permissions.getPermissions': async (r) => {
+      strictParams(r.query, []);
+      return json({ permissions: permissionsTree(host.model) });
+    },
   };
 }
 
@@ -113,7 +165,7 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
     const action = actions[route.handler];
     app.route({
       method: route.method,
-      url: `/api${route.path}`,
+      url: urlOf(route),
       // Counted before the body is read, per client address.
       ...(attempts ? { onRequest: (req: FastifyRequest, reply: FastifyReply) => auth.attempt(attempts, req.ip, (name, value) => void reply.header(name, value)) } : {}),
       handler: async (req, reply) => {
@@ -141,7 +193,7 @@ async function callerOf(host: AuthHost, req: FastifyRequest, handler: UsersPermi
       return caller;
     }
     default:
-      return authorize(host.access, req, `${ACTION}.${handler.slice('user.'.length)}`);
+      return authorize(host.access, req, `plugin::users-permissions.${handler}`);
   }
 }
 

@@ -6,7 +6,12 @@ import type { Database } from './types.js';
  * compare to notice changes made elsewhere; `replaceRoleActions` makes a role hold exactly the actions given.
  */
 export {
+  strapiCreateRole,
+  strapiDeleteRole,
   strapiInsertRole,
+  strapiRoleActionsById,
+  strapiUpdateRole,
+  strapiUserCountsByRole,
   strapiPermissionsFingerprint as readPermissionsVersion,
   strapiReplaceRoleActions as replaceRoleActions,
   strapiRoleActions as listRoleActions,

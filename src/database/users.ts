@@ -63,6 +63,12 @@ export async function findUserByEmailOrUsername(db: Database, email: string, use
   return row ? { id: Number(row.id), password: row.password ?? null, blocked: isTrue(row.blocked) } : null;
 }
 
+/** The id of the first user whose `email` or `username` is `value` (null: none). */
+export async function findUserIdWith(db: Database, column: 'email' | 'username', value: string): Promise<number | null> {
+  const [row] = await db.query<{ id: number }>(`SELECT id FROM up_users WHERE ${column} = ? ORDER BY id LIMIT 1`, [value]);
+  return row ? Number(row.id) : null;
+}
+
 /** The id of the user with this documentId (users have one entry: no locales, no drafts). */
 export async function findUserId(db: Database, documentId: string): Promise<number | null> {
   const [row] = await db.query<{ id: number }>('SELECT id FROM up_users WHERE document_id = ?', [documentId]);

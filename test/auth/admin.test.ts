@@ -55,18 +55,34 @@ describeEachDialect('users CRUD and permissions from code', (dialect) => {
   });
 
   it('user create, update and delete follow their permissions; responses never carry the password', async () => {
-    const created = await app.request('POST', '/api/users', { username: 'carol', email: 'Carol@Example.com', password: 'secret12' });
+    const roles = (await app.request('GET', '/api/users-permissions/roles')).body.roles as { id: number; documentId: string; type: string }[];
+    const authenticated = roles.find((r) => r.type === 'authenticated')!;
+    const publicRole = roles.find((r) => r.type === 'public')!;
+    // As in Strapi 5: a role is required, by id or documentId; the answer has it; confirmed is false unless given.
+    const noRole = await app.request('POST', '/api/users', { username: 'carol', email: 'Carol@Example.com', password: 'secret12' });
+    expect(noRole.status).toBe(400);
+    expect(noRole.body.error).toMatchObject({ name: 'ValidationError', message: 'role is a required field', details: { errors: [{ path: ['role'] }] } });
+    const created = await app.request('POST', '/api/users', { username: 'carol', email: 'Carol@Example.com', password: 'secret12', role: authenticated.id });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ username: 'carol', email: 'carol@example.com', confirmed: true });
+    expect(created.body).toMatchObject({ username: 'carol', email: 'carol@example.com', confirmed: false, role: { id: authenticated.id, type: 'authenticated' } });
     expect(created.body).not.toHaveProperty('password');
+    const byDocumentId = await app.request('POST', '/api/users', { username: 'dave', email: 'dave@example.com', password: 'secret12', role: publicRole.documentId, confirmed: true });
+    expect(byDocumentId.body).toMatchObject({ confirmed: true, role: { id: publicRole.id } });
+    expect((await app.request('POST', '/api/users', { username: 'erin', email: 'erin@example.com', password: 'secret12', role: 99999 })).status).toBe(400);
+    // Taken: Strapi's users controller names the email; the username is a unique attribute.
+    const email = await app.request('POST', '/api/users', { username: 'other', email: 'carol@example.com', password: 'secret12', role: authenticated.id });
+    expect(email.body.error).toMatchObject({ status: 400, name: 'ApplicationError', message: 'Email already taken' });
+    const username = await app.request('POST', '/api/users', { username: 'carol', email: 'other@example.com', password: 'secret12', role: authenticated.id });
+    expect(username.body.error).toMatchObject({ status: 400, name: 'ApplicationError', message: 'This attribute must be unique' });
     const listed = await app.request('GET', '/api/users', undefined, { authorization: '' });
     expect(listed.body.map((u: { username: string }) => u.username)).toContain('carol');
-    const updated = await app.request('PUT', `/api/users/${created.body.id}`, { blocked: true });
-    expect(updated.body.blocked).toBe(true);
+    const updated = await app.request('PUT', `/api/users/${created.body.id}`, { blocked: true, role: publicRole.id });
+    expect(updated.body).toMatchObject({ blocked: true, role: { id: publicRole.id } });
     expect((await app.request('PUT', `/api/users/${created.body.id}`, { password: 'x' })).status).toBe(400);
-    expect((await app.request('POST', '/api/users', { username: 'eve', email: 'e@example.com', password: 'secret12' }, { authorization: '' })).status).toBe(403);
+    expect((await app.request('POST', '/api/users', { username: 'eve', email: 'e@example.com', password: 'secret12', role: authenticated.id }, { authorization: '' })).status).toBe(403);
     expect((await app.request('DELETE', `/api/users/${created.body.id}`, undefined, { authorization: '' })).status).toBe(403);
     expect((await app.request('DELETE', `/api/users/${created.body.id}`)).status).toBe(200);
+    expect((await app.request('DELETE', `/api/users/${byDocumentId.body.id}`)).status).toBe(200);
     expect((await app.request('GET', `/api/users/${created.body.id}`)).status).toBe(404);
     // Updating a user that is not there: Strapi's NotFoundError names what is missing.
     const gone = await app.request('PUT', `/api/users/${created.body.id}`, { blocked: false });

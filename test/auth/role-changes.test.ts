@@ -136,6 +136,8 @@ describeEachDialect('permission changes: the file and the database agree, runnin
           'plugin::upload.content-api.upload', 'plugin::upload.content-api.destroy',
           'plugin::users-permissions.user.find', 'plugin::users-permissions.user.findOne', 'plugin::users-permissions.user.create',
           'plugin::users-permissions.user.update', 'plugin::users-permissions.user.destroy', 'plugin::users-permissions.user.me',
+          'plugin::users-permissions.role.createRole', 'plugin::users-permissions.role.findOne', 'plugin::users-permissions.role.find',
+          'plugin::users-permissions.role.updateRole', 'plugin::users-permissions.role.deleteRole', 'plugin::users-permissions.permissions.getPermissions',
         ].join('\n  '),
     );
     expect(readFileSync(join(dir, 'config', 'permissions.json'), 'utf8')).toBe(before);

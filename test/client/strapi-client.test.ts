@@ -267,8 +267,11 @@ describeEachDialect('@strapi/client against Cairn', (dialect) => {
   describe('users (the users-permissions manager: numeric ids, no data wrapper)', () => {
     it('create, find, findOne, update, delete', async () => {
       const users = client.collection('users');
-      const created = (await users.create({ username: 'carol', email: 'Carol@Example.com', password: 'secret123' })) as unknown as Entry;
-      expect(created).toMatchObject({ username: 'carol', email: 'carol@example.com', confirmed: true, blocked: false });
+      // The roles, as the client reads them (users-permissions' role routes answer `{ roles }`).
+      const roles = (await (await client.fetch('/users-permissions/roles')).json()).roles as Entry[];
+      const role = roles.find((r) => r.type === 'authenticated')!;
+      const created = (await users.create({ username: 'carol', email: 'Carol@Example.com', password: 'secret123', role: role.id })) as unknown as Entry;
+      expect(created).toMatchObject({ username: 'carol', email: 'carol@example.com', confirmed: false, blocked: false, role: { id: role.id } });
       expect(created.password).toBeUndefined();
       const list = (await users.find({ filters: { username: { $eq: 'carol' } }, fields: ['username'] })) as unknown as Entry[];
       expect(list.map((u) => u.username)).toEqual(['carol']);

@@ -52,7 +52,9 @@ describeEachDialect('a users-permissions user extended by the app (examples/serv
   });
 
   it('POST and PUT /api/users write the extended fields', async () => {
-    const created = await app.request('POST', '/api/users', { username: 'dan', email: 'dan@example.com', password: 'secret123', phone: '555' });
+    const roles = (await app.request('GET', '/api/users-permissions/roles')).body.roles as { id: number; type: string }[];
+    const role = roles.find((r) => r.type === 'authenticated')!.id;
+    const created = await app.request('POST', '/api/users', { username: 'dan', email: 'dan@example.com', password: 'secret123', phone: '555', role });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ username: 'dan', phone: '555' });
     const updated = await app.request('PUT', `/api/users/${created.body.id}`, { phone: '556' });
