@@ -3,12 +3,15 @@ import type { LifecycleSubscriber } from '../documents/hooks.js';
 import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
 import type { DocumentHooks } from '../documents/hooks.js';
+import { queryEngine, type QueryEngine } from '../documents/query-engine.js';
+import type { Model } from '../model/types.js';
 
 /** What the face needs of the app (the `Cairn` object). */
 interface FaceHost {
   documents(uid: string): Documents;
   readonly documentHooks: DocumentHooks;
   readonly db: Database;
+  readonly model: Model;
   /** What the app's server code gets as `strapi` (server-code/strapi-object.ts), once registered: its members come first. */
   readonly serverStrapi?: Record<string, unknown>;
 }
@@ -16,14 +19,18 @@ interface FaceHost {
 /** What app code gets as `strapi`. */
 export type StrapiFace<T extends FaceHost> = Omit<T, 'documents' | 'db'> & {
   documents: StrapiDocuments;
-  db: Database & { lifecycles: { subscribe(subscriber: LifecycleSubscriber): () => void } };
+  db: Database & { lifecycles: { subscribe(subscriber: LifecycleSubscriber): () => void }; query: StrapiDbQuery };
 };
+
+/** `strapi.db.query(uid)`, Strapi's Query Engine; `query(sql, params)`, Cairn's own SQL, as before. */
+type StrapiDbQuery = ((uid: string) => QueryEngine) & Database['query'];
 
 /**
  * The `strapi` object app code receives (in `register`/`bootstrap`/`destroy`, and as the global `strapi` that
  * lifecycle files and services use): a thin face over the app. `strapi.documents` is Strapi 5's Document Service
  * (`strapi.documents(uid).findMany()`, `strapi.documents.use(middleware)`); `strapi.db.lifecycles.subscribe` adds
- * lifecycle subscribers; once the server code is registered, Strapi's members it provides (`service`, `controller`,
+ * lifecycle subscribers; `strapi.db.query(uid)` is Strapi's Query Engine (its reads: documents/query-engine.ts), while
+ * `db.query(sql, params)` stays Cairn's SQL (a model's uid is never SQL); once the server code is registered, Strapi's members it provides (`service`, `controller`,
  * `config.get`, `contentTypes`...); every other member is the app's own (`plugin`, `customFields`, `log`...).
  */
 export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
@@ -34,7 +41,11 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
     get: (target, key) => {
       if (key === 'documents') return documents;
       if (key === 'db') {
-        db ??= new Proxy(cairn.db, { get: (inner, name) => (name === 'lifecycles' ? lifecycles : bound(inner, Reflect.get(inner, name, inner))) });
+        const query = (first: string, params?: readonly unknown[]) =>
+          params === undefined && MODEL_UID.test(first) ? queryEngine(cairn.db, cairn.model, first) : cairn.db.query(first, params);
+        db ??= new Proxy(cairn.db, {
+          get: (inner, name) => (name === 'lifecycles' ? lifecycles : name === 'query' ? query : bound(inner, Reflect.get(inner, name, inner))),
+        });
         return db;
       }
       // Strapi's members the server code registered (`service`, `controller`, `config.get`, `contentTypes`...).
@@ -44,6 +55,9 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
     },
   }) as unknown as StrapiFace<T>;
 }
+
+/** `api::post.post`, `plugin::users-permissions.user`, `default.seo`-like uids are never SQL (which has a space). */
+const MODEL_UID = /^[a-z][\w-]*(::|\.)[\w.-]+$/i;
 
 /** A method read through the face still runs on the object itself (private fields, `this`). */
 function bound(target: object, value: unknown): unknown {

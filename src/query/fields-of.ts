@@ -31,6 +31,16 @@ export function fieldRef(schema: ContentType | Component, name: string): FieldRe
   return { name, column: attribute.column, type: attribute.type as FieldRef['type'] };
 }
 
+/**
+ * Every column of a schema's row by its attribute name, private ones and passwords too, and `locale` on every
+ * content-type (Strapi 5 gives each one the column): what Strapi's Query Engine reads and filters, in code only.
+ */
+export function rowFields(schema: ContentType | Component): FieldRef[] {
+  const system = schema.modelType === 'contentType' ? Object.values(SYSTEM) : [SYSTEM.id];
+  const scalars = [...schema.attributes.values()].flatMap((a) => (a.kind === 'scalar' ? [{ name: a.name, column: a.column, type: a.type as FieldRef['type'] }] : []));
+  return [...system, ...scalars];
+}
+
 /** A plain object, as qs builds them or code writes them (not an array, a Date, a Map...). */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;

@@ -2,7 +2,7 @@ import type { Component, ContentType, Model } from '../model/types.js';
 import { COMPARISON_OPERATORS, type ComparisonOperator, type FieldRef, type Filter, type FilterValue } from './types.js';
 import { castFilterValue } from './cast-value.js';
 import { describe, invalidKey, joinPath, queryError, type QueryParam } from './errors.js';
-import { asArray, fieldRef, ID_FIELD, isPlainObject } from './fields-of.js';
+import { asArray, fieldRef, ID_FIELD, isPlainObject, rowFields } from './fields-of.js';
 import { throughRelation } from './null-row.js';
 
 const OPERATORS = new Set<string>(COMPARISON_OPERATORS);
@@ -21,6 +21,8 @@ interface Walk {
   canFind: (uid: string) => boolean;
   /** `filters`, or `populate` for the filters of a populated relation. */
   param: QueryParam;
+  /** Code's queries (Strapi's Query Engine) may name every column and relation, private ones too; a request's never. */
+  withPrivate: boolean;
 }
 
 /**
@@ -45,7 +47,13 @@ export function parseFilters(
   if (!isPlainObject(raw) && !Array.isArray(raw)) {
     throw queryError(param, 'The filters parameter must be an object or an array', path ?? 'filters', path);
   }
-  return parseLevel({ model, canFind, param }, schema, raw, path, false, false);
+  return parseLevel({ model, canFind, param, withPrivate: false }, schema, raw, path, false, false);
+}
+
+/** A Query Engine `where` (code's, not a request's): the filters' language on every column of the rows, private ones too. */
+export function parseRowWhere(model: Model, schema: Schema, raw: unknown): Filter {
+  if (!isPlainObject(raw) && !Array.isArray(raw)) throw queryError('filters', 'where must be an object or an array', 'where', null);
+  return parseLevel({ model, canFind: () => true, param: 'filters', withPrivate: true }, schema, raw, null, false, false);
 }
 
 /**
@@ -101,14 +109,14 @@ function or(all: Filter[]): Filter {
 const negate = (filter: Filter, negated: boolean): Filter => (negated && !isNoCondition(filter) ? { kind: 'not', item: filter } : filter);
 
 function attributeFilter(walk: Walk, schema: Schema, key: string, value: unknown, path: string | null, negated: boolean): Filter {
-  const field = fieldRef(schema, key);
+  const field = walk.withPrivate ? rowFields(schema).find((f) => f.name === key) : fieldRef(schema, key);
   const here = joinPath(path, key);
   // `{ field: {} }` (from code) is no condition, as the reference drops empty objects; the key must still exist.
   const empty = isEmptyObject(value);
   if (field) return empty ? and([]) : negate(fieldCondition(walk, field, value, here), negated);
   const attribute = schema.attributes.get(key);
   // Unknown and private keys read the same (the attribute path stops before them); see errors.ts.
-  if (!attribute || attribute.private || schema.privateAttributes.has(key)) throw invalidKey(walk.param, key, path);
+  if (!attribute || (!walk.withPrivate && (attribute.private || schema.privateAttributes.has(key)))) throw invalidKey(walk.param, key, path);
   if (attribute.kind === 'relation' || attribute.kind === 'media') {
     // A media attribute is a relation to files, filtered as the reference does (`filters[cover][mime][$eq]=...`).
     // Filtering through a type the caller may not read would be an oracle on it: refused like an unknown key.

@@ -2,8 +2,9 @@
 
 /**
  * `api-tests/strapi` over Cairn: `createStrapiInstance()` starts Cairn on the declared models (if the builder has
- * not) and returns a stand-in for the Strapi instance: `destroy()` and `server.httpServer` are Cairn's; any other
- * member is an in-process Strapi object, out of scope for a separate server (the test says so when it reads one).
+ * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer` and `db.query(uid)` (the
+ * Query Engine's reads) are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
+ * server (the test says so when it reads one), and so is what Cairn's Query Engine says it does not provide.
  *
  * A `register({ strapi })` option runs before Cairn starts, as Strapi runs it before its server: its `strapi.config`
  * holds the test app's `middlewares` (Strapi's template list), and what it sets there is written into the app
@@ -80,6 +81,30 @@ async function runRegister(register) {
   return changed ? middlewares : null;
 }
 
+/** Cairn's `strapi.db.query(uid)`; what it does not provide (writes, populate) is out of scope, named. */
+function queryEngine(uid) {
+  if (!app.state.cairn) throw new Error('Cairn is not running (strapi.destroy() was called)');
+  const engine = app.state.cairn.strapi.db.query(uid);
+  const outOfScope = (error) => {
+    if (error instanceof Error && /is not provided by Cairn/.test(error.message)) throw new OutOfScope(error.message);
+    throw error;
+  };
+  return new Proxy(engine, {
+    get(target, key) {
+      const member = Reflect.get(target, key);
+      if (typeof member !== 'function') return member;
+      return (...args) => {
+        try {
+          const result = member.apply(target, args);
+          return result && typeof result.then === 'function' ? result.catch(outOfScope) : result;
+        } catch (error) {
+          return outOfScope(error);
+        }
+      };
+    },
+  });
+}
+
 async function createStrapiInstance(options = {}) {
   if (options.bootstrap) throw new OutOfScope('createStrapiInstance({ bootstrap }) runs code inside Strapi');
   // Each instance reads its config afresh: one without `register` has the test app's defaults again.
@@ -97,6 +122,15 @@ async function createStrapiInstance(options = {}) {
         return app.state.cairn.fastify.server;
       },
     },
+    db: new Proxy(
+      { query: queryEngine },
+      {
+        get(target, key) {
+          if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
+          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object`);
+        },
+      },
+    ),
   };
   return new Proxy(members, {
     get(target, key) {

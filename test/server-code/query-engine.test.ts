@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+const model = {
+  contentTypes: {
+    post: {
+      kind: 'collectionType',
+      collectionName: 'posts',
+      info: { singularName: 'post', pluralName: 'posts', displayName: 'Post' },
+      options: { draftAndPublish: true },
+      attributes: {
+        title: { type: 'string' },
+        views: { type: 'integer' },
+        featured: { type: 'boolean' },
+        meta: { type: 'json' },
+        writer: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user' },
+      },
+    },
+  },
+  config: { plugins: { 'users-permissions': { config: { jwtSecret: 'query-engine-test', ratelimit: { max: 1000 } } } } },
+};
+
+// strapi.db.query(uid), as app code and Strapi's own tests call it: rows, not documents.
+describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) => {
+  let app: TestApp;
+  const query = (uid: string) => app.cairn.strapi.db.query(uid);
+  beforeAll(async () => {
+    app = await startTestApp(dialect, model);
+    const ann = (await app.request('POST', '/api/auth/local/register', { username: 'ann', email: 'ann@example.com', password: 'secret123' }, { authorization: '' })).body.user;
+    await app.request('POST', '/api/posts', { data: { title: 'First', views: 10, featured: true, meta: { a: 1 }, writer: ann.documentId } });
+    await app.request('POST', '/api/posts?status=draft', { data: { title: 'Second', views: 5, featured: false } });
+  });
+  afterAll(async () => app?.close());
+
+  it('findMany: every row (the draft and the published version of a document), every column by its name, typed', async () => {
+    const rows = await query('api::post.post').findMany({ orderBy: [{ title: 'asc' }] });
+    expect(rows.map((r) => [r.title, r.publishedAt === null]).sort()).toEqual([
+      ['First', false],
+      ['First', true],
+      ['Second', true],
+    ]);
+    const published = rows.find((r) => r.publishedAt !== null)!;
+    expect(published).toMatchObject({ title: 'First', views: 10, featured: true, meta: { a: 1 }, locale: null });
+    expect(typeof published.id).toBe('number');
+    expect(rows.filter((r) => r.documentId === published.documentId)).toHaveLength(2);
+    expect(new Date(published.createdAt as string).toISOString()).toBe(published.createdAt);
+  });
+
+  it('where in the filters language (private columns and relations too), select, limit, offset, count, findOne', async () => {
+    const user = await query('plugin::users-permissions.user').findOne({ where: { email: 'ann@example.com' } });
+    expect(user).toMatchObject({ username: 'ann', confirmed: true, blocked: false });
+    expect(String(user!.password)).toMatch(/^\$2[ab]\$10\$/);
+    expect(await query('plugin::users-permissions.user').findOne({ where: { email: 'nobody@example.com' } })).toBeNull();
+    const byWriter = await query('api::post.post').findMany({ where: { writer: { username: 'ann' } }, select: ['title', 'publishedAt'] });
+    expect(byWriter.map((r) => Object.keys(r).sort())).toEqual([
+      ['publishedAt', 'title'],
+      ['publishedAt', 'title'],
+    ]);
+    expect(await query('api::post.post').count({ where: { $or: [{ views: { $gt: 8 } }, { featured: false }] } })).toBe(3);
+    expect(await query('api::post.post').count({ where: { publishedAt: { $notNull: true } } })).toBe(1);
+    expect(await query('api::post.post').count()).toBe(3);
+    const paged = await query('api::post.post').findMany({ select: 'views', orderBy: { views: 'desc' }, limit: 2, offset: 1 });
+    expect(paged).toEqual([{ views: 10 }, { views: 5 }]);
+  });
+
+  it('what it does not provide throws, naming the way to do it', async () => {
+    expect(() => query('api::nope.nope')).toThrow(/no such model/);
+    await expect(query('api::post.post').findMany({ populate: ['writer'] } as never)).rejects.toThrow(/populate is not provided by Cairn/);
+    await expect(query('api::post.post').findMany({ select: ['nope'] })).rejects.toThrow(/"nope" is not a column of api::post.post/);
+    await expect(query('api::post.post').findMany({ where: { nope: 1 } })).rejects.toThrow(/Invalid key nope/);
+    expect(() => (query('api::post.post') as unknown as { create: (p: unknown) => unknown }).create({ data: {} })).toThrow(
+      "strapi.db.query('api::post.post').create is not provided by Cairn: write through strapi.documents('api::post.post')",
+    );
+    // Cairn's own SQL keeps working through the same object.
+    expect(await app.cairn.strapi.db.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+  });
+});
