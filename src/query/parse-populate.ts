@@ -64,6 +64,13 @@ function checkDepth(tree: PopulateTree, path: string | null, depth: number): voi
 }
 
 /**
+ * Relations the Content API never answers though the caller may read their targets: users-permissions' output
+ * sanitizer removes a role's `users` from every entry (Strapi 5's `removeUserRelationFromRoleEntities`), so a
+ * populate of them is omitted, as one of a type the caller may not find. Filters and sorts through them stay.
+ */
+const NEVER_ANSWERED = new Map([['plugin::users-permissions.role', 'users']]);
+
+/**
  * What `name` on `schema` populates: relations (to types the caller may find), media (to any caller), components, dynamic zones
  * and `localizations` (localized types). 'hidden': exists but the caller may not find its target (omitted).
  * Undefined: unknown, private, scalar, `createdBy`/`updatedBy` (a 400, the same for each).
@@ -76,7 +83,7 @@ function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hid
   if (!attribute || attribute.private || schema.privateAttributes.has(name)) return undefined;
   switch (attribute.kind) {
     case 'relation': {
-      if (!ctx.canFind(attribute.target)) return 'hidden';
+      if (!ctx.canFind(attribute.target) || NEVER_ANSWERED.get(schema.uid) === name) return 'hidden';
       return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.toMany };
     }
     case 'media':

@@ -90,6 +90,17 @@ describeEachDialect('users-permissions role routes', (dialect) => {
     expect(Object.values(bare.permissions['api::note'].controllers.note).every((a) => !(a as { enabled: boolean }).enabled)).toBe(true);
     expect((await app.request('GET', '/api/notes', undefined, bearer)).status).toBe(403);
 
+    // A role's users are never answered (Strapi's output sanitizer drops them), even when asked for.
+    for (const populate of ['populate[role][populate][0]=users', 'populate[role]=*', 'populate[role][populate]=*']) {
+      const populated = await app.request('GET', `/api/users/${user.body.id}?${populate}`);
+      expect(populated.status, populate).toBe(200);
+      expect(populated.body.role, populate).toMatchObject({ name: 'Chef' });
+      expect(populated.body.role, populate).not.toHaveProperty('users');
+    }
+    expect((await app.request('GET', '/api/users?filters[role][users][username]=editor&fields[0]=username')).body).toEqual([
+      { id: user.body.id, documentId: user.body.documentId, username: 'editor' },
+    ]);
+
     // Deleting the role moves its users to the public role.
     expect((await app.request('DELETE', `${ROLES}/${role.id}`)).body).toEqual({ ok: true });
     expect((await roles()).map((r) => r.type)).toEqual(['authenticated', 'public']);
