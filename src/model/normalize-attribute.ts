@@ -73,8 +73,6 @@ export function normalizeAttribute(name: string, raw: unknown, ctx: AttributeCon
       }
       return { ...base, kind: 'component', component: a.component as string, repeatable: readFlag(a, 'repeatable', fail), ...readCountRange(a, fail) };
     case 'dynamiczone':
-      // Strapi forbids them too: a dynamic zone is a top-level layout of components.
-      if (ctx.isComponent) fail('dynamic zones are not allowed inside components');
       if (!Array.isArray(a.components) || a.components.length === 0 || !a.components.every((c) => typeof c === 'string' && COMPONENT_UID.test(c))) {
         fail('a dynamic zone needs "components": a non-empty list of component uids like "category.name"');
       }

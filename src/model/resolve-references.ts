@@ -77,12 +77,15 @@ function checkComponentCycles(components: ReadonlyMap<string, DraftComponent>): 
     if (done.has(uid)) return;
     const component = components.get(uid)!;
     for (const attribute of component.attributes.values()) {
-      if (attribute.kind !== 'component') continue;
-      if (path.includes(attribute.component)) {
-        const cycle = [...path.slice(path.indexOf(attribute.component)), attribute.component].join(' -> ');
-        throw new ModelError(component.file, attribute.name, `component "${attribute.component}" contains itself (${cycle})`);
+      // A dynamic zone inside a component holds components too (Strapi 5 stores it in the component's `_cmps`).
+      const held = attribute.kind === 'component' ? [attribute.component] : attribute.kind === 'dynamiczone' ? attribute.components : [];
+      for (const inner of held) {
+        if (path.includes(inner)) {
+          const cycle = [...path.slice(path.indexOf(inner)), inner].join(' -> ');
+          throw new ModelError(component.file, attribute.name, `component "${inner}" contains itself (${cycle})`);
+        }
+        visit(inner, [...path, inner]);
       }
-      visit(attribute.component, [...path, attribute.component]);
     }
     done.add(uid);
   };

@@ -202,9 +202,16 @@ describe('content-type rules name the file', () => {
 describe('component rules', () => {
   const cmp = (uid: string, attributes: Record<string, unknown>) => ({ uid, schema: { attributes }, file: `src/components/${uid.replace('.', '/')}.json` });
 
-  it('dynamic zones are refused inside components', () => {
+  it('a dynamic zone inside a component names known components, none of which contains it', () => {
     const file = 'src/components/a/b.json';
-    expectModelError({ contentTypes: [], components: [cmp('a.b', { blocks: { type: 'dynamiczone', components: ['a.c'] } }), cmp('a.c', {})] }, file, 'blocks', /dynamic zones are not allowed inside components/);
+    expect(() => buildModel({ contentTypes: [], components: [cmp('a.b', { blocks: { type: 'dynamiczone', components: ['a.c'] } }), cmp('a.c', {})] })).not.toThrow();
+    expectModelError({ contentTypes: [], components: [cmp('a.b', { blocks: { type: 'dynamiczone', components: ['a.x'] } })] }, file, 'blocks', /unknown component "a.x"/);
+    expectModelError(
+      { contentTypes: [], components: [cmp('a.b', { blocks: { type: 'dynamiczone', components: ['a.c'] } }), cmp('a.c', { inner: { type: 'component', component: 'a.b' } })] },
+      'src/components/a/c.json',
+      'inner',
+      /component "a.b" contains itself \(a.b -> a.c -> a.b\)/,
+    );
   });
 
   it('relations inside components are owner side only', () => {

@@ -4,11 +4,15 @@
  * Strapi's matchers, and stops the file's Cairn at the end.
  */
 import Module, { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeEach, expect, vi } from 'vitest';
 
 const here = import.meta.dirname;
+// Upstream files write beside their working directory (Strapi runs them in a generated test app; the nested
+// dynamic-zone experiment writes `.agents/work/...`): here that is a folder of the run's temp root, never the repository.
+process.chdir(mkdtempSync(join(tmpdir(), 'strapi-suite-cwd-')));
 const repo = resolve(here, '../..');
 const suiteDir = process.env.STRAPI_SUITE_DIR ?? '';
 const requireFromRepo = createRequire(join(repo, 'package.json'));

@@ -2,8 +2,8 @@
 
 /**
  * `api-tests/strapi` over Cairn: `createStrapiInstance()` starts Cairn on the declared models (if the builder has
- * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer` and `db.query(uid)` (the
- * Query Engine's reads) are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
+ * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer`, `documents(uid)` and
+ * `db.query(uid)` (the Query Engine's reads) are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
  * server (the test says so when it reads one), and so is what Cairn's Query Engine says it does not provide.
  *
  * A `register({ strapi })` option runs before Cairn starts, as Strapi runs it before its server: its `strapi.config`
@@ -121,6 +121,11 @@ async function createStrapiInstance(options = {}) {
         if (!app.state.cairn) throw new Error('Cairn is not running (strapi.destroy() was called)');
         return app.state.cairn.fastify.server;
       },
+    },
+    // Strapi 5's Document Service, as Cairn provides it to an app's code (defaults, middlewares, lifecycles).
+    get documents() {
+      if (!app.state.cairn) throw new Error('Cairn is not running (strapi.destroy() was called)');
+      return app.state.cairn.strapi.documents;
     },
     db: new Proxy(
       { query: queryEngine },
