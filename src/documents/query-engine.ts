@@ -32,7 +32,12 @@ const WRITES = ['create', 'createMany', 'update', 'updateMany', 'delete', 'delet
  */
 export function queryEngine(db: Database, model: Model, uid: string): QueryEngine {
   const schema: ContentType | Component | undefined = model.contentTypes.get(uid) ?? model.components.get(uid);
-  if (!schema) throw new Error(`strapi.db.query('${uid}'): no such model (the app has ${[...model.contentTypes.keys()].join(', ')})`);
+  if (!schema) {
+    // Strapi's own models that Cairn has no model of (i18n's locales, admin users, permissions) are tables it reads
+    // through its own services, not through this engine.
+    if (/^(plugin|admin|strapi)::/.test(uid)) throw new Error(`strapi.db.query('${uid}') is not provided by Cairn (its models: ${[...model.contentTypes.keys()].join(', ')})`);
+    throw new Error(`strapi.db.query('${uid}'): no such model (the app has ${[...model.contentTypes.keys()].join(', ')})`);
+  }
   const fields = rowFields(schema);
   const fieldOf = (name: unknown, what: string): FieldRef => {
     const field = typeof name === 'string' ? fields.find((f) => f.name === name) : undefined;

@@ -66,6 +66,7 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
 
   it('what it does not provide throws, naming the way to do it', async () => {
     expect(() => query('api::nope.nope')).toThrow(/no such model/);
+    expect(() => query('plugin::i18n.locale')).toThrow("strapi.db.query('plugin::i18n.locale') is not provided by Cairn");
     await expect(query('api::post.post').findMany({ populate: ['writer'] } as never)).rejects.toThrow(/populate is not provided by Cairn/);
     await expect(query('api::post.post').findMany({ select: ['nope'] })).rejects.toThrow(/"nope" is not a column of api::post.post/);
     await expect(query('api::post.post').findMany({ where: { nope: 1 } })).rejects.toThrow(/Invalid key nope/);
