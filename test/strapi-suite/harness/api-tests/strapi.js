@@ -84,11 +84,16 @@ async function runRegister(register) {
 /** Cairn's `strapi.db.query(uid)`; what it does not provide (writes, populate) is out of scope, named. */
 function queryEngine(uid) {
   if (!app.state.cairn) throw new Error('Cairn is not running (strapi.destroy() was called)');
-  const engine = app.state.cairn.strapi.db.query(uid);
   const outOfScope = (error) => {
     if (error instanceof Error && /is not provided by Cairn/.test(error.message)) throw new OutOfScope(error.message);
     throw error;
   };
+  let engine;
+  try {
+    engine = app.state.cairn.strapi.db.query(uid);
+  } catch (error) {
+    outOfScope(error);
+  }
   return new Proxy(engine, {
     get(target, key) {
       const member = Reflect.get(target, key);
