@@ -4,6 +4,7 @@ import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
 import type { DocumentHooks } from '../documents/hooks.js';
 import { queryEngine, type QueryEngine } from '../documents/query-engine.js';
+import { strapiTransaction, type StrapiTransactionHandles } from './strapi-transaction.js';
 import type { Model } from '../model/types.js';
 
 /** What the face needs of the app (the `Cairn` object). */
@@ -19,7 +20,11 @@ interface FaceHost {
 /** What app code gets as `strapi`. */
 export type StrapiFace<T extends FaceHost> = Omit<T, 'documents' | 'db'> & {
   documents: StrapiDocuments;
-  db: Database & { lifecycles: { subscribe(subscriber: LifecycleSubscriber): () => void }; query: StrapiDbQuery };
+  db: Omit<Database, 'query' | 'transaction'> & {
+    lifecycles: { subscribe(subscriber: LifecycleSubscriber): () => void };
+    query: StrapiDbQuery;
+    transaction<T>(callback: (handles: StrapiTransactionHandles) => Promise<T> | T): Promise<T>;
+  };
 };
 
 /** `strapi.db.query(uid)`, Strapi's Query Engine; `query(sql, params)`, Cairn's own SQL, as before. */
@@ -30,7 +35,8 @@ type StrapiDbQuery = ((uid: string) => QueryEngine) & Database['query'];
  * lifecycle files and services use): a thin face over the app. `strapi.documents` is Strapi 5's Document Service
  * (`strapi.documents(uid).findMany()`, `strapi.documents.use(middleware)`); `strapi.db.lifecycles.subscribe` adds
  * lifecycle subscribers; `strapi.db.query(uid)` is Strapi's Query Engine (its reads: documents/query-engine.ts), while
- * `db.query(sql, params)` stays Cairn's SQL (a model's uid is never SQL); once the server code is registered, Strapi's members it provides (`service`, `controller`,
+ * `db.query(sql, params)` stays Cairn's SQL (a model's uid is never SQL); `strapi.db.transaction(cb)` is Strapi's
+ * (strapi-transaction.ts); once the server code is registered, Strapi's members it provides (`service`, `controller`,
  * `config.get`, `contentTypes`...); every other member is the app's own (`plugin`, `customFields`, `log`...).
  */
 export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
@@ -41,10 +47,14 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
     get: (target, key) => {
       if (key === 'documents') return documents;
       if (key === 'db') {
+        // Inside `strapi.db.transaction` (or a lifecycle hook's write), both run in that transaction.
+        const current = () => cairn.documentHooks.transaction ?? cairn.db;
         const query = (first: string, params?: readonly unknown[]) =>
-          params === undefined && MODEL_UID.test(first) ? queryEngine(cairn.db, cairn.model, first) : cairn.db.query(first, params);
+          params === undefined && MODEL_UID.test(first) ? queryEngine(current(), cairn.model, first) : current().query(first, params);
+        const transaction = (callback: Parameters<typeof strapiTransaction>[2]) => strapiTransaction(cairn.db, cairn.documentHooks, callback);
+        const own: Record<string | symbol, unknown> = { lifecycles, query, transaction };
         db ??= new Proxy(cairn.db, {
-          get: (inner, name) => (name === 'lifecycles' ? lifecycles : name === 'query' ? query : bound(inner, Reflect.get(inner, name, inner))),
+          get: (inner, name) => (name in own ? own[name] : bound(inner, Reflect.get(inner, name, inner))),
         });
         return db;
       }

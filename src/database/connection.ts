@@ -136,14 +136,14 @@ class KyselyDatabase implements Database {
    * nothing outside the database that a second run would repeat. A failure during COMMIT is never retried: the
    * transaction may have committed, and running it again could apply the write twice.
    */
-  async transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (trx: Database) => Promise<T>, options: { once?: boolean } = {}): Promise<T> {
     if (this.inTransaction) return fn(this);
     let first: unknown;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.transactionOnce(fn);
       if ('value' in outcome) return outcome.value;
       first ??= outcome.error;
-      if (outcome.retryable && attempt < TRANSACTION_ATTEMPTS) {
+      if (outcome.retryable && attempt < TRANSACTION_ATTEMPTS && !options.once) {
         await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt + 1)));
         continue;
       }

@@ -38,8 +38,11 @@ export interface Database {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Run a statement that changes rows. */
   execute(sql: string, params?: readonly unknown[]): Promise<ExecuteResult>;
-  /** Run `fn` in one transaction; nested calls reuse the outer transaction. */
-  transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T>;
+  /**
+   * Run `fn` in one transaction; nested calls reuse the outer transaction. A transient conflict runs `fn` again
+   * (connection.ts) unless `once` is set: then it fails as it came (app code may have done what must not run twice).
+   */
+  transaction<T>(fn: (trx: Database) => Promise<T>, options?: { once?: boolean }): Promise<T>;
   /**
    * Inside a transaction: takes the write lock of each key (`documentLockKey`) until the transaction ends, in the
    * one global order every process uses (document-locks.ts). Keys already held are skipped.

@@ -165,9 +165,14 @@ export class DocumentHooks {
     }
   }
 
-  /** The transaction the running lifecycle hook is in, if any (app code it calls joins it). */
+  /** The transaction the running lifecycle hook (or `strapi.db.transaction` callback) is in, if any: app code it calls joins it. */
   get transaction(): Database | undefined {
     return this.current.getStore();
+  }
+
+  /** Runs `fn` with `trx` as the transaction app code joins (`strapi.db.transaction`). */
+  within<T>(trx: Database, fn: () => Promise<T>): Promise<T> {
+    return this.current.run(trx, fn);
   }
 }
 

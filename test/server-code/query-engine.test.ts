@@ -76,4 +76,42 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     // Cairn's own SQL keeps working through the same object.
     expect(await app.cairn.strapi.db.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
   });
+
+  it('strapi.db.transaction: the Document Service and the Query Engine inside join it; a throw or rollback() undoes all', async () => {
+    const strapi = app.cairn.strapi;
+    const before = await query('api::post.post').count();
+    const created = await strapi.db.transaction(async ({ trx }) => {
+      expect(trx).toBeDefined();
+      const doc = await strapi.documents('api::post.post').create({ data: { title: 'In a transaction' } });
+      // Seen inside (the same transaction), as a draft row.
+      expect(await query('api::post.post').count({ where: { title: 'In a transaction' } })).toBe(1);
+      return doc;
+    });
+    expect(created.title).toBe('In a transaction');
+    expect(await query('api::post.post').count()).toBe(before + 1);
+
+    const rolledBack: string[] = [];
+    const value = await strapi.db.transaction(async ({ rollback, onRollback, onCommit }) => {
+      onRollback(() => rolledBack.push('rolled back'));
+      onCommit(() => rolledBack.push('committed'));
+      await strapi.documents('api::post.post').create({ data: { title: 'Undone' } });
+      await rollback();
+      return 'the value';
+    });
+    expect(value).toBe('the value');
+    expect(rolledBack).toEqual(['rolled back']);
+    await expect(
+      strapi.db.transaction(async () => {
+        await strapi.documents('api::post.post').create({ data: { title: 'Thrown away' } });
+        throw new Error('stop');
+      }),
+    ).rejects.toThrow('stop');
+    expect(await query('api::post.post').count({ where: { title: { $in: ['Undone', 'Thrown away'] } } })).toBe(0);
+    // Nested: the inner callback joins the outer transaction, undone with it.
+    await strapi.db.transaction(async ({ rollback }) => {
+      await strapi.db.transaction(async () => strapi.documents('api::post.post').create({ data: { title: 'Nested' } }));
+      await rollback();
+    });
+    expect(await query('api::post.post').count({ where: { title: 'Nested' } })).toBe(0);
+  });
 });

@@ -66,7 +66,8 @@ function schemaFiles() {
     const attributes = JSON.parse(JSON.stringify(def.attributes || {}));
     if (kind === 'component') {
       components.set(uid, {
-        collectionName: `components_${uid.split('.')[0]}_${snake(def.displayName)}s`,
+        // The definition's own, else as the content-type builder names it (a category like `mixed-content` snake-cased).
+        collectionName: def.collectionName || `components_${snake(uid.split('.')[0])}_${snake(def.displayName)}s`,
         info: { displayName: def.displayName, icon: def.icon || 'default', description: def.description || '' },
         options: {},
         attributes,
