@@ -78,7 +78,8 @@ function parseLevel(walk: Walk, schema: Schema, raw: unknown, path: string | nul
       if (!operands) throw queryError(walk.param, `${key} must be a list of filters`, key, path);
       const parsed = operands.map((item) => parseLevel(walk, schema, item, path, viaRelation, negated));
       // An empty list is no condition, as the reference reads it.
-      if (parsed.length) items.push((key === '$and') !== negated ? and(parsed) : or(parsed));
+      // Under `$not`, De Morgan: an `$and` is an OR of the negated items, an `$or` an AND of them.
+      if (parsed.length) items.push(key === '$and' ? (negated ? or(parsed) : and(parsed)) : negated ? and(parsed) : { kind: 'or', items: parsed });
     } else if (key === '$not') {
       if (isEmptyObject(value)) continue;
       if (!isPlainObject(value) && !Array.isArray(value) && !viaRelation) throw queryError(walk.param, '$not must be an object', key, path);
