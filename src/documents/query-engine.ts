@@ -21,7 +21,8 @@ export interface QueryEngine {
 }
 
 const READ_KEYS = ['where', 'select', 'orderBy', 'limit', 'offset'];
-const WRITES = ['create', 'createMany', 'update', 'updateMany', 'delete', 'deleteMany', 'findPage', 'findWithCount', 'clone', 'populate', 'load', 'loadPages'];
+/** Members code may probe on any object (promises, printers, matchers): absent, not errors. */
+const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
 
 /**
  * `strapi.db.query(uid)`: Strapi's Query Engine, its reads. Rows as stored, not documents: every version and
@@ -64,14 +65,14 @@ export function queryEngine(db: Database, model: Model, uid: string): QueryEngin
     findOne: async (params) => (await read(params, 1))[0] ?? null,
     count: async (params = {}) => countRows(db, model, schema, parseRowWhere(model, schema, params.where ?? {})),
   };
+  // The rest of Strapi's Query Engine (create, update, delete and their *Many, findPage, populate, load...): a call
+  // says it is not provided, rather than `undefined is not a function` somewhere later.
   return new Proxy(engine, {
     get(target, key) {
-      if (typeof key === 'string' && WRITES.includes(key)) {
-        return () => {
-          throw new Error(`strapi.db.query('${uid}').${key} is not provided by Cairn: write through strapi.documents('${uid}')`);
-        };
-      }
-      return Reflect.get(target, key);
+      if (typeof key === 'symbol' || key in target || PROBED.has(key)) return Reflect.get(target, key);
+      return () => {
+        throw new Error(`strapi.db.query('${uid}').${key} is not provided by Cairn: write through strapi.documents('${uid}')`);
+      };
     },
   });
 }

@@ -73,6 +73,7 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     expect(() => (query('api::post.post') as unknown as { create: (p: unknown) => unknown }).create({ data: {} })).toThrow(
       "strapi.db.query('api::post.post').create is not provided by Cairn: write through strapi.documents('api::post.post')",
     );
+    expect(() => (query('api::post.post') as unknown as { findPage: () => unknown }).findPage()).toThrow('findPage is not provided by Cairn');
     // Cairn's own SQL keeps working through the same object.
     expect(await app.cairn.strapi.db.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
   });
