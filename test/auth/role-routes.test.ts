@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
-// users-permissions' role routes, answered as Strapi 5.54 answers them (recorded with ../shared/reference-server).
+// users-permissions' role routes, answered as Strapi 5.54 answers them (recorded from Strapi 5.54 run on the same model).
 const model = {
   contentTypes: {
     note: {

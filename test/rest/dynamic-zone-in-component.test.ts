@@ -3,7 +3,7 @@ import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 // A dynamic zone inside a component: Strapi 5.54 stores it in the component's `_cmps` table (field = the zone's
-// name) and answers it as a top-level zone (recorded with ../shared/reference-server on the same model).
+// name) and answers it as a top-level zone (recorded from Strapi 5.54 run on the same model).
 const model = {
   contentTypes: {
     page: {
