@@ -50,7 +50,7 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
         // Inside `strapi.db.transaction` (or a lifecycle hook's write), both run in that transaction.
         const current = () => cairn.documentHooks.transaction ?? cairn.db;
         const query = (first: string, params?: readonly unknown[]) =>
-          params === undefined && MODEL_UID.test(first) ? queryEngine(current(), cairn.model, first) : current().query(first, params);
+          params === undefined && MODEL_UID.test(first) ? queryEngine(current(), cairn.model, first, cairn.documentHooks) : current().query(first, params);
         const transaction = (callback: Parameters<typeof strapiTransaction>[2]) => strapiTransaction(cairn.db, cairn.documentHooks, callback);
         const own: Record<string | symbol, unknown> = { lifecycles, query, transaction };
         db ??= new Proxy(cairn.db, {

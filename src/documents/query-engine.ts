@@ -1,8 +1,10 @@
 import { countRows, selectRows } from '../database/row-query.js';
 import type { Database } from '../database/types.js';
 import type { Component, ContentType, Model } from '../model/types.js';
-import { parseRowWhere, rowFields } from '../query/index.js';
+import { isPlainObject, parseRowWhere, rowFields } from '../query/index.js';
 import type { FieldRef } from '../query/types.js';
+import type { DocumentHooks, LifecycleAction, LifecycleStates } from './hooks.js';
+import { deleteRows, insertRows, rowData, updateRows } from './query-engine-writes.js';
 
 /** A Query Engine read's parameters, as Strapi names them. */
 export interface RowQueryParams {
@@ -13,11 +15,24 @@ export interface RowQueryParams {
   offset?: number;
 }
 
-/** The reads of Strapi's Query Engine that Cairn provides; its other methods are errors naming themselves. */
+/** A Query Engine write's parameters, as Strapi names them. */
+export interface RowWriteParams {
+  where?: unknown;
+  data?: unknown;
+  select?: string | string[];
+}
+
+/** The members of Strapi's Query Engine that Cairn provides; its other members are errors naming themselves. */
 export interface QueryEngine {
   findMany(params?: RowQueryParams): Promise<Record<string, unknown>[]>;
   findOne(params?: RowQueryParams): Promise<Record<string, unknown> | null>;
   count(params?: Pick<RowQueryParams, 'where'>): Promise<number>;
+  create(params: RowWriteParams): Promise<Record<string, unknown> | null>;
+  createMany(params: RowWriteParams): Promise<{ count: number; ids: number[] }>;
+  update(params: RowWriteParams): Promise<Record<string, unknown> | null>;
+  updateMany(params: RowWriteParams): Promise<{ count: number }>;
+  delete(params: RowWriteParams): Promise<Record<string, unknown> | null>;
+  deleteMany(params?: RowWriteParams): Promise<{ count: number }>;
 }
 
 const READ_KEYS = ['where', 'select', 'orderBy', 'limit', 'offset'];
@@ -25,13 +40,15 @@ const READ_KEYS = ['where', 'select', 'orderBy', 'limit', 'offset'];
 const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
 
 /**
- * `strapi.db.query(uid)`: Strapi's Query Engine, its reads. Rows as stored, not documents: every version and
- * locale, every column by its attribute name (private ones and password hashes too: it is code's API, never a
- * request's), `where` in the filters' language (relations too), `select`, `orderBy` (`'name'`, `{ name: 'desc' }`
- * or lists of them), `limit`, `offset`. One statement each. Writes, `populate` and the rest are not provided: they
- * throw, naming what to use instead, so code relying on them stops at once instead of misbehaving.
+ * `strapi.db.query(uid)`: Strapi's Query Engine. Rows as stored, not documents: every version and locale, every
+ * column by its attribute name (private ones and password hashes too: it is code's API, never a request's), `where`
+ * in the filters' language (relations too), `select`, `orderBy` (`'name'`, `{ name: 'desc' }` or lists of them),
+ * `limit`, `offset`. Writes as Strapi's entity manager makes them: rows, not documents (no draft made for a
+ * published row, no locale or documentId but what data gives or a new documentId), scalars and relations by row
+ * id (query-engine-writes.ts), each in one transaction, with the content type's lifecycle events. `populate` and
+ * the rest are not provided: they throw, naming what to use instead, so code relying on them stops at once.
  */
-export function queryEngine(db: Database, model: Model, uid: string): QueryEngine {
+export function queryEngine(db: Database, model: Model, uid: string, hooks?: DocumentHooks): QueryEngine {
   const schema: ContentType | Component | undefined = model.contentTypes.get(uid) ?? model.components.get(uid);
   if (!schema) {
     // Strapi's own models that Cairn has no model of (i18n's locales, admin users, permissions) are tables it reads
@@ -45,11 +62,14 @@ export function queryEngine(db: Database, model: Model, uid: string): QueryEngin
     if (!field) throw new Error(`strapi.db.query('${uid}'): ${what} ${JSON.stringify(name)} is not a column of ${uid} (${fields.map((f) => f.name).join(', ')})`);
     return field;
   };
-  const read = async (params: RowQueryParams = {}, limit?: number) => {
-    const unknown = Object.keys(params).filter((k) => !READ_KEYS.includes(k));
+  const checkKeys = (params: object, allowed: readonly string[], what: string) => {
+    const unknown = Object.keys(params).filter((k) => !allowed.includes(k));
     if (unknown.length) {
-      throw new Error(`strapi.db.query('${uid}'): ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not provided by Cairn (a read takes ${READ_KEYS.join(', ')}; populate with strapi.documents(uid))`);
+      throw new Error(`strapi.db.query('${uid}'): ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not provided by Cairn (${what} takes ${allowed.join(', ')}; populate with strapi.documents(uid))`);
     }
+  };
+  const read = async (params: RowQueryParams = {}, limit?: number) => {
+    checkKeys(params, READ_KEYS, 'a read');
     const select = params.select === undefined ? fields : (Array.isArray(params.select) ? params.select : [params.select]).map((name) => fieldOf(name, 'select'));
     const rows = await selectRows(db, model, schema, {
       filter: parseRowWhere(model, schema, params.where ?? {}),
@@ -60,22 +80,97 @@ export function queryEngine(db: Database, model: Model, uid: string): QueryEngin
     });
     return rows.map((row) => Object.fromEntries(select.map((f) => [f.name, fromColumn(row[f.column], f.type)])));
   };
-  const engine: QueryEngine = {
-    findMany: (params) => read(params),
-    findOne: async (params) => (await read(params, 1))[0] ?? null,
-    count: async (params = {}) => countRows(db, model, schema, parseRowWhere(model, schema, params.where ?? {})),
+  const idsWhere = async (where: unknown, limit?: number): Promise<number[]> =>
+    (await selectRows(db, model, schema, { filter: parseRowWhere(model, schema, where ?? {}), columns: [ID], orderBy: [], limit })).map((r) => Number(r.id));
+  const requireWhere = (params: RowWriteParams, action: string) => {
+    if (!isPlainObject(params.where) && !Array.isArray(params.where)) throw new Error(`strapi.db.query('${uid}').${action} requires a where parameter`);
+    if (Object.keys(params.where).length === 0) throw new Error(`strapi.db.query('${uid}').${action} requires a where parameter`);
   };
-  // The rest of Strapi's Query Engine (create, update, delete and their *Many, findPage, populate, load...): a call
-  // says it is not provided, rather than `undefined is not a function` somewhere later.
+  // Strapi's lifecycle events of the Query Engine, on a content type (a component's rows fire none here).
+  const lifecycle = async <T>(action: string, params: object, run: () => Promise<T>): Promise<T> => {
+    if (!hooks || schema.modelType !== 'contentType') return run();
+    const before = `before${action}` as LifecycleAction;
+    const after = `after${action}` as LifecycleAction;
+    const states: LifecycleStates = new Map();
+    const trx = db.inTransaction ? db : undefined;
+    if (hooks.listens(uid, before)) await hooks.fire(before, schema, { params: params as Record<string, unknown> }, states, trx);
+    const result = await run();
+    if (hooks.listens(uid, after)) await hooks.fire(after, schema, { params: params as Record<string, unknown>, result }, states, trx);
+    return result;
+  };
+  const byId = (id: number, select: RowWriteParams['select']) => read({ where: { id }, ...(select === undefined ? {} : { select }) }, 1).then((rows) => rows[0] ?? null);
+
+  const engine: QueryEngine = {
+    findMany: (params = {}) => lifecycle('FindMany', params, () => read(params)),
+    findOne: (params = {}) => lifecycle('FindOne', params, async () => (await read(params, 1))[0] ?? null),
+    count: (params = {}) => lifecycle('Count', params, async () => countRows(db, model, schema, parseRowWhere(model, schema, params.where ?? {}))),
+    create: (params) =>
+      lifecycle('Create', params, async () => {
+        checkKeys(params, ['data', 'select'], 'create');
+        const [id] = await insertRows(db, model, schema, [rowData(uid, schema, fields, params.data)]);
+        return byId(id, params.select);
+      }),
+    createMany: (params) =>
+      lifecycle('CreateMany', params, async () => {
+        checkKeys(params, ['data'], 'createMany');
+        if (!Array.isArray(params.data)) throw new Error(`strapi.db.query('${uid}').createMany expects data to be an array`);
+        if (!params.data.length) throw new Error(`strapi.db.query('${uid}').createMany: nothing to insert`);
+        const rows = params.data.map((datum) => rowData(uid, schema, fields, datum));
+        if (rows.some((row) => row.relations.length)) throw new Error(`strapi.db.query('${uid}').createMany writes no relations (as Strapi's): create them one by one`);
+        const ids = await insertRows(db, model, schema, rows);
+        return { count: ids.length, ids };
+      }),
+    update: (params) =>
+      lifecycle('Update', params, async () => {
+        checkKeys(params, ['where', 'data', 'select'], 'update');
+        requireWhere(params, 'update');
+        const data = rowData(uid, schema, fields, params.data);
+        const [id] = await idsWhere(params.where, 1);
+        if (id === undefined) return null;
+        await updateRows(db, model, schema, [id], data);
+        return byId(id, params.select);
+      }),
+    updateMany: (params) =>
+      lifecycle('UpdateMany', params, async () => {
+        checkKeys(params, ['where', 'data'], 'updateMany');
+        const data = rowData(uid, schema, fields, params.data);
+        if (data.relations.length) throw new Error(`strapi.db.query('${uid}').updateMany writes no relations (as Strapi's): update them one by one`);
+        if (!Object.keys(data.columns).length) throw new Error(`strapi.db.query('${uid}').updateMany requires data`);
+        const ids = await idsWhere(params.where);
+        await updateRows(db, model, schema, ids, data);
+        return { count: ids.length };
+      }),
+    delete: (params) =>
+      lifecycle('Delete', params, async () => {
+        checkKeys(params, ['where', 'select'], 'delete');
+        requireWhere(params, 'delete');
+        const [id] = await idsWhere(params.where, 1);
+        if (id === undefined) return null;
+        const entity = await byId(id, params.select === undefined ? undefined : ['id', ...(Array.isArray(params.select) ? params.select : [params.select])]);
+        await deleteRows(db, model, schema, [id]);
+        return entity;
+      }),
+    deleteMany: (params = {}) =>
+      lifecycle('DeleteMany', params, async () => {
+        checkKeys(params, ['where'], 'deleteMany');
+        const ids = await idsWhere(params.where);
+        await deleteRows(db, model, schema, ids);
+        return { count: ids.length };
+      }),
+  };
+  // The rest of Strapi's Query Engine (findPage, populate, load, clone...): a call says it is not provided, rather
+  // than `undefined is not a function` somewhere later.
   return new Proxy(engine, {
     get(target, key) {
       if (typeof key === 'symbol' || key in target || PROBED.has(key)) return Reflect.get(target, key);
       return () => {
-        throw new Error(`strapi.db.query('${uid}').${key} is not provided by Cairn: write through strapi.documents('${uid}')`);
+        throw new Error(`strapi.db.query('${uid}').${key} is not provided by Cairn: use strapi.documents('${uid}')`);
       };
     },
   });
 }
+
+const ID: FieldRef = { name: 'id', column: 'id', type: 'id' };
 
 /** `'name'`, `'name:desc'`, `{ name: 'desc' }`, or a list of them: [attribute, descending]. */
 function orderByOf(orderBy: unknown): [string, boolean][] {

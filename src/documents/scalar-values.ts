@@ -34,6 +34,17 @@ export function checkScalar(attribute: ScalarAttribute, raw: unknown, name = att
   return checkConstraints(attribute, cast.value, name, options.draft ?? false);
 }
 
+/**
+ * Casts a non-null value to `attribute`'s type without its constraints (length, range, pattern): what Strapi's
+ * Query Engine checks of a column's value. A Date is taken for a date, a time or a date-time.
+ */
+export function checkScalarType(attribute: Pick<ScalarAttribute, 'name' | 'type'>, raw: unknown): ScalarCheck {
+  const value = raw instanceof Date ? (Number.isNaN(raw.getTime()) ? String(raw) : raw.toISOString()) : raw;
+  if (typeof value === 'string' && value.includes('\u0000')) return fail(`${attribute.name} may not contain NUL characters`);
+  const cast = castScalar(attribute as ScalarAttribute, value, attribute.name);
+  return cast.ok || !cast.late ? cast : fail(`${attribute.name}: ${cast.message}`);
+}
+
 function castScalar(a: ScalarAttribute, raw: unknown, name: string): ScalarCheck {
   switch (a.type) {
     case 'enumeration':

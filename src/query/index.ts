@@ -3,7 +3,7 @@ export { parseReadParams, parseDocumentParams, READ_PARAMS, type ReadOptions, ty
 export { parseQueryString, QS_LIMITS, type QueryStringLimits } from './parse-query-string.js';
 export { QueryStringParser } from './query-string-parser.js';
 export { parseFilters, parseRowWhere } from './parse-filters.js';
-export { rowFields } from './fields-of.js';
+export { isPlainObject, rowFields } from './fields-of.js';
 export { parseFields } from './parse-fields.js';
 export { parseSort } from './parse-sort.js';
 export { parsePagination, type PaginationLimits } from './parse-pagination.js';
