@@ -44,7 +44,8 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * column by its attribute name (private ones and password hashes too: it is code's API, never a request's), `where`
  * in the filters' language (relations too), `select`, `orderBy` (`'name'`, `{ name: 'desc' }` or lists of them),
  * `limit`, `offset`. Writes as Strapi's entity manager makes them: rows, not documents (no draft made for a
- * published row, no locale or documentId but what data gives or a new documentId), scalars and relations by row
+ * published row; `documentId`, `locale`, `publishedAt` as data gives them, else a new documentId, no locale and
+ * the time of the write, as Strapi's model defaults), scalars and relations by row
  * id (query-engine-writes.ts), each in one transaction, with the content type's lifecycle events. `populate` and
  * the rest are not provided: they throw, naming what to use instead, so code relying on them stops at once.
  */

@@ -15,6 +15,10 @@ const model = {
         featured: { type: 'boolean' },
         meta: { type: 'json' },
         writer: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user' },
+        pins: { type: 'relation', relation: 'morphToMany' },
+        pinnedBy: { type: 'relation', relation: 'morphMany', target: 'api::post.post', morphBy: 'pins' },
+        featuredIn: { type: 'relation', relation: 'morphToOne' },
+        feature: { type: 'relation', relation: 'morphOne', target: 'api::post.post', morphBy: 'featuredIn' },
       },
     },
   },
@@ -86,9 +90,13 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     const read = await app.request('GET', '/api/posts/raw-post?populate=writer');
     expect(read.status).toBe(200);
     expect(read.body.data).toMatchObject({ title: 'Raw', views: 7, writer: { username: 'ann' } });
-    const draft = await query('api::post.post').create({ data: { title: 'Draft row' }, select: ['documentId', 'publishedAt'] });
+    const draft = await query('api::post.post').create({ data: { title: 'Draft row', publishedAt: null }, select: ['documentId', 'publishedAt'] });
     expect(Object.keys(draft!).sort()).toEqual(['documentId', 'publishedAt']);
     expect(draft).toMatchObject({ publishedAt: null, documentId: expect.stringMatching(/^[a-z][a-z0-9]{23}$/) });
+    // Without publishedAt, Strapi's model default: the time of the write (a published row).
+    const published = await query('api::post.post').create({ data: { title: 'Published row' } });
+    expect(Date.now() - Date.parse(published!.publishedAt as string)).toBeLessThan(60_000);
+    expect((await app.request('GET', `/api/posts/${published!.documentId as string}`)).body.data).toMatchObject({ title: 'Published row' });
 
     const many = await query('api::post.post').createMany({ data: [{ title: 'M1', documentId: 'm' }, { title: 'M2', documentId: 'm', publishedAt: '2024-01-01' }] });
     expect(many.count).toBe(2);
@@ -123,6 +131,22 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
       unsubscribe();
     }
     expect(events).toEqual(['beforeUpdate {"documentId":"raw-post"}', 'beforeUpdate {"title":"No such post"}', 'afterDelete Raw 2']);
+  });
+
+  it('polymorphic relations: { id, __type } on the owner side, row ids on the inverse side, as Strapi writes them', async () => {
+    const post = query('api::post.post');
+    const a = await post.create({ data: { title: 'Morph A' } });
+    const b = await post.create({ data: { title: 'Morph B', pinnedBy: [a!.id] } });
+    const c = await post.create({ data: { title: 'Morph C', pins: [{ id: b!.id, __type: 'api::post.post' }, { id: a!.id, __type: 'api::post.post' }], feature: a!.id } });
+    const read = async (documentId: unknown, populate: string) => (await app.request('GET', `/api/posts/${documentId as string}?${populate}`)).body.data;
+    // b's pinnedBy wrote a's list; c's list is b then a, in that order.
+    expect((await read(a!.documentId, 'populate[pins][on][api::post.post]=true')).pins.map((p: { title: string }) => p.title)).toEqual(['Morph B']);
+    expect((await read(c!.documentId, 'populate[pins][on][api::post.post]=true')).pins.map((p: { title: string }) => p.title)).toEqual(['Morph B', 'Morph A']);
+    expect((await read(a!.documentId, 'populate[featuredIn][on][api::post.post]=true')).featuredIn).toMatchObject({ title: 'Morph C' });
+    await post.update({ where: { id: c!.id }, data: { pins: { disconnect: [{ id: b!.id, __type: 'api::post.post' }] } } });
+    expect((await read(c!.documentId, 'populate[pins][on][api::post.post]=true')).pins.map((p: { title: string }) => p.title)).toEqual(['Morph A']);
+    await expect(post.create({ data: { title: 'x', pins: [{ id: a!.id }] } })).rejects.toThrow(/pins takes \{ id, __type \}/);
+    await post.deleteMany({ where: { title: { $startsWith: 'Morph ' } } });
   });
 
   it('a bad write is refused before anything is written, naming what is wrong', async () => {

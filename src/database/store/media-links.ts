@@ -7,13 +7,15 @@ import { MEDIA_MORPH_TABLE } from '../strapi-layout/names.js';
  * order of their own on the other side (`inv_ord`, never read for media).
  */
 
-/** The documentIds of files given by their ids, in the order of their ids (files that do not exist are left out). */
+/** The documentIds of files given by their ids, in the order given (files that do not exist are left out). */
 export async function fileDocumentIds(db: Database, fileIds: readonly number[]): Promise<string[]> {
-  const rows = await db.query<{ document_id: string }>(
-    `SELECT document_id FROM ${db.quote('files')} WHERE id IN (${fileIds.map(() => '?').join(', ')}) ORDER BY id`,
+  if (!fileIds.length) return [];
+  const rows = await db.query<{ id: number | string; document_id: string }>(
+    `SELECT id, document_id FROM ${db.quote('files')} WHERE id IN (${fileIds.map(() => '?').join(', ')})`,
     fileIds,
   );
-  return rows.map((row) => row.document_id);
+  const byId = new Map(rows.map((row) => [Number(row.id), row.document_id]));
+  return fileIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }
 
 /** The name and mime type of files given by their documentIds. */

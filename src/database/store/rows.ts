@@ -95,6 +95,23 @@ export class RowStore {
     );
   }
 
+  /**
+   * Makes `field` of row `rowId` hold exactly these existing component rows, in this order (Strapi's Query Engine
+   * attaching components by id): the field's former links go, their component rows stay. Nothing is written when a
+   * component row does not exist; returns how many do.
+   */
+  async attachComponents(owner: ContentType | Component, rowId: number, field: string, items: ReadonlyArray<{ id: number; component: string }>, single: boolean): Promise<number> {
+    for (const [uid, ids] of groupBy(items)) {
+      const component = this.model.components.get(uid);
+      const found = component ? await this.db.query(`SELECT id FROM ${this.q(component.table)} WHERE id IN (${ids.map(() => '?').join(', ')})`, ids) : [];
+      if (found.length < new Set(ids).size) return items.length - (new Set(ids).size - found.length);
+    }
+    await this.db.execute(`DELETE FROM ${this.q(owner.componentsTable)} WHERE entity_id = ? AND field = ?`, [rowId, field]);
+    let ord = 1;
+    for (const item of items) await this.linkComponent(owner, rowId, item.id, item.component, field, single ? null : ord++);
+    return items.length;
+  }
+
   /** A row's components in every field, in each field's order. */
   async componentLinks(schema: ContentType | Component, rowId: number): Promise<ComponentLink[]> {
     const order = this.ordColumn;
@@ -244,6 +261,12 @@ async function copyVersionRow(
 export async function rowExists(db: Database, table: string, id: number): Promise<boolean> {
   const rows = await db.query(`SELECT id FROM ${db.quote(table)} WHERE id = ?`, [id]);
   return rows.length > 0;
+}
+
+function groupBy(items: ReadonlyArray<{ id: number; component: string }>): Map<string, number[]> {
+  const byType = new Map<string, number[]>();
+  for (const item of items) byType.set(item.component, [...(byType.get(item.component) ?? []), item.id]);
+  return byType;
 }
 
 function hasComponents(schema: ContentType | Component): boolean {

@@ -21,13 +21,14 @@ function createTestBuilder() {
       return fixtures;
     },
 
-    /** REST answers are what the Content API's sanitizer returns already. */
+    /** As Strapi's builder: each model's fixtures replaced by their sanitized rows (private fields and passwords gone). */
     async sanitizedFixtures() {
+      for (const key of Object.keys(fixtures)) fixtures[key] = builder.sanitizedFixturesFor(key);
       return fixtures;
     },
 
     sanitizedFixturesFor(modelName) {
-      return fixtures[modelName];
+      return models.sanitizedRows(modelName, fixtures[modelName]);
     },
 
     fixturesFor(modelName) {
@@ -67,7 +68,8 @@ function createTestBuilder() {
       for (const action of actions) {
         if (action.kind !== 'fixtures' || models.toContentTypeUID(action.modelName) === 'plugin::i18n.locale') continue;
         const entries = typeof action.entries === 'function' ? action.entries(fixtures) : action.entries;
-        const created = await models.createFixturesFor(action.modelName, entries);
+        // As Strapi's builder: rows as JSON would give them (dates as ISO strings).
+        const created = JSON.parse(JSON.stringify(await models.createFixturesFor(action.modelName, entries)));
         fixtures[action.modelName] = [...(fixtures[action.modelName] || []), ...created];
       }
       return builder;

@@ -2,8 +2,8 @@
 
 /**
  * `api-tests/models` over Cairn: declaring a model rewrites the app folder (and restarts Cairn if it runs), as
- * Strapi's content-type builder rewrites its files and restarts; fixtures are created through Cairn's in-process
- * Document Service (as Strapi's harness creates them through its own), clean-ups go through the REST API.
+ * Strapi's content-type builder rewrites its files and restarts; fixtures are created as rows through Cairn's
+ * Query Engine (as Strapi's harness creates them through its own), clean-ups go through the REST API.
  */
 const app = require('../app');
 const { OutOfScope } = require('../out-of-scope');
@@ -76,10 +76,12 @@ function contentTypeOf(uid) {
   return model.def;
 }
 
-const isLocalized = (def) => def.pluginOptions?.i18n?.localized === true;
-
-/** The entry's REST route: `/api/<plural>` for a collection, `/api/<singular>` for a single type. */
-const routeOf = (def) => `/api/${def.kind === 'singleType' ? def.singularName : def.pluralName}`;
+/** A schema's attributes as declared: a content type's or a component's (by uid). */
+function attributesOf(uid) {
+  const model = state.models.get(uid);
+  if (!model) throw new Error(`No model ${uid} was declared`);
+  return model.def.attributes ?? {};
+}
 
 /**
  * The other side of a relation another type declares with `targetAttribute: key` (the builder writes it on this
@@ -96,63 +98,47 @@ function inverseRelation(uid, key) {
   return undefined;
 }
 
-/** Fixture aliases (`documentId: 'a'` in a fixture, per type) -> the fixture's document, once created. */
-const aliases = new Map();
+/** The keys Strapi's Query Engine writes: attributes and the system fields (it drops any other key silently). */
+const SYSTEM_FIELDS = ['documentId', 'locale', 'publishedAt', 'createdAt', 'updatedAt'];
 
 /**
- * Strapi's harness creates a fixture with `strapi.entityService.create(uid, { data })`, which Strapi 5 runs as
- * `strapi.documents(uid).create({ data, status })`: `status` is 'draft' when the type has Draft & Publish and
- * `data.publishedAt` is null, else 'published' (its v4-compatible entity service, services/entity-service/index.ts).
- * The adapter calls Cairn's in-process Document Service (`cairn.strapi.documents`, what app code gets) the same way:
- * relations stay entry ids, as the fixtures give them; `locale` stays in `data` (on a type without i18n Strapi keeps
- * it in a column no answer shows: its i18n plugin makes that attribute private there; Cairn checks it as Strapi does
- * and keeps nothing). Where Cairn's service is stricter than Strapi's, the data is narrowed to what Strapi would take:
- * keys that are no attribute are dropped (Strapi ignores them, e.g. `document: 'a'`), `publishedAt` only chooses the
- * status (Strapi drops it from the data, `filterDataPublishedAt`). Two readings of the fixtures' intent:
- * `documentId: 'a'` (Strapi writes that documentId) groups entries into one document, each fixture after the first
- * one more locale of it, and a localized type's `locale` names the locale written (`params.locale`).
+ * Strapi 5's harness creates a fixture as rows, not as a document: its component rows first (the Document Service's
+ * `createComponents`), then `strapi.db.query(uid).create({ data })` with the components by id. So a fixture is
+ * written as given: its `documentId`, `locale` and `publishedAt` (null: a draft row only; a date: a published row
+ * only), relations by row id. The adapter does the same with Cairn's Query Engine, which refuses keys that are no
+ * attribute where Strapi's drops them: they are dropped here first (e.g. `document: 'a'`).
  */
-async function createEntry(uid, data) {
-  const def = contentTypeOf(uid);
-  const { documentId, id: _id, publishedAt, ...fields } = data;
-  const input = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (key === 'locale' || def.attributes?.[key] || inverseRelation(uid, key)) input[key] = value;
+async function createRow(uid, data) {
+  const { strapi } = await app.ensureStarted();
+  const attributes = attributesOf(uid);
+  const row = {};
+  for (const [key, value] of Object.entries(data)) {
+    const attribute = attributes[key] ?? inverseRelation(uid, key);
+    if (!attribute && !SYSTEM_FIELDS.includes(key)) continue;
+    if (attribute?.type === 'component') row[key] = await createComponentRows(attribute.component, value, attribute.repeatable);
+    else if (attribute?.type === 'dynamiczone') row[key] = await createZoneRows(value);
+    else row[key] = value;
   }
-  const params = { data: input, status: publishedAt === null && def.draftAndPublish === true ? 'draft' : 'published' };
-  if (isLocalized(def) && typeof fields.locale === 'string') params.locale = fields.locale;
-  const documents = (await app.ensureStarted()).strapi.documents(uid);
-  const aliasKey = documentId === undefined ? undefined : `${uid}:${documentId}`;
-  // A single type has one document: its other fixtures are more locales of it (as Strapi's createOrUpdate finds it).
-  const existing = def.kind === 'singleType' ? await singleDocument(documents, def) : aliasKey ? aliases.get(aliasKey) : undefined;
-  let entry;
   try {
-    entry = existing ? await documents.update({ ...params, documentId: existing }) : await documents.create(params);
+    return await strapi.db.query(uid).create({ data: row });
   } catch (error) {
-    const details = error?.details ? ` ${JSON.stringify(error.details)}` : '';
-    throw new Error(`Creating a fixture of ${uid} failed (${error?.name ?? 'Error'}: ${error?.message})${details}`);
+    throw new Error(`Creating a fixture of ${uid} failed (${error?.message})`);
   }
-  let result = entry;
-  if (aliasKey && !existing) {
-    // Strapi's entity service keeps a fixture's given documentId (e.g. 'article-1'); Cairn's service makes one up.
-    // The fixture's documentId replaces it in the table (every row of the document: draft, published, locales).
-    await renameDocument(def, entry.documentId, String(documentId));
-    result = { ...entry, documentId: String(documentId) };
-    aliases.set(aliasKey, result.documentId);
-  }
-  return result;
 }
 
-async function renameDocument(def, from, to) {
-  const { db } = await app.ensureStarted();
-  await db.execute(`UPDATE ${db.quote(app.tableOf(def))} SET ${db.quote('document_id')} = ? WHERE ${db.quote('document_id')} = ?`, [to, from]);
+/** A component field's rows, created: `{ id }` each (null stays null). */
+async function createComponentRows(componentUid, value, repeatable) {
+  if (value === null || value === undefined) return value;
+  if (repeatable) return Promise.all((Array.isArray(value) ? value : [value]).map(async (item) => ({ id: (await createRow(componentUid, item)).id })));
+  return { id: (await createRow(componentUid, value)).id };
 }
 
-/** The documentId of a single type's document, if it has one (in any locale and version). */
-async function singleDocument(documents, def) {
-  const params = { fields: ['documentId'], ...(isLocalized(def) ? { locale: '*' } : {}) };
-  const found = (await documents.findFirst({ ...params, status: 'draft' })) ?? (await documents.findFirst({ ...params, status: 'published' }));
-  return found?.documentId;
+/** A dynamic zone's rows, created: `{ id, __component }` each. */
+async function createZoneRows(value) {
+  if (!Array.isArray(value)) return value;
+  const items = [];
+  for (const { __component, ...item } of value) items.push({ id: (await createRow(__component, item)).id, __component });
+  return items;
 }
 
 async function createFixturesFor(modelName, entries) {
@@ -160,7 +146,7 @@ async function createFixturesFor(modelName, entries) {
   if (uid === 'plugin::i18n.locale') return createLocales(entries);
   const results = [];
   for (const entry of entries) {
-    results.push(await createEntry(uid, typeof entry === 'function' ? entry(results) : entry));
+    results.push(await createRow(uid, typeof entry === 'function' ? entry(results) : entry));
   }
   return results;
 }
@@ -181,38 +167,18 @@ async function createFixtures(dataMap) {
   return result;
 }
 
-async function deleteDocuments(uid, documentIds) {
-  const def = contentTypeOf(uid);
-  const query = isLocalized(def) ? '?locale=*' : '';
-  for (const documentId of new Set(documentIds)) {
-    const response = await app.call('DELETE', `${routeOf(def)}/${documentId}${query}`);
-    if (response.status >= 300 && response.status !== 404) {
-      throw new Error(`Deleting ${uid} ${documentId} failed (${response.status}): ${JSON.stringify(response.body)}`);
-    }
-  }
-}
-
+/** As Strapi's harness: the fixtures' rows by id, through the Query Engine. */
 async function deleteFixturesFor(modelName, entries) {
-  await deleteDocuments(toContentTypeUID(modelName), entries.map((entry) => entry.documentId));
+  const { strapi } = await app.ensureStarted();
+  await strapi.db.query(toContentTypeUID(modelName)).deleteMany({ where: { id: entries.map((entry) => entry.id) } });
 }
 
-/** Deletes every entry of a content-type, through REST. */
+/** As Strapi's harness: every row of a content-type, through the Query Engine. */
 async function cleanupModel(uid) {
   if (uid === 'plugin::i18n.locale') throw new OutOfScope('locales are configuration in Cairn, not entries');
-  const def = contentTypeOf(uid);
-  if (def.kind === 'singleType') {
-    await app.call('DELETE', `${routeOf(def)}${isLocalized(def) ? '?locale=*' : ''}`);
-    return;
-  }
-  const params = new URLSearchParams({ 'pagination[pageSize]': '100', 'fields[0]': 'documentId' });
-  if (isLocalized(def)) params.set('locale', '*');
-  if (def.draftAndPublish === true) params.set('status', 'draft');
-  for (let round = 0; round < 100; round += 1) {
-    const response = await app.call('GET', `${routeOf(def)}?${params}`);
-    if (response.status !== 200) throw new Error(`Listing ${uid} failed (${response.status}): ${JSON.stringify(response.body)}`);
-    if (response.body.data.length === 0) return;
-    await deleteDocuments(uid, response.body.data.map((entry) => entry.documentId));
-  }
+  contentTypeOf(uid);
+  const { strapi } = await app.ensureStarted();
+  await strapi.db.query(uid).deleteMany();
 }
 
 async function cleanupModels(uids) {
@@ -223,7 +189,21 @@ async function getContentTypeSchema() {
   throw new OutOfScope("getContentTypeSchema reads the content-type builder's admin service");
 }
 
+/**
+ * Strapi's `contentAPI.sanitize.output` of fixture rows, as its builder's `sanitizedFixtures` applies it: private
+ * attributes and passwords removed, and `locale` on a type without i18n (its i18n plugin makes it private there).
+ */
+function sanitizedRows(modelName, rows) {
+  const uid = toContentTypeUID(modelName);
+  if (!state.models.has(uid) || !Array.isArray(rows)) return rows;
+  const def = state.models.get(uid).def;
+  const hidden = Object.entries(attributesOf(uid)).filter(([, a]) => a.private === true || a.type === 'password').map(([name]) => name);
+  if (def.pluginOptions?.i18n?.localized !== true) hidden.push('locale');
+  return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !hidden.includes(key))));
+}
+
 module.exports = {
+  sanitizedRows,
   toContentTypeUID,
   createContentType,
   createContentTypes,

@@ -3,7 +3,7 @@
 /**
  * `api-tests/strapi` over Cairn: `createStrapiInstance()` starts Cairn on the declared models (if the builder has
  * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer`, `documents(uid)` and
- * `db.query(uid)` (the Query Engine's reads) are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
+ * `db.query(uid)` (the Query Engine) are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
  * server (the test says so when it reads one), and so is what Cairn's Query Engine says it does not provide.
  *
  * A `register({ strapi })` option runs before Cairn starts, as Strapi runs it before its server: its `strapi.config`
@@ -81,7 +81,7 @@ async function runRegister(register) {
   return changed ? middlewares : null;
 }
 
-/** Cairn's `strapi.db.query(uid)`; what it does not provide (writes, populate) is out of scope, named. */
+/** Cairn's `strapi.db.query(uid)`; what it does not provide (populate, component writes) is out of scope, named. */
 function queryEngine(uid) {
   if (!app.state.cairn) throw new Error('Cairn is not running (strapi.destroy() was called)');
   const outOfScope = (error) => {
