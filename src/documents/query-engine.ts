@@ -5,10 +5,12 @@ import { isPlainObject, parseRowWhere, rowFields } from '../query/index.js';
 import type { FieldRef } from '../query/types.js';
 import type { DocumentHooks, LifecycleAction, LifecycleStates } from './hooks.js';
 import { deleteRows, insertRows, rowData, updateRows } from './query-engine-writes.js';
+import { parseRowPopulate, populateRows } from './query-engine-populate.js';
 
 /** A Query Engine read's parameters, as Strapi names them. */
 export interface RowQueryParams {
   where?: unknown;
+  populate?: unknown;
   select?: string | string[];
   orderBy?: unknown;
   limit?: number;
@@ -20,6 +22,7 @@ export interface RowWriteParams {
   where?: unknown;
   data?: unknown;
   select?: string | string[];
+  populate?: unknown;
 }
 
 /** The members of Strapi's Query Engine that Cairn provides; its other members are errors naming themselves. */
@@ -35,7 +38,7 @@ export interface QueryEngine {
   deleteMany(params?: RowWriteParams): Promise<{ count: number }>;
 }
 
-const READ_KEYS = ['where', 'select', 'orderBy', 'limit', 'offset'];
+const READ_KEYS = ['where', 'select', 'orderBy', 'limit', 'offset', 'populate'];
 /** Members code may probe on any object (promises, printers, matchers): absent, not errors. */
 const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
 
@@ -43,11 +46,11 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * `strapi.db.query(uid)`: Strapi's Query Engine. Rows as stored, not documents: every version and locale, every
  * column by its attribute name (private ones and password hashes too: it is code's API, never a request's), `where`
  * in the filters' language (relations too), `select`, `orderBy` (`'name'`, `{ name: 'desc' }` or lists of them),
- * `limit`, `offset`. Writes as Strapi's entity manager makes them: rows, not documents (no draft made for a
+ * `limit`, `offset`, `populate` (query-engine-populate.ts). Writes as Strapi's entity manager makes them: rows, not documents (no draft made for a
  * published row; `documentId`, `locale`, `publishedAt` as data gives them, else a new documentId, no locale and
  * the time of the write, as Strapi's model defaults), scalars and relations by row
- * id (query-engine-writes.ts), each in one transaction, with the content type's lifecycle events. `populate` and
- * the rest are not provided: they throw, naming what to use instead, so code relying on them stops at once.
+ * id (query-engine-writes.ts), each in one transaction, with the content type's lifecycle events. The rest
+ * (findPage, load, populate's filters) is not provided: it throws, naming what to use instead.
  */
 export function queryEngine(db: Database, model: Model, uid: string, hooks?: DocumentHooks): QueryEngine {
   const schema: ContentType | Component | undefined = model.contentTypes.get(uid) ?? model.components.get(uid);
@@ -64,7 +67,8 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
     return field;
   };
   const checkKeys = (params: object, allowed: readonly string[], what: string) => {
-    const unknown = Object.keys(params).filter((k) => !allowed.includes(k));
+    // A key given as undefined is absent (`{ where, populate }` from a helper that got no populate).
+    const unknown = Object.keys(params).filter((k) => !allowed.includes(k) && (params as Record<string, unknown>)[k] !== undefined);
     if (unknown.length) {
       throw new Error(`strapi.db.query('${uid}'): ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not provided by Cairn (${what} takes ${allowed.join(', ')}; populate with strapi.documents(uid))`);
     }
@@ -72,14 +76,22 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
   const read = async (params: RowQueryParams = {}, limit?: number) => {
     checkKeys(params, READ_KEYS, 'a read');
     const select = params.select === undefined ? fields : (Array.isArray(params.select) ? params.select : [params.select]).map((name) => fieldOf(name, 'select'));
-    const rows = await selectRows(db, model, schema, {
-      filter: parseRowWhere(model, schema, params.where ?? {}),
-      columns: select,
-      orderBy: orderByOf(params.orderBy).map(([name, desc]) => ({ field: fieldOf(name, 'orderBy'), desc })),
-      limit: limit ?? params.limit,
-      offset: params.offset,
-    });
-    return rows.map((row) => Object.fromEntries(select.map((f) => [f.name, fromColumn(row[f.column], f.type)])));
+    const populate = parseRowPopulate(uid, model, schema, params.populate);
+    // A populate needs each row's id; it is read, and left out of the answer if not selected.
+    const columns = populate.size && !select.some((f) => f.name === 'id') ? [ID, ...select] : select;
+    const rows = (
+      await selectRows(db, model, schema, {
+        filter: parseRowWhere(model, schema, params.where ?? {}),
+        columns,
+        orderBy: orderByOf(params.orderBy).map(([name, desc]) => ({ field: fieldOf(name, 'orderBy'), desc })),
+        limit: limit ?? params.limit,
+        offset: params.offset,
+      })
+    ).map((row) => shapeRow(schema, row, columns));
+    if (!populate.size) return rows;
+    await populateRows(db, model, schema, rows, populate, shapeRow);
+    if (columns !== select) for (const row of rows) delete row.id;
+    return rows;
   };
   const idsWhere = async (where: unknown, limit?: number): Promise<number[]> =>
     (await selectRows(db, model, schema, { filter: parseRowWhere(model, schema, where ?? {}), columns: [ID], orderBy: [], limit })).map((r) => Number(r.id));
@@ -99,7 +111,7 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
     if (hooks.listens(uid, after)) await hooks.fire(after, schema, { params: params as Record<string, unknown>, result }, states, trx);
     return result;
   };
-  const byId = (id: number, select: RowWriteParams['select']) => read({ where: { id }, ...(select === undefined ? {} : { select }) }, 1).then((rows) => rows[0] ?? null);
+  const byId = (id: number, params: Pick<RowWriteParams, 'select' | 'populate'>) => read({ where: { id }, select: params.select, populate: params.populate }, 1).then((rows) => rows[0] ?? null);
 
   const engine: QueryEngine = {
     findMany: (params = {}) => lifecycle('FindMany', params, () => read(params)),
@@ -107,9 +119,9 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
     count: (params = {}) => lifecycle('Count', params, async () => countRows(db, model, schema, parseRowWhere(model, schema, params.where ?? {}))),
     create: (params) =>
       lifecycle('Create', params, async () => {
-        checkKeys(params, ['data', 'select'], 'create');
+        checkKeys(params, ['data', 'select', 'populate'], 'create');
         const [id] = await insertRows(db, model, schema, [rowData(uid, schema, fields, params.data)]);
-        return byId(id, params.select);
+        return byId(id, params);
       }),
     createMany: (params) =>
       lifecycle('CreateMany', params, async () => {
@@ -123,13 +135,13 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
       }),
     update: (params) =>
       lifecycle('Update', params, async () => {
-        checkKeys(params, ['where', 'data', 'select'], 'update');
+        checkKeys(params, ['where', 'data', 'select', 'populate'], 'update');
         requireWhere(params, 'update');
         const data = rowData(uid, schema, fields, params.data);
         const [id] = await idsWhere(params.where, 1);
         if (id === undefined) return null;
         await updateRows(db, model, schema, [id], data);
-        return byId(id, params.select);
+        return byId(id, params);
       }),
     updateMany: (params) =>
       lifecycle('UpdateMany', params, async () => {
@@ -143,11 +155,12 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
       }),
     delete: (params) =>
       lifecycle('Delete', params, async () => {
-        checkKeys(params, ['where', 'select'], 'delete');
+        checkKeys(params, ['where', 'select', 'populate'], 'delete');
         requireWhere(params, 'delete');
         const [id] = await idsWhere(params.where, 1);
         if (id === undefined) return null;
-        const entity = await byId(id, params.select === undefined ? undefined : ['id', ...(Array.isArray(params.select) ? params.select : [params.select])]);
+        const select = params.select === undefined ? undefined : ['id', ...(Array.isArray(params.select) ? params.select : [params.select])];
+        const entity = await byId(id, { select, populate: params.populate });
         await deleteRows(db, model, schema, [id]);
         return entity;
       }),
@@ -159,7 +172,7 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
         return { count: ids.length };
       }),
   };
-  // The rest of Strapi's Query Engine (findPage, populate, load, clone...): a call says it is not provided, rather
+  // The rest of Strapi's Query Engine (findPage, load, clone...): a call says it is not provided, rather
   // than `undefined is not a function` somewhere later.
   return new Proxy(engine, {
     get(target, key) {
@@ -172,6 +185,10 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
 }
 
 const ID: FieldRef = { name: 'id', column: 'id', type: 'id' };
+
+/** A row as the Query Engine answers it: the columns read, by attribute name, typed. */
+const shapeRow = (_schema: unknown, row: Record<string, unknown>, columns: readonly FieldRef[]) =>
+  Object.fromEntries(columns.map((f) => [f.name, fromColumn(row[f.column], f.type)]));
 
 /** `'name'`, `'name:desc'`, `{ name: 'desc' }`, or a list of them: [attribute, descending]. */
 function orderByOf(orderBy: unknown): [string, boolean][] {

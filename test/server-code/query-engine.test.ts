@@ -19,8 +19,14 @@ const model = {
         pinnedBy: { type: 'relation', relation: 'morphMany', target: 'api::post.post', morphBy: 'pins' },
         featuredIn: { type: 'relation', relation: 'morphToOne' },
         feature: { type: 'relation', relation: 'morphOne', target: 'api::post.post', morphBy: 'featuredIn' },
+        seo: { type: 'component', component: 'default.seo' },
+        blocks: { type: 'dynamiczone', components: ['default.seo', 'default.quote'] },
       },
     },
+  },
+  components: {
+    'default.seo': { collectionName: 'components_default_seos', info: { displayName: 'seo' }, attributes: { metaTitle: { type: 'string' } } },
+    'default.quote': { collectionName: 'components_default_quotes', info: { displayName: 'quote' }, attributes: { text: { type: 'text' } } },
   },
   config: { plugins: { 'users-permissions': { config: { jwtSecret: 'query-engine-test', ratelimit: { max: 1000 } } } } },
 };
@@ -68,10 +74,45 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     expect(paged).toEqual([{ views: 10 }, { views: 5 }]);
   });
 
+  it('populate: relations as their rows (every column, or those selected), nested, one statement per level', async () => {
+    const [row] = await query('api::post.post').findMany({ where: { title: 'First', publishedAt: { $notNull: true } }, select: ['title'], populate: { writer: { select: ['username'], populate: ['role'] } } });
+    expect(row).toEqual({ title: 'First', writer: { id: expect.any(Number), username: 'ann', role: expect.objectContaining({ type: 'authenticated' }) } });
+    const second = await query('api::post.post').findOne({ where: { title: 'Second' }, populate: 'writer' });
+    expect(second).toMatchObject({ title: 'Second', writer: null });
+    const user = await query('plugin::users-permissions.user').findOne({ where: { username: 'ann' }, populate: '*' });
+    expect(user!.role).toMatchObject({ type: 'authenticated' });
+  });
+
+  it('components and dynamic zones: populated as their rows in order, written by the ids of rows made first', async () => {
+    const seo = query('default.seo');
+    const quote = query('default.quote');
+    const [s1, q1, s2] = [await seo.create({ data: { metaTitle: 'Single' } }), await quote.create({ data: { text: 'Quoted' } }), await seo.create({ data: { metaTitle: 'In zone' } })];
+    const post = await query('api::post.post').create({
+      data: { title: 'With parts', seo: { id: s1!.id }, blocks: [{ id: q1!.id, __component: 'default.quote' }, { id: s2!.id, __pivot: { component_type: 'default.seo' } }] },
+      populate: ['seo', 'blocks'],
+    });
+    expect(post).toMatchObject({
+      title: 'With parts',
+      seo: { id: s1!.id, metaTitle: 'Single' },
+      blocks: [
+        { id: q1!.id, __component: 'default.quote', text: 'Quoted' },
+        { id: s2!.id, __component: 'default.seo', metaTitle: 'In zone' },
+      ],
+    });
+    // What REST reads of the same row.
+    const read = await app.request('GET', `/api/posts/${post!.documentId as string}?populate[seo]=true&populate[blocks]=true`);
+    expect(read.body.data).toMatchObject({ seo: { metaTitle: 'Single' }, blocks: [{ __component: 'default.quote', text: 'Quoted' }, { __component: 'default.seo', metaTitle: 'In zone' }] });
+    await expect(query('api::post.post').create({ data: { title: 'x', seo: { id: 999999 } } })).rejects.toThrow(/no component row/);
+    await expect(query('api::post.post').create({ data: { title: 'x', blocks: [{ id: s1!.id, __component: 'default.nope' }] } })).rejects.toThrow(/blocks takes \{ id, __component \}/);
+    await query('api::post.post').delete({ where: { id: post!.id } });
+  });
+
   it('what it does not provide throws, naming the way to do it', async () => {
     expect(() => query('api::nope.nope')).toThrow(/no such model/);
     expect(() => query('plugin::i18n.locale')).toThrow("strapi.db.query('plugin::i18n.locale') is not provided by Cairn");
-    await expect(query('api::post.post').findMany({ populate: ['writer'] } as never)).rejects.toThrow(/populate is not provided by Cairn/);
+    await expect(query('api::post.post').findMany({ populate: { writer: { where: { id: 1 } } } })).rejects.toThrow(/populate of writer: where is not provided by Cairn/);
+    await expect(query('api::post.post').findMany({ populate: ['title'] })).rejects.toThrow(/populate names "title", which is no relation/);
+    await expect(query('api::post.post').findMany({ populate: ['pins'] })).rejects.toThrow(/populate of pins, a polymorphic relation, is not provided by Cairn/);
     await expect(query('api::post.post').findMany({ select: ['nope'] })).rejects.toThrow(/"nope" is not a column of api::post.post/);
     await expect(query('api::post.post').findMany({ where: { nope: 1 } })).rejects.toThrow(/Invalid key nope/);
     expect(() => (query('api::post.post') as unknown as { findPage: () => unknown }).findPage()).toThrow('findPage is not provided by Cairn');
