@@ -45,7 +45,8 @@ export async function attachTarget(host: Pick<UploadHost, 'db' | 'model'>, calle
  */
 export async function attachToEntry(db: Database, target: AttachTarget, fileIds: number[]): Promise<void> {
   const { attribute, rowId } = target;
-  const files = await fileDocumentIds(db, fileIds);
+  // In the order of their ids: a single media field keeps the last of them, as Strapi's upload does.
+  const files = await fileDocumentIds(db, [...fileIds].sort((a, b) => a - b));
   await db.transaction(async (trx) => {
     if (!(await rowExists(trx, target.contentType.table, rowId))) throw new NotFoundError(`No ${target.contentType.uid} entry with id ${rowId}`);
     const linked = attribute.multiple ? files : files.slice(-1);
