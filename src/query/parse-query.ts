@@ -8,6 +8,7 @@ import { parsePagination } from './parse-pagination.js';
 import { parsePopulate } from './parse-populate.js';
 import { parseSort } from './parse-sort.js';
 import { parseSearch } from './parse-search.js';
+import { cascadePublication, parsePublication } from './parse-publication.js';
 import { withSource } from './spec-source.js';
 
 export { parseQueryString } from './parse-query-string.js';
@@ -33,7 +34,7 @@ export interface ReadOptions {
 export type ReadSettings = Pick<ReadOptions, 'defaultLimit' | 'maxLimit' | 'withCount' | 'locales' | 'defaultLocale'>;
 
 /** The read parameters of Strapi v5's Content API. REST adds nothing else. */
-export const READ_PARAMS: readonly string[] = ['filters', 'fields', 'sort', 'populate', 'pagination', 'status', 'locale', '_q'];
+export const READ_PARAMS: readonly string[] = ['filters', 'fields', 'sort', 'populate', 'pagination', 'status', 'locale', '_q', 'publicationFilter', 'hasPublishedVersion'];
 const READ_PARAM_SET = new Set(READ_PARAMS);
 
 /**
@@ -84,6 +85,11 @@ function readSpec(model: Model, contentType: ContentType, params: Record<string,
   }
   const search = parseSearch(contentType, params._q);
   if (search) spec.filters = spec.filters ? { kind: 'and', items: [spec.filters, search] } : search;
+  const publication = parsePublication(params);
+  if (publication) {
+    if (contentType.draftAndPublish) spec.filters = spec.filters ? { kind: 'and', items: [spec.filters, publication] } : publication;
+    spec.populate = cascadePublication(model, contentType, spec.populate, publication);
+  }
   return spec;
 }
 
