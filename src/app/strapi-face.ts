@@ -49,8 +49,11 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
       if (key === 'db') {
         // Inside `strapi.db.transaction` (or a lifecycle hook's write), both run in that transaction.
         const current = () => cairn.documentHooks.transaction ?? cairn.db;
+        // The engine asks for the database at each call: one made outside a transaction and used inside it (kept in
+        // a variable, as tests do) joins the transaction instead of waiting for it.
+        const joining = new Proxy(cairn.db, { get: (_target, name) => bound(current(), Reflect.get(current(), name, current())) });
         const query = (first: string, params?: readonly unknown[]) =>
-          params === undefined && MODEL_UID.test(first) ? queryEngine(current(), cairn.model, first, cairn.documentHooks) : current().query(first, params);
+          params === undefined && MODEL_UID.test(first) ? queryEngine(joining, cairn.model, first, cairn.documentHooks) : current().query(first, params);
         const transaction = (callback: Parameters<typeof strapiTransaction>[2]) => strapiTransaction(cairn.db, cairn.documentHooks, callback);
         const own: Record<string | symbol, unknown> = { lifecycles, query, transaction };
         db ??= new Proxy(cairn.db, {

@@ -236,6 +236,14 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
       }),
     ).rejects.toThrow('stop');
     expect(await query('api::post.post').count({ where: { title: { $in: ['Undone', 'Thrown away'] } } })).toBe(0);
+    // An engine made before the transaction joins it when used inside (it would wait for it, on SQLite forever).
+    const posts = query('api::post.post');
+    await strapi.db.transaction(async ({ rollback }) => {
+      await posts.create({ data: { title: 'Made inside' } });
+      expect(await posts.count({ where: { title: 'Made inside' } })).toBe(1);
+      await rollback();
+    });
+    expect(await posts.count({ where: { title: 'Made inside' } })).toBe(0);
     // Nested: the inner callback joins the outer transaction, undone with it.
     await strapi.db.transaction(async ({ rollback }) => {
       await strapi.db.transaction(async () => strapi.documents('api::post.post').create({ data: { title: 'Nested' } }));
