@@ -434,6 +434,13 @@ export class Documents implements DocumentService {
     return (await readPage(this.ctx, this.contentType, spec)).rows.map((r) => JSON.parse(r) as Entry);
   }
 
+  /** The locales a document has a version in, in the order its rows were made (types without locales: none). */
+  async documentLocales(documentId: string): Promise<string[]> {
+    if (!this.contentType.localized) return [];
+    const rows = await versionRows(this.ctx.db, this.contentType, documentId, '*');
+    return [...new Set(rows.flatMap((r) => (r.locale === null ? [] : [r.locale])))];
+  }
+
   /** Deletes a document's versions in a locale (no middlewares: see delete). */
   async deleteDocument(params: { documentId: string; locale?: string }): Promise<{ documentId: string; deleted: number }> {
     const ct = this.contentType;

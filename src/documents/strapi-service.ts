@@ -73,6 +73,16 @@ function documentService(current: () => Documents): StrapiDocumentService {
     locale: typeof params.locale === 'string' ? params.locale : undefined,
   });
   const versions = (docs: Documents, documentId: string, status: Status, locale: unknown) => docs.versionEntries(documentId, status, locale as string | undefined);
+  /** The locales a publish, unpublish or discard applies to, one by one (undefined: the default; none for a type without locales). */
+  const localesOf = async (docs: Documents, documentId: string, locale: unknown): Promise<Array<string | undefined>> => {
+    if (!ct.localized) return [undefined];
+    if (locale === '*') return docs.documentLocales(documentId);
+    if (Array.isArray(locale)) {
+      const given = [...new Set(locale.filter((l): l is string => typeof l === 'string' && l !== ''))];
+      return given.length ? given : [undefined];
+    }
+    return [typeof locale === 'string' && locale !== '' ? locale : undefined];
+  };
 
   const service: StrapiDocumentService = {
     findMany: (params) =>
@@ -98,10 +108,16 @@ function documentService(current: () => Documents): StrapiDocumentService {
       run(action, params, (docs, p) =>
         docs.transaction(async (trx) => {
           const documentId = documentIdOf(p);
-          const locale = p.locale as string | undefined;
-          const earlier = before ? await versions(trx, documentId, shows, locale) : [];
-          const changed = await trx[action]({ documentId, locale });
-          return { documentId, entries: !changed ? [] : before ? earlier : await versions(trx, documentId, shows, locale) };
+          // Strapi's `multiLocaleToLookup`: one locale, a list of them, or '*' (every locale the document has).
+          const entries: Entry[] = [];
+          for (const locale of await localesOf(trx, documentId, p.locale)) {
+            // Strapi's discardDraft makes drafts from published versions only: a locale without one gives no entry.
+            if (action === 'discardDraft' && !(await versions(trx, documentId, 'published', locale)).length) continue;
+            const earlier = before ? await versions(trx, documentId, shows, locale) : [];
+            const changed = await trx[action]({ documentId, locale });
+            entries.push(...(!changed ? [] : before ? earlier : await versions(trx, documentId, shows, locale)));
+          }
+          return { documentId, entries };
         }),
       );
     service.publish = change('publish', 'published', false);

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+// strapi.documents(uid).publish / unpublish / discardDraft with Strapi 5's locale forms: one locale, a list of them,
+// or '*' (every locale the document has), as its `multiLocaleToLookup` reads them; entries of every locale changed.
+const model = {
+  contentTypes: {
+    page: {
+      kind: 'collectionType',
+      collectionName: 'pages',
+      info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
+      options: { draftAndPublish: true },
+      pluginOptions: { i18n: { localized: true } },
+      attributes: { title: { type: 'string', pluginOptions: { i18n: { localized: true } } } },
+    },
+  },
+  config: { plugins: { i18n: { config: { defaultLocale: 'en', locales: ['en', 'fr', 'de'] } } } },
+};
+
+describeEachDialect('the Document Service: publish, unpublish and discardDraft in several locales', (dialect) => {
+  let app: TestApp;
+  const pages = () => app.cairn.strapi.documents('api::page.page');
+  const published = async (documentId: string) =>
+    (await pages().findMany({ status: 'published', locale: '*', filters: { documentId } } as never)).map((p: { locale: string; title: string }) => `${p.locale}:${p.title}`).sort();
+  let documentId: string;
+  beforeAll(async () => {
+    app = await startTestApp(dialect, model);
+    documentId = (await pages().create({ data: { title: 'Hello' } })).documentId as string;
+    for (const [locale, title] of [['fr', 'Bonjour'], ['de', 'Hallo']]) await pages().update({ documentId, locale, data: { title } } as never);
+  });
+  afterAll(async () => app?.close());
+
+  it("'*' publishes every locale the document has, a list those named, nothing given the default", async () => {
+    const all = await pages().publish({ documentId, locale: '*' } as never);
+    expect(all.entries.map((e: { locale: string }) => e.locale).sort()).toEqual(['de', 'en', 'fr']);
+    expect(await published(documentId)).toEqual(['de:Hallo', 'en:Hello', 'fr:Bonjour']);
+
+    const gone = await pages().unpublish({ documentId, locale: ['fr', 'de'] } as never);
+    expect(gone.entries.map((e: { locale: string }) => e.locale).sort()).toEqual(['de', 'fr']);
+    expect(await published(documentId)).toEqual(['en:Hello']);
+
+    await pages().update({ documentId, data: { title: 'Hello again' } } as never);
+    await pages().update({ documentId, locale: 'fr', data: { title: 'Rebonjour' } } as never);
+    await pages().publish({ documentId, locale: ['fr'] } as never);
+    expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
+    const discarded = await pages().discardDraft({ documentId, locale: '*' } as never);
+    expect(discarded.entries.map((e: { locale: string }) => `${e.locale}:${e.title}`).sort()).toEqual(['en:Hello', 'fr:Rebonjour']);
+    const drafts = await pages().findMany({ locale: '*', filters: { documentId } } as never);
+    expect(drafts.map((p: { locale: string; title: string }) => `${p.locale}:${p.title}`).sort()).toEqual(['de:Hallo', 'en:Hello', 'fr:Rebonjour']);
+    await pages().publish({ documentId } as never);
+    expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
+  });
+
+  it('a locale the app does not have is refused, nothing changed', async () => {
+    await expect(pages().publish({ documentId, locale: ['de', 'xx'] } as never)).rejects.toThrow('Invalid locale xx');
+    expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
+  });
+});
