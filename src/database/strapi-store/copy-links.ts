@@ -54,7 +54,7 @@ export async function copyLinksMapped(db: Database, join: RelationJoin, copy: Co
       });
     }
     // `m` is the member the new link names: the source link's member itself, or its counterpart version.
-    const counterpart = counterpartOf(db, side.memberTable, member, copy.members);
+    const counterpart = counterpartOf(db, t, key, side.memberTable, member, copy.members);
     const columns = [key, member];
     // `to` is a checked row id: written as a literal, as a parameter in a SELECT list has no type PostgreSQL can infer.
     const values = [String(to), counterpart.id];
@@ -76,17 +76,22 @@ export async function copyLinksMapped(db: Database, join: RelationJoin, copy: Co
     }
     params.push(from);
     const result = await trx.execute(
-      `INSERT INTO ${t} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${t} l${counterpart.join} WHERE l.${key} = ?`,
+      `INSERT INTO ${t} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${t} l${counterpart.join} WHERE l.${key} = ?${counterpart.first}`,
       params,
     );
     return result.affectedRows;
   });
 }
 
-/** The counterpart of `l`'s member in a mapped copy: its SQL id and the joins that find it (see copyLinksMapped). */
-function counterpartOf(db: Database, memberTable: string, member: string, members: MemberVersion): { join: string; id: string } {
+/**
+ * The counterpart of `l`'s member in a mapped copy: its SQL id and the joins that find it (see copyLinksMapped).
+ * `first` keeps one source link per counterpart: a list may link both versions of one document (a component
+ * row Strapi linked to a draft and, on publishing it, to its published version too), which map to one member; the
+ * first of them (lowest link id) is copied.
+ */
+function counterpartOf(db: Database, table: string, key: string, memberTable: string, member: string, members: MemberVersion): { join: string; id: string; first: string } {
   const q = (name: string) => db.quote(name);
-  if (members === 'same') return { join: '', id: `l.${member}` };
+  if (members === 'same') return { join: '', id: `l.${member}`, first: '' };
   return {
     join:
       ` JOIN ${q(memberTable)} s ON s.id = l.${member}` +
@@ -94,6 +99,10 @@ function counterpartOf(db: Database, memberTable: string, member: string, member
       ` AND (m.locale = s.locale OR (m.locale IS NULL AND s.locale IS NULL))` +
       ` AND m.published_at IS ${members === 'published' ? 'NOT ' : ''}NULL`,
     id: 'm.id',
+    first:
+      ` AND NOT EXISTS (SELECT 1 FROM ${table} l0 JOIN ${q(memberTable)} s0 ON s0.id = l0.${member}` +
+      ` WHERE l0.${key} = l.${key} AND l0.id < l.id AND s0.document_id = s.document_id` +
+      ` AND (s0.locale = s.locale OR (s0.locale IS NULL AND s.locale IS NULL)))`,
   };
 }
 
@@ -115,7 +124,7 @@ export async function replaceLinksMapped(db: Database, join: RelationJoin, copy:
   if (from === to) throw new LinkListError('self-anchor', `${side.table}: a row's links cannot be copied onto itself (row ${from})`, { table: side.table, row: from });
   const q = (name: string) => db.quote(name);
   const [t, key, member] = [q(side.table), q(side.key), q(side.member)];
-  const counterpart = counterpartOf(db, side.memberTable, member, copy.members);
+  const counterpart = counterpartOf(db, t, key, side.memberTable, member, copy.members);
   // The mapped copy: `from`'s links, each with the member `to` should link.
   const mapped = (select: string, extra = '') => `SELECT ${select} FROM ${t} l${counterpart.join} WHERE l.${key} = ?${extra}`;
   return db.transaction(async (trx) => {
@@ -143,7 +152,7 @@ export async function replaceLinksMapped(db: Database, join: RelationJoin, copy:
       values.push(`COALESCE((SELECT MAX(x.${x}) FROM ${t} x WHERE x.${member} = ${counterpart.id}), 0) + 1`);
     }
     await trx.execute(
-      `INSERT INTO ${t} (${columns.join(', ')}) ${mapped(values.join(', '), ` AND NOT EXISTS (SELECT 1 FROM ${t} k WHERE k.${key} = ${to} AND k.${member} = ${counterpart.id})`)}`,
+      `INSERT INTO ${t} (${columns.join(', ')}) ${mapped(values.join(', '), ` AND NOT EXISTS (SELECT 1 FROM ${t} k WHERE k.${key} = ${to} AND k.${member} = ${counterpart.id})${counterpart.first}`)}`,
       [from],
     );
     const [count] = await trx.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${t} WHERE ${key} = ?`, [to]);

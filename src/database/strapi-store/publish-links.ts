@@ -112,16 +112,31 @@ export async function copyNonDraftSourceLinks(db: Database, model: Model, links:
 }
 
 /**
- * ` AND NOT ...`: component row `row` is directly attached to an entry of a content type with Draft & Publish (Strapi's
- * `shouldPropagateComponentRelationToNewVersion`; a component nested in a component is judged by its direct parent
- * only when that parent is a content type: nested rows are propagated, where Strapi walks up to the entry).
+ * ` AND NOT ...`: component row `row` belongs to an entry of a content type with Draft & Publish, directly or through
+ * the components it is nested in (Strapi's `shouldPropagateComponentRelationToNewVersion` walks up to the entry): such
+ * a row is one version's, and its links are that version's.
  */
 function componentInDraftEntry(db: Database, model: Model, component: Component, row: string): string {
-  const tables = [...model.contentTypes.values()]
-    .filter((ct) => ct.draftAndPublish && [...ct.attributes.values()].some((a) => a.kind === 'component' || a.kind === 'dynamiczone'))
-    .map((ct) => ct.componentsTable);
-  if (!tables.length) return '';
+  const condition = inDraftEntry(db, model, component, row, 0);
+  return condition ? ` AND NOT (${condition})` : '';
+}
+
+/** SQL true when component row `row` hangs (at any depth) under a Draft & Publish entry; '' when it never can. */
+function inDraftEntry(db: Database, model: Model, component: Component, row: string, depth: number): string {
   const q = (name: string) => db.quote(name);
   const uid = component.uid.replace(/'/g, "''");
-  return tables.map((cmps) => ` AND NOT EXISTS (SELECT 1 FROM ${q(cmps)} p WHERE p.cmp_id = ${row} AND p.component_type = '${uid}')`).join('');
+  const p = `p${depth}`;
+  const parents: string[] = [];
+  for (const owner of [...model.contentTypes.values(), ...model.components.values()]) {
+    if (![...owner.attributes.values()].some((a) => (a.kind === 'component' && a.component === component.uid) || (a.kind === 'dynamiczone' && a.components.includes(component.uid)))) continue;
+    const link = `SELECT 1 FROM ${q(owner.componentsTable)} ${p} WHERE ${p}.cmp_id = ${row} AND ${p}.component_type = '${uid}'`;
+    if (owner.modelType === 'contentType') {
+      if (owner.draftAndPublish) parents.push(`EXISTS (${link})`);
+      continue;
+    }
+    // The model has no cycle of components (checked at start): the walk ends.
+    const above = inDraftEntry(db, model, owner, `${p}.entity_id`, depth + 1);
+    if (above) parents.push(`EXISTS (${link} AND (${above}))`);
+  }
+  return parents.join(' OR ');
 }
