@@ -3,7 +3,7 @@ import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams, specSource } from '../query/index.js';
 import type { Database } from '../database/types.js';
 import { firstDocumentId, otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
-import { ValidationError, type FieldError } from '../errors/index.js';
+import { ApplicationError, ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
 import { singleTypeLockKey } from '../database/document-locks.js';
@@ -233,10 +233,14 @@ export class Documents implements DocumentService {
     return locale;
   }
 
-  create(params: WriteParams): Promise<Entry> {
+  /**
+   * Creates a document; app code may name its documentId (Strapi's Document Service keeps a given one): a document
+   * may then get a locale version this way, but a second draft of one locale is refused in Strapi's words.
+   */
+  create(params: WriteParams, documentId?: string): Promise<Entry> {
     return this.transaction(async (documents) => {
-      const documentId = await documents.createDocument(params);
-      return documents.writtenEntry(params, documentId);
+      const id = await documents.createDocument(params, documentId ?? newDocumentId(), documentId !== undefined);
+      return documents.writtenEntry(params, id);
     });
   }
 
@@ -269,8 +273,18 @@ export class Documents implements DocumentService {
     return entry === null || entry === undefined ? null : JSON.stringify(entry);
   }
 
+  /** A given documentId has no draft yet in this locale (no row, for a type without Draft & Publish). */
+  private async checkNewVersion(trx: Database, documentId: string, locale: string | undefined): Promise<void> {
+    const ct = this.contentType;
+    const rows = await versionRows(trx, ct, documentId, locale);
+    if (!rows.some((r) => !ct.draftAndPublish || !r.published)) return;
+    const state = ct.draftAndPublish ? 'draft' : '';
+    const inLocale = ct.localized && locale ? ` and locale "${locale}"` : '';
+    throw new ApplicationError(`A ${state} entry with documentId "${documentId}"${inLocale} already exists for UID "${ct.uid}". This combination must be unique.`);
+  }
+
   /** Creates the document and returns its documentId (no answer read: see createAndRead). */
-  async createDocument(params: WriteParams, documentId = newDocumentId()): Promise<string> {
+  async createDocument(params: WriteParams, documentId = newDocumentId(), given = false): Promise<string> {
     const locale = this.writeLocale(params);
     let plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
     return this.ctx.db.transaction(async (trx) => {
@@ -293,6 +307,7 @@ export class Documents implements DocumentService {
         plan = planRow(this.ctx.model, this.contentType, event.data as Params, 'create', this.planOptions(params));
       }
       await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, this.contentType, documentId, plan, this.publishes(params)));
+      if (given) await this.checkNewVersion(trx, documentId, locale);
       // The draft's afterCreate comes before the publish's events, as Strapi's create then publish fire them.
       const created = async () => {
         if (this.listens('afterCreate')) await this.on(trx).fire('afterCreate', event, await this.on(trx).versionEntry(documentId, 'draft', locale, params), states);

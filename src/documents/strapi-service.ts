@@ -94,9 +94,19 @@ function documentService(current: () => Documents): StrapiDocumentService {
         return docs.readFirst(readStatus(rest), (q) => spec(docs, q), documentIdOf({ documentId }));
       }),
     count: (params) => run('count', params, (docs, p) => docs.readCount(draftable ? readStatus(p) : p, (q) => spec(docs, q))),
-    create: (params) => run('create', params, async (docs, p) => (await docs.create(writeParams(p)))),
+    create: (params) =>
+      run('create', params, async (docs, p) => {
+        // Strapi keeps a documentId given in data; null or '' is none (a new one is made).
+        const { documentId, ...data } = (p.data ?? {}) as Params;
+        if (documentId !== undefined && documentId !== null && typeof documentId !== 'string') throw new ValidationError(`documentId must be a string, not ${JSON.stringify(documentId)}`);
+        return docs.create(writeParams({ ...p, data }), documentId || undefined);
+      }),
     update: (params) =>
-      run('update', params, (docs, p) => docs.update({ ...writeParams(p), documentId: documentIdOf(p) })),
+      run('update', params, (docs, p) => {
+        // A document keeps its documentId: one in data is left out, as Strapi leaves it.
+        const { documentId: _ignored, ...data } = (p.data ?? {}) as Params;
+        return docs.update({ ...writeParams({ ...p, data }), documentId: documentIdOf(p) });
+      }),
     delete: (params) =>
       run('delete', params, async (docs, p) => {
         const { documentId, entries } = await docs.deleteWithEntries({ documentId: documentIdOf(p), locale: (p.locale ?? undefined) as string | undefined });

@@ -52,6 +52,25 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
   });
 
+  it('create keeps a documentId given in data: another locale joins that document, a second draft of one locale is refused', async () => {
+    const en = await pages().create({ data: { documentId: 'my-page', title: 'Mine' } } as never);
+    expect(en).toMatchObject({ documentId: 'my-page', locale: 'en', title: 'Mine' });
+    const fr = await pages().create({ data: { documentId: 'my-page', title: 'La mienne' }, locale: 'fr' } as never);
+    expect(fr).toMatchObject({ documentId: 'my-page', locale: 'fr' });
+    expect((await pages().findMany({ locale: '*', filters: { documentId: 'my-page' } } as never)).length).toBe(2);
+    await expect(pages().create({ data: { documentId: 'my-page', title: 'Again' } } as never)).rejects.toThrow(
+      'A draft entry with documentId "my-page" and locale "en" already exists for UID "api::page.page". This combination must be unique.',
+    );
+    for (const none of [null, '']) {
+      const made = await pages().create({ data: { documentId: none, title: 'No id' } } as never);
+      expect(made.documentId).toMatch(/^[a-z][a-z0-9]{23}$/);
+    }
+    await expect(pages().create({ data: { documentId: 12, title: 'x' } } as never)).rejects.toThrow('documentId must be a string, not 12');
+    // An update keeps the document's documentId, whatever data says.
+    const updated = await pages().update({ documentId: 'my-page', data: { documentId: null, title: 'Still mine' } } as never);
+    expect(updated).toMatchObject({ documentId: 'my-page', title: 'Still mine' });
+  });
+
   it('a locale the app does not have is refused, nothing changed', async () => {
     await expect(pages().publish({ documentId, locale: ['de', 'xx'] } as never)).rejects.toThrow('Invalid locale xx');
     expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
