@@ -2,7 +2,7 @@ import type { ContentType } from '../model/types.js';
 import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams, specSource } from '../query/index.js';
 import type { Database } from '../database/types.js';
-import { firstDocumentId, otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
+import { cloneRow, firstDocumentId, otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
 import { ApplicationError, ValidationError, type FieldError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
@@ -447,6 +447,31 @@ export class Documents implements DocumentService {
     const unlimited = { defaultLimit: 2 ** 31 - 1, maxLimit: 2 ** 31 - 1, withCount: false };
     const spec = { ...this.spec({ status, locale, filters: { documentId: { $eq: documentId } } }, unlimited) };
     return (await readPage(this.ctx, this.contentType, spec)).rows.map((r) => JSON.parse(r) as Entry);
+  }
+
+  /**
+   * Strapi's `clone`: a new document made of copies of this one's drafts (its rows, for a type without Draft &
+   * Publish) in `locales`, each a draft of the new document with the same values, components, media and links, then
+   * `data` written over it as an update. One transaction. Answers the new documentId (undefined when there was
+   * nothing to clone) and the locales cloned.
+   */
+  async cloneDocument(documentId: string, locales: ReadonlyArray<string | undefined>, data: Params | undefined): Promise<{ documentId?: string; locales: Array<string | undefined> }> {
+    const ct = this.contentType;
+    const newId = newDocumentId();
+    return this.ctx.db.transaction(async (trx) => {
+      await lockForWrite(trx, () => publishLockSet(trx, this.ctx.model, ct, documentId));
+      const cloned: Array<string | undefined> = [];
+      for (const locale of locales) {
+        const rows = await versionRows(trx, ct, documentId, ct.localized ? this.writeLocale({ locale }) : undefined);
+        const source = ct.draftAndPublish ? rows.find((r) => !r.published) : rows[0];
+        if (!source) continue;
+        const now = new Date().toISOString();
+        await cloneRow(trx, this.ctx.model, ct, source.id, { document_id: newId, created_at: now, updated_at: now });
+        if (data && Object.keys(data).length) await this.on(trx).updateDocument({ documentId: newId, locale, data, status: ct.draftAndPublish ? 'draft' : undefined } as WriteParams & { documentId: string });
+        cloned.push(locale);
+      }
+      return cloned.length ? { documentId: newId, locales: cloned } : { locales: [] };
+    });
   }
 
   /** The locales a document has a version in, in the order its rows were made (types without locales: none). */

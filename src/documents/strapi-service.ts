@@ -15,6 +15,8 @@ export interface StrapiDocumentService {
   create(params: Params & { data: Params }): Promise<Entry>;
   update(params: Params & { documentId: string; data?: Params }): Promise<Entry | null>;
   delete(params: Params & { documentId: string }): Promise<{ documentId: string; entries: Entry[] }>;
+  /** A new document made of a copy of this one (its drafts, in the locales asked), `data` written over it. */
+  clone(params: Params & { documentId: string; data?: Params }): Promise<{ documentId: string | undefined; entries: Entry[] }>;
   /** Draft & Publish types only (undefined otherwise, as in Strapi). */
   publish?(params: Params & { documentId: string }): Promise<{ documentId: string; entries: Entry[] }>;
   unpublish?(params: Params & { documentId: string }): Promise<{ documentId: string; entries: Entry[] }>;
@@ -112,6 +114,24 @@ function documentService(current: () => Documents): StrapiDocumentService {
         const { documentId, entries } = await docs.deleteWithEntries({ documentId: documentIdOf(p), locale: (p.locale ?? undefined) as string | undefined });
         return { documentId, entries };
       }),
+    clone: (params) =>
+      run('clone', params, (docs, p) =>
+        docs.transaction(async (trx) => {
+          const documentId = documentIdOf(p);
+          // As Strapi's clone: `publishedAt` in data is left out, a documentId there too (the clone gets a new one).
+          const { documentId: _given, publishedAt: _publishedAt, ...data } = (p.data ?? {}) as Params;
+          const cloned = await trx.cloneDocument(documentId, await localesOf(trx, documentId, p.locale), data);
+          if (cloned.documentId === undefined) return { documentId: undefined, entries: [] };
+          // Each clone as its version is read, with the call's fields and populate.
+          const { data: _data, documentId: _source, locale: _locale, status: _status, ...read } = p;
+          const entries: Entry[] = [];
+          for (const locale of cloned.locales) {
+            const entry = await trx.readFirst({ ...readStatus(read), ...(locale === undefined ? {} : { locale }) }, (q) => spec(trx, q), cloned.documentId);
+            if (entry) entries.push(entry);
+          }
+          return { documentId: cloned.documentId, entries };
+        }),
+      ),
   };
   if (draftable) {
     const change = (action: 'publish' | 'unpublish' | 'discardDraft', shows: Status, before: boolean) => (params: Params & { documentId: string }) =>

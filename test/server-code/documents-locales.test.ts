@@ -12,8 +12,22 @@ const model = {
       info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
       options: { draftAndPublish: true },
       pluginOptions: { i18n: { localized: true } },
-      attributes: { title: { type: 'string', pluginOptions: { i18n: { localized: true } } } },
+      attributes: {
+        title: { type: 'string', pluginOptions: { i18n: { localized: true } } },
+        tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', inversedBy: 'pages' },
+        seo: { type: 'component', component: 'default.seo', pluginOptions: { i18n: { localized: true } } },
+      },
     },
+    tag: {
+      kind: 'collectionType',
+      collectionName: 'tags',
+      info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
+      options: { draftAndPublish: false },
+      attributes: { name: { type: 'string' }, pages: { type: 'relation', relation: 'manyToMany', target: 'api::page.page', mappedBy: 'tags' } },
+    },
+  },
+  components: {
+    'default.seo': { collectionName: 'components_default_seos', info: { displayName: 'seo' }, attributes: { metaTitle: { type: 'string' } } },
   },
   config: { plugins: { i18n: { config: { defaultLocale: 'en', locales: ['en', 'fr', 'de'] } } } },
 };
@@ -69,6 +83,32 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     // An update keeps the document's documentId, whatever data says.
     const updated = await pages().update({ documentId: 'my-page', data: { documentId: null, title: 'Still mine' } } as never);
     expect(updated).toMatchObject({ documentId: 'my-page', title: 'Still mine' });
+  });
+
+  it('clone: a new document of copies of the drafts asked for (values, components, links), data written over them', async () => {
+    const tags = app.cairn.strapi.documents('api::tag.tag');
+    const [red, blue] = [await tags.create({ data: { name: 'red' } }), await tags.create({ data: { name: 'blue' } })];
+    const source = await pages().create({ data: { title: 'Source', tags: [red.documentId], seo: { metaTitle: 'S' } } } as never);
+    await pages().update({ documentId: source.documentId, locale: 'fr', data: { title: 'Source fr', seo: { metaTitle: 'S fr' } } } as never);
+    const populate = { tags: true, seo: true };
+
+    const one = await pages().clone({ documentId: source.documentId, data: { title: 'Copy', tags: { connect: [blue.documentId] } }, populate } as never);
+    expect(one.documentId).not.toBe(source.documentId);
+    expect(one.entries).toHaveLength(1);
+    expect(one.entries[0]).toMatchObject({ documentId: one.documentId, locale: 'en', title: 'Copy', publishedAt: null, seo: { metaTitle: 'S' } });
+    expect(one.entries[0].tags.map((t: { name: string }) => t.name)).toEqual(['red', 'blue']);
+    // The source keeps its own rows: its component is not the clone's, its tags unchanged; the tag lists both.
+    const after = await pages().findOne({ documentId: source.documentId, populate } as never);
+    expect(after).toMatchObject({ title: 'Source', seo: { metaTitle: 'S' } });
+    expect(after.seo.id).not.toBe(one.entries[0].seo.id);
+    expect(after.tags.map((t: { name: string }) => t.name)).toEqual(['red']);
+    expect((await tags.findOne({ documentId: red.documentId, populate: { pages: true } } as never)).pages).toHaveLength(2);
+
+    const all = await pages().clone({ documentId: source.documentId, locale: '*' } as never);
+    expect(all.entries.map((e: { locale: string; title: string }) => `${e.locale}:${e.title}`).sort()).toEqual(['en:Source', 'fr:Source fr']);
+    expect(await pages().findMany({ status: 'published', filters: { documentId: all.documentId } } as never)).toEqual([]);
+
+    expect(await pages().clone({ documentId: 'nothing-here', data: { title: 'x' } } as never)).toEqual({ documentId: undefined, entries: [] });
   });
 
   it('a locale the app does not have is refused, nothing changed', async () => {

@@ -1,4 +1,5 @@
 export { RowStore, rowExists, type ComponentLink } from './rows.js';
+export { cloneRow } from './clone-row.js';
 export { hasLinks } from './has-links.js';
 export type { LinkKey, StoredStatus, WindowMember } from './link-types.js';
 export { copyFileRows, deleteFileRows, fileDocumentIds, fileMimeTypes, hasFileRows, linkFileRows, rowFileDocumentIds } from './media-links.js';

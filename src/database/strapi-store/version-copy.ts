@@ -58,7 +58,7 @@ export async function copyColumns(db: Database, schema: ContentType | Component,
 }
 
 /** Which version of a relation's members a copy links: a target without Draft & Publish has one row, the same one. */
-export function memberVersionOf(model: Model, targetUid: string, members: 'published' | 'draft'): MemberVersion {
+export function memberVersionOf(model: Model, targetUid: string, members: 'published' | 'draft' | 'same'): MemberVersion {
   return model.contentTypes.get(targetUid)?.draftAndPublish ? members : 'same';
 }
 
@@ -75,7 +75,7 @@ export async function copyOwnLinks(
   schema: ContentType | Component,
   fromId: number,
   toId: number,
-  members: 'published' | 'draft',
+  members: 'published' | 'draft' | 'same',
   fresh: boolean,
   only?: readonly string[],
 ): Promise<void> {
@@ -137,7 +137,7 @@ interface CmpsRow {
  * Components are a handful per entry: one `INSERT ... SELECT` per component row, as a new row's id comes back one
  * at a time on every dialect.
  */
-export async function copyComponents(db: Database, model: Model, owner: ContentType | Component, fromId: number, toId: number, members: 'published' | 'draft'): Promise<void> {
+export async function copyComponents(db: Database, model: Model, owner: ContentType | Component, fromId: number, toId: number, members: 'published' | 'draft' | 'same'): Promise<void> {
   if (![...owner.attributes.values()].some((a) => a.kind === 'component' || a.kind === 'dynamiczone')) return;
   const cmps = db.quote(owner.componentsTable);
   const order = db.quote('order');
