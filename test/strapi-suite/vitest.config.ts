@@ -15,6 +15,7 @@ export default defineConfig({
     alias: [
       { find: /^api-tests\/generators$/, replacement: resolve(suiteDir, 'packages/utils/api-tests/generators.js') },
       { find: /^api-tests\/(.*)$/, replacement: resolve(here, 'harness/esm/$1.mjs') },
+      { find: /^@strapi\/utils$/, replacement: resolve(here, 'harness/esm/strapi-utils.mjs') },
     ],
   },
   test: {

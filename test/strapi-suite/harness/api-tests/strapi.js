@@ -133,22 +133,40 @@ async function createStrapiInstance(options = {}) {
       return app.state.cairn.strapi.documents;
     },
     db: new Proxy(
-      { query: queryEngine },
+      {
+        query: queryEngine,
+        // Strapi 5's transaction, as Cairn gives it to app code: the Document Service and the Query Engine join it.
+        transaction: (callback) => cairnStrapi().db.transaction(callback),
+        get lifecycles() {
+          return cairnStrapi().db.lifecycles;
+        },
+      },
       {
         get(target, key) {
           if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
-          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object`);
+          // `connection` (its knex), `metadata`, `dialect`: Cairn's SQL is its own (db.query(sql, params)).
+          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object (its knex and metadata)`);
         },
       },
     ),
   };
-  return new Proxy(members, {
+  const instance = new Proxy(members, {
     get(target, key) {
       if (typeof key === 'symbol' || PROBED.has(key)) return target[key];
       if (key in target) return target[key];
       return outOfScopeObject(`strapi.${key}`);
     },
   });
+  // Strapi's own test utilities (tests/api/utils: testInTransaction, setupDatabaseReset) use the global `strapi`,
+  // which Strapi sets to the instance: here this stand-in (Cairn sets its own face, for an app's code).
+  globalThis.strapi = instance;
+  return instance;
+}
+
+/** The `strapi` Cairn gives an app's code, of the Cairn running. */
+function cairnStrapi() {
+  if (!app.state.cairn) throw new Error('Cairn is not running (strapi.destroy() was called)');
+  return app.state.cairn.strapi;
 }
 
 module.exports = {
