@@ -24,6 +24,9 @@ type Params = Record<string, unknown>;
  * Strapi v5's document service for one content-type. Reads compile to one SQL statement; every write runs in
  * one transaction, so a failing part leaves the database as it was.
  */
+/** What app code reads (entries of code's writes, lifecycle results): private attributes and passwords too. */
+const CODE = { withPrivate: true } as const;
+
 export class Documents implements DocumentService {
   constructor(
     private readonly ctx: DocumentsContext,
@@ -42,13 +45,15 @@ export class Documents implements DocumentService {
   }
 
   /** Validates Strapi-shaped read parameters into a ReadSpec (same rules as REST). */
-  spec(params: FindParams = {}, limits: DocumentsContext['rest'] = this.ctx.rest): ReadSpec {
+  /** `withPrivate`: a read for app code (Strapi's Document Service answers private attributes and passwords). */
+  spec(params: FindParams = {}, limits: DocumentsContext['rest'] = this.ctx.rest, options: { withPrivate?: boolean } = {}): ReadSpec {
     return parseDocumentParams(this.ctx.model, this.contentType, params as Record<string, unknown>, {
       defaultLimit: limits.defaultLimit,
       maxLimit: limits.maxLimit,
       withCount: limits.withCount,
       locales: this.ctx.locales.codes,
       defaultLocale: this.ctx.locales.defaultLocale,
+      ...(options.withPrivate ? { withPrivate: true } : {}),
     });
   }
 
@@ -330,7 +335,7 @@ export class Documents implements DocumentService {
   /** A version of a document as an entry (its draft for `draft` on a Draft & Publish type), for a lifecycle's `result`. */
   private async versionEntry(documentId: string, version: Status, locale: string | undefined, shape: { fields?: unknown; populate?: unknown } = {}): Promise<Entry | null> {
     const status: Status = this.contentType.draftAndPublish ? version : 'published';
-    const spec = { ...this.spec({ fields: shape.fields, populate: shape.populate }), status, locale };
+    const spec = { ...this.spec({ fields: shape.fields, populate: shape.populate }, this.ctx.rest, CODE), status, locale };
     return parsed(await readOne(this.ctx, this.contentType, spec, documentId));
   }
 
@@ -445,7 +450,7 @@ export class Documents implements DocumentService {
   /** A document's versions of one kind (drafts or published) in `locale` (default locale; `*`: every one), as entries. */
   async versionEntries(documentId: string, status: Status, locale: string | undefined): Promise<Entry[]> {
     const unlimited = { defaultLimit: 2 ** 31 - 1, maxLimit: 2 ** 31 - 1, withCount: false };
-    const spec = { ...this.spec({ status, locale, filters: { documentId: { $eq: documentId } } }, unlimited) };
+    const spec = { ...this.spec({ status, locale, filters: { documentId: { $eq: documentId } } }, unlimited, CODE) };
     return (await readPage(this.ctx, this.contentType, spec)).rows.map((r) => JSON.parse(r) as Entry);
   }
 
@@ -605,7 +610,7 @@ export class Documents implements DocumentService {
 
   /** The answer of a write from code (`create`, `update`): the version written, shaped by the write's fields and populate. */
   private async writtenEntry(params: WriteParams, documentId: string): Promise<Entry> {
-    const spec = this.writtenSpec(params, this.spec({ fields: params.fields, populate: params.populate }));
+    const spec = this.writtenSpec(params, this.spec({ fields: params.fields, populate: params.populate }, this.ctx.rest, CODE));
     return JSON.parse((await this.findOneJson(spec, documentId))!) as Entry;
   }
 

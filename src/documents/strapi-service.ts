@@ -57,7 +57,8 @@ function documentService(current: () => Documents): StrapiDocumentService {
   const spec = (docs: Documents, params: Params) => {
     const paged = ['pagination', 'page', 'pageSize', 'start', 'limit'].some((k) => params[k] !== undefined && params[k] !== null);
     // Strapi's Document Service does not cap a read: its own limit, or every entry.
-    return docs.spec(params as never, { defaultLimit: paged ? docs.restLimits.defaultLimit : UNLIMITED, maxLimit: UNLIMITED, withCount: false });
+    // App code reads private attributes and passwords, as from Strapi's Document Service (its sanitizers are REST's).
+    return docs.spec(params as never, { defaultLimit: paged ? docs.restLimits.defaultLimit : UNLIMITED, maxLimit: UNLIMITED, withCount: false }, { withPrivate: true });
   };
   const run = <T>(action: string, params: Params | undefined, work: (docs: Documents, params: Params) => Promise<T>) => {
     const docs = current();

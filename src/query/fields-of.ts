@@ -18,16 +18,16 @@ export const ID_FIELD: FieldRef = SYSTEM.id;
  * components; `documentId`, timestamps and `locale` (localized types) on content-types). Undefined otherwise:
  * private and unknown names are indistinguishable to the caller. `createdBy`/`updatedBy` are never fields.
  */
-export function fieldRef(schema: ContentType | Component, name: string): FieldRef | undefined {
+export function fieldRef(schema: ContentType | Component, name: string, withPrivate = false): FieldRef | undefined {
   if (name === 'id') return SYSTEM.id;
   if (schema.modelType === 'contentType' && Object.prototype.hasOwnProperty.call(SYSTEM, name)) {
     if (name === 'locale' && !schema.localized) return undefined;
     return SYSTEM[name];
   }
   const attribute = schema.attributes.get(name);
-  if (!attribute || attribute.kind !== 'scalar' || attribute.private || schema.privateAttributes.has(name) || attribute.type === 'password') {
-    return undefined;
-  }
+  if (!attribute || attribute.kind !== 'scalar') return undefined;
+  // Code's reads (the Document Service) name private attributes and passwords too; a request never does.
+  if (!withPrivate && (attribute.private || schema.privateAttributes.has(name) || attribute.type === 'password')) return undefined;
   return { name, column: attribute.column, type: attribute.type as FieldRef['type'] };
 }
 

@@ -13,6 +13,7 @@ export function parseFields(
   raw: unknown,
   param: QueryParam = 'fields',
   path: string | null = null,
+  withPrivate = false,
 ): string[] | undefined {
   if (raw === undefined) return undefined;
   const list = typeof raw === 'string' ? [raw] : asArray(raw);
@@ -29,7 +30,7 @@ export function parseFields(
       }
       if (name === '') throw queryError(param, 'Invalid fields parameter: empty field name', '', path);
       // The path of a field is its own name (the reference: `Invalid key author`, path `author`).
-      if (!fieldRef(schema, name)) throw invalidKey(param, name, joinPath(path, name));
+      if (!fieldRef(schema, name, withPrivate)) throw invalidKey(param, name, joinPath(path, name));
       if (name !== 'id' && name !== 'documentId' && !names.includes(name)) names.push(name);
     }
   }

@@ -43,11 +43,12 @@ export function parseFilters(
   path: string | null = null,
   canFind: (uid: string) => boolean = () => true,
   param: QueryParam = 'filters',
+  withPrivate = false,
 ): Filter {
   if (!isPlainObject(raw) && !Array.isArray(raw)) {
     throw queryError(param, 'The filters parameter must be an object or an array', path ?? 'filters', path);
   }
-  return parseLevel({ model, canFind, param, withPrivate: false }, schema, raw, path, false, false);
+  return parseLevel({ model, canFind, param, withPrivate }, schema, raw, path, false, false);
 }
 
 /** A Query Engine `where` (code's, not a request's): the filters' language on every column of the rows, private ones too. */

@@ -10,6 +10,8 @@ export interface PopulateContext {
   model: Model;
   /** Whether the caller may `find` a content-type; populate omits the ones it may not (no error). */
   canFind: (uid: string) => boolean;
+  /** Code's reads (the Document Service): private relations and fields are populated, filtered and sorted too. */
+  withPrivate?: boolean;
 }
 
 type Schema = ContentType | Component;
@@ -80,10 +82,10 @@ function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hid
     return ctx.canFind(schema.uid) ? { kind: 'relation', target: schema, toMany: true } : 'hidden';
   }
   const attribute = schema.attributes.get(name);
-  if (!attribute || attribute.private || schema.privateAttributes.has(name)) return undefined;
+  if (!attribute || (!ctx.withPrivate && (attribute.private || schema.privateAttributes.has(name)))) return undefined;
   switch (attribute.kind) {
     case 'relation': {
-      if (!ctx.canFind(attribute.target) || NEVER_ANSWERED.get(schema.uid) === name) return 'hidden';
+      if (!ctx.canFind(attribute.target) || (!ctx.withPrivate && NEVER_ANSWERED.get(schema.uid) === name)) return 'hidden';
       return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.toMany };
     }
     case 'media':
@@ -258,9 +260,10 @@ function parseNode(ctx: PopulateContext, slot: Slot, value: unknown, path: strin
     if (isTrue(value.count)) node.count = true;
     else if (!isFalse(value.count)) throw queryError('populate', `Invalid count at ${path}: expected true or false`, 'count', path);
   }
-  if (value.fields !== undefined) node.fields = parseFields(target, value.fields, 'populate', path);
-  if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters, path, ctx.canFind, 'populate');
-  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind, 'populate', path);
+  const withPrivate = ctx.withPrivate === true;
+  if (value.fields !== undefined) node.fields = parseFields(target, value.fields, 'populate', path, withPrivate);
+  if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters, path, ctx.canFind, 'populate', withPrivate);
+  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind, 'populate', path, withPrivate);
   if (value.populate !== undefined) node.populate = parsePopulate(ctx, target, value.populate, path);
   return node;
 }

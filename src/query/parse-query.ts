@@ -28,6 +28,8 @@ export interface ReadOptions {
    * strict check and left to the caller (they are not part of the ReadSpec).
    */
   allowedParams?: readonly string[];
+  /** Code's reads (the Document Service): private attributes and passwords too (see ReadSpec.withPrivate). */
+  withPrivate?: boolean;
 }
 
 /** The app's own read settings (config's `api.rest` and its locales), built once by the app; each caller adds the rest. */
@@ -70,18 +72,20 @@ export function parseDocumentParams(model: Model, contentType: ContentType, para
 
 function readSpec(model: Model, contentType: ContentType, params: Record<string, unknown>, options: ReadOptions): ReadSpec {
   const canFind = options.canFind ?? (() => true);
+  const withPrivate = options.withPrivate === true;
   const spec: ReadSpec = {
     status: parseStatus(params.status),
     locale: localeFilterDecides(contentType, params) ? '*' : parseLocale(contentType, params.locale, options),
-    fields: parseFields(contentType, params.fields),
-    sort: parseSort(model, contentType, params.sort, canFind),
+    fields: parseFields(contentType, params.fields, 'fields', null, withPrivate),
+    sort: parseSort(model, contentType, params.sort, canFind, 'sort', null, withPrivate),
     pagination: parsePagination(params.pagination, options),
-    populate: parsePopulate({ model, canFind }, contentType, params.populate),
+    populate: parsePopulate({ model, canFind, withPrivate }, contentType, params.populate),
+    ...(withPrivate ? { withPrivate } : {}),
   };
   // `filters=` (nothing) is no filter; an empty object is none either.
   const filters = params.filters;
   if (filters !== undefined && filters !== '' && !(isPlainObject(filters) && Object.keys(filters).length === 0)) {
-    spec.filters = parseFilters(model, contentType, filters, null, canFind);
+    spec.filters = parseFilters(model, contentType, filters, null, canFind, 'filters', withPrivate);
   }
   const search = parseSearch(contentType, params._q);
   if (search) spec.filters = spec.filters ? { kind: 'and', items: [spec.filters, search] } : search;

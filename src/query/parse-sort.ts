@@ -11,6 +11,8 @@ interface SortContext {
   param: QueryParam;
   /** Where this sort sits: null at the top, the populated relation's path (`chef.restaurants`) inside populate. */
   at: string | null;
+  /** Code's reads (the Document Service) sort by private attributes and through private relations too. */
+  withPrivate: boolean;
 }
 
 /**
@@ -27,9 +29,10 @@ export function parseSort(
   canFind: (uid: string) => boolean = () => true,
   param: QueryParam = 'sort',
   at: string | null = null,
+  withPrivate = false,
 ): SortItem[] {
   if (raw === undefined || raw === '') return [];
-  const ctx: SortContext = { model, canFind, param, at };
+  const ctx: SortContext = { model, canFind, param, at, withPrivate };
   const items: SortItem[] = [];
   const list = asArray(raw);
   for (const value of list ?? [raw]) {
@@ -84,7 +87,8 @@ function item(ctx: SortContext, schema: Schema, steps: string[], direction: stri
   for (const name of steps.slice(0, -1)) {
     const attribute = current.attributes.get(name);
     // Private relations and relations to types the caller may not find read like unknown keys.
-    if (!attribute || attribute.kind !== 'relation' || attribute.private || current.privateAttributes.has(name) || !ctx.canFind(attribute.target)) {
+    const hidden = !ctx.withPrivate && (attribute?.private || current.privateAttributes.has(name));
+    if (!attribute || attribute.kind !== 'relation' || hidden || !ctx.canFind(attribute.target)) {
       throw invalidKey(ctx.param, name, path);
     }
     path = joinPath(path, name);
@@ -93,7 +97,7 @@ function item(ctx: SortContext, schema: Schema, steps: string[], direction: stri
   }
   const last = steps[steps.length - 1];
   if (last === '') throw queryError(ctx.param, 'Field cannot be empty', text, path);
-  const field = fieldRef(current, last);
+  const field = fieldRef(current, last, ctx.withPrivate);
   if (!field) throw invalidKey(ctx.param, last, path);
   return { relations, field, direction: dir };
 }

@@ -180,4 +180,9 @@ export interface ReadSpec {
   shape?: OutputShape;
   /** Locale code, '*' for every locale, undefined for non-localized types. */
   locale?: string;
+  /**
+   * Code's read (the Document Service, as Strapi's): private attributes and passwords are answered (every level),
+   * and may be named in fields, filters, sorts and populates. Never set for a request.
+   */
+  withPrivate?: boolean;
 }

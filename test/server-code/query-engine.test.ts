@@ -11,6 +11,7 @@ const model = {
       options: { draftAndPublish: true },
       attributes: {
         title: { type: 'string' },
+        secret: { type: 'string', private: true },
         views: { type: 'integer' },
         featured: { type: 'boolean' },
         meta: { type: 'json' },
@@ -105,6 +106,23 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     await expect(query('api::post.post').create({ data: { title: 'x', seo: { id: 999999 } } })).rejects.toThrow(/no component row/);
     await expect(query('api::post.post').create({ data: { title: 'x', blocks: [{ id: s1!.id, __component: 'default.nope' }] } })).rejects.toThrow(/blocks takes \{ id, __component \}/);
     await query('api::post.post').delete({ where: { id: post!.id } });
+  });
+
+  it("strapi.documents reads private attributes and passwords, as Strapi's Document Service does; REST never", async () => {
+    const posts = app.cairn.strapi.documents('api::post.post');
+    const created = await posts.create({ data: { title: 'Has a secret', secret: 'hidden' } });
+    expect(created).toMatchObject({ title: 'Has a secret', secret: 'hidden' });
+    const found = await posts.findMany({ filters: { secret: 'hidden' }, fields: ['title', 'secret'], sort: 'secret' } as never);
+    expect(found).toEqual([expect.objectContaining({ title: 'Has a secret', secret: 'hidden' })]);
+    const user = await app.cairn.strapi.documents('plugin::users-permissions.user').findFirst({ filters: { username: 'ann' }, fields: ['username', 'password'] } as never);
+    expect(String(user!.password)).toMatch(/^\$2[ab]\$10\$/);
+    // Over REST the same names are unknown keys, and answers never hold them.
+    expect((await app.request('GET', '/api/posts?status=draft&filters[secret]=hidden')).status).toBe(400);
+    expect((await app.request('GET', '/api/posts?status=draft&fields[0]=secret')).status).toBe(400);
+    const rest = await app.request('GET', `/api/posts/${created.documentId as string}?status=draft`);
+    expect(rest.body.data).toMatchObject({ title: 'Has a secret' });
+    expect(rest.body.data).not.toHaveProperty('secret');
+    await posts.delete({ documentId: created.documentId as string });
   });
 
   it('what it does not provide throws, naming the way to do it', async () => {

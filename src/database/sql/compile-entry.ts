@@ -48,7 +48,7 @@ export function entryObject(
 
   const wanted = fields ? new Set(fields) : undefined;
   for (const attribute of schema.attributes.values()) {
-    if (attribute.kind !== 'scalar' || schema.privateAttributes.has(attribute.name)) continue;
+    if (attribute.kind !== 'scalar' || (!ctx.withPrivate && schema.privateAttributes.has(attribute.name))) continue;
     if (wanted && !wanted.has(attribute.name)) continue;
     pairs.push([attribute.name, fieldValue(ctx, schema, alias, attribute.name)]);
   }

@@ -16,6 +16,8 @@ export class CompileContext {
      */
     readonly preview = false,
     private readonly aliases = { count: 0 },
+    /** Code's read: private attributes and passwords are answered too (ReadSpec.withPrivate). */
+    readonly withPrivate = false,
   ) {}
 
   alias(prefix = 't'): string {
@@ -25,12 +27,12 @@ export class CompileContext {
   /** The same compilation, reading another version below this point (a populate node's own `status`). */
   withStatus(status: Status, preview = false): CompileContext {
     if (status === this.status && preview === this.preview) return this;
-    return new CompileContext(this.model, this.dialect, status, preview, this.aliases);
+    return new CompileContext(this.model, this.dialect, status, preview, this.aliases, this.withPrivate);
   }
 
   /** A fresh compilation of the same model and dialect (a subquery with aliases of its own). */
   fresh(status: Status): CompileContext {
-    return new CompileContext(this.model, this.dialect, status, false);
+    return new CompileContext(this.model, this.dialect, status, false, undefined, this.withPrivate);
   }
 
   /** Strapi's SQLite stores datetimes as milliseconds since the epoch (an INTEGER). */
