@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import * as cairn from '../errors/index.js';
 import { CairnError, type ErrorDetails } from '../errors/index.js';
 
 /**
@@ -75,6 +76,39 @@ export class HttpError extends CairnError {
     (this as { details: ErrorDetails | undefined }).details = details;
   }
 }
+
+/**
+ * Errors Cairn itself throws (its Document Service's `ValidationError`, its `NotFoundError`...) are of its own
+ * classes (errors/index.ts): app code's `error instanceof errors.ValidationError` is true for them too, with Strapi's
+ * hierarchy (every one an `ApplicationError`, a `PolicyError` a `ForbiddenError`).
+ */
+function alsoMatches(cls: abstract new (...args: never[]) => unknown, ...internal: Array<abstract new (...args: never[]) => unknown>): void {
+  Object.defineProperty(cls, Symbol.hasInstance, {
+    value: (value: unknown) => Function.prototype[Symbol.hasInstance].call(cls, value) || internal.some((c) => value instanceof c),
+  });
+}
+alsoMatches(ValidationError, cairn.ValidationError);
+alsoMatches(PaginationError, cairn.PaginationError);
+alsoMatches(NotFoundError, cairn.NotFoundError);
+alsoMatches(ForbiddenError, cairn.ForbiddenError, cairn.PolicyError);
+alsoMatches(PolicyError, cairn.PolicyError);
+alsoMatches(UnauthorizedError, cairn.UnauthorizedError);
+alsoMatches(RateLimitError, cairn.RateLimitError);
+alsoMatches(PayloadTooLargeError, cairn.PayloadTooLargeError);
+alsoMatches(NotImplementedError, cairn.NotImplementedError);
+alsoMatches(
+  ApplicationError,
+  cairn.ApplicationError,
+  cairn.ValidationError,
+  cairn.PaginationError,
+  cairn.NotFoundError,
+  cairn.ForbiddenError,
+  cairn.PolicyError,
+  cairn.UnauthorizedError,
+  cairn.RateLimitError,
+  cairn.PayloadTooLargeError,
+  cairn.NotImplementedError,
+);
 
 export const errors = {
   ApplicationError,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { errors } from '../../src/server-code/strapi-errors.js';
 
 const model = {
   contentTypes: {
@@ -123,6 +124,21 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     expect(rest.body.data).toMatchObject({ title: 'Has a secret' });
     expect(rest.body.data).not.toHaveProperty('secret');
     await posts.delete({ documentId: created.documentId as string });
+  });
+
+  it("errors Cairn throws are instances of @strapi/utils' errors, in Strapi's hierarchy", async () => {
+    const posts = app.cairn.strapi.documents('api::post.post');
+    const bad = await posts.findMany({ sort: 'nope' } as never).catch((error: unknown) => error);
+    expect(bad).toBeInstanceOf(errors.ValidationError);
+    expect(bad).toBeInstanceOf(errors.ApplicationError);
+    expect(bad).not.toBeInstanceOf(errors.NotFoundError);
+    const taken = await posts.create({ data: { documentId: 'twice', title: 'a' } }).then(() => posts.create({ data: { documentId: 'twice', title: 'b' } })).catch((error: unknown) => error);
+    expect(taken).toBeInstanceOf(errors.ApplicationError);
+    expect(taken).not.toBeInstanceOf(errors.ValidationError);
+    // Strapi's own classes keep their hierarchy.
+    expect(new errors.PolicyError()).toBeInstanceOf(errors.ForbiddenError);
+    expect(new errors.ValidationError('x')).not.toBeInstanceOf(errors.NotFoundError);
+    await posts.delete({ documentId: 'twice' });
   });
 
   it('what it does not provide throws, naming the way to do it', async () => {
