@@ -7,7 +7,7 @@ import Module, { createRequire } from 'node:module';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeEach, expect, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, test, vi } from 'vitest';
 
 const here = import.meta.dirname;
 // Upstream files write beside their working directory (Strapi runs them in a generated test app; the nested
@@ -52,6 +52,15 @@ internal._resolveFilename = function (request, parent, ...rest) {
 };
 
 (globalThis as Record<string, unknown>).jest = vi;
+
+// Strapi's test utilities keep `it.each` detached (`testInTransaction.each = it.each`), as jest allows; vitest's
+// `each` needs its `this`: bound here, on the globals the files use.
+for (const api of [it, test, describe] as unknown as Array<Record<string, unknown>>) {
+  for (const key of ['each', 'for', 'skipIf', 'runIf']) {
+    const method = api[key];
+    if (typeof method === 'function') api[key] = method.bind(api);
+  }
+}
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
 
