@@ -141,11 +141,14 @@ async function checkItem(store: RowStore, link: ComponentLink, path: BodyPath, e
   if (component) await checkRow(store, component, Number(link.cmp_id), path, errors);
 }
 
-/** Strapi checks a unique value on publish against the published versions (same locale) of other documents. */
+/**
+ * Strapi checks a unique value on publish against the published versions (same locale) of other documents; an empty
+ * string is never a duplicate (nor null: NULL equals nothing).
+ */
 async function checkPublishedUnique(store: RowStore, ct: ContentType, draftRowId: number, locale: string | undefined, errors: FieldError[]) {
   for (const attribute of ct.attributes.values()) {
     if (attribute.kind !== 'scalar' || !attribute.unique) continue;
     const clash = await publishedClash(store.db, ct, attribute, draftRowId, locale);
-    if (clash) errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: clash.value });
+    if (clash && clash.value !== '') errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: clash.value });
   }
 }

@@ -630,14 +630,19 @@ export class Documents implements DocumentService {
     return { locale, defaultLocale: this.ctx.locales.defaultLocale, versioned, version: versioned ? 'draft' : 'single', created };
   }
 
-  /** Unique attributes are unique among other documents' versions of the same kind (drafts, or the rows). */
+  /**
+   * Unique attributes of a type without Draft & Publish are unique among its other documents' rows (in the locale).
+   * Under Draft & Publish a draft is not checked, as in Strapi 5 (a draft is work in progress): publishing checks the
+   * published versions (publish-check.ts). Null and an empty string are never duplicates.
+   */
   private async checkUnique(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined) {
     const ct = this.contentType;
+    if (ct.draftAndPublish) return;
     const errors: FieldError[] = [];
     for (const attribute of ct.attributes.values()) {
       if (attribute.kind !== 'scalar' || !attribute.unique) continue;
       const value = plan.columns[attribute.column];
-      if (value === null || value === undefined) continue;
+      if (value === null || value === undefined || value === '') continue;
       if (await uniqueValueTaken(trx, ct, attribute, value, documentId, locale)) {
         errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value });
       }

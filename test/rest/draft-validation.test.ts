@@ -116,7 +116,19 @@ describeEachDialect('drafts checked as Strapi 5 checks them', (dialect) => {
     expect((await app.request('POST', '/api/pages', { data: complete() })).status).toBe(201);
   });
 
-  it('a unique value is unique among drafts, and among published versions when published', async () => {
+  it('a unique value is checked when published, among published versions; drafts may share it, as in Strapi 5', async () => {
+    const a = await app.request('POST', '/api/pages?status=draft', { data: { ...complete(), code: 'draft-dup' } });
+    const b = await app.request('POST', '/api/pages?status=draft', { data: { ...complete(), code: 'draft-dup' } });
+    expect([a.status, b.status], JSON.stringify(b.body)).toEqual([201, 201]);
+    expect((await app.request('POST', `/api/pages/${a.body.data.documentId}/actions/publish`, {})).status).toBe(200);
+    expect(messages(await app.request('POST', `/api/pages/${b.body.data.documentId}/actions/publish`, {}))).toEqual(['code: This attribute must be unique']);
+    // An empty string is never a duplicate.
+    for (const page of [a, b]) await app.request('PUT', `/api/pages/${page.body.data.documentId}`, { data: { code: '' } });
+    const published = await app.request('GET', '/api/pages?filters[code][$eq]=');
+    expect(published.body.data.length).toBe(2);
+  });
+
+  it('a unique value of a published version stays unique when its draft moves on', async () => {
     const first = await app.request('POST', '/api/pages', { data: { ...complete(), code: 'same' } });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     // The first document's draft moves on; its published version keeps the value.
