@@ -46,11 +46,11 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * `strapi.db.query(uid)`: Strapi's Query Engine. Rows as stored, not documents: every version and locale, every
  * column by its attribute name (private ones and password hashes too: it is code's API, never a request's), `where`
  * in the filters' language (relations too), `select`, `orderBy` (`'name'`, `{ name: 'desc' }` or lists of them),
- * `limit`, `offset`, `populate` (query-engine-populate.ts). Writes as Strapi's entity manager makes them: rows, not documents (no draft made for a
- * published row; `documentId`, `locale`, `publishedAt` as data gives them, else a new documentId, no locale and
- * the time of the write, as Strapi's model defaults), scalars and relations by row
- * id (query-engine-writes.ts), each in one transaction, with the content type's lifecycle events. The rest
- * (findPage, load, populate's filters) is not provided: it throws, naming what to use instead.
+ * `limit`, `offset`, `populate` (query-engine-populate.ts). Writes as Strapi's entity manager makes them: rows, not
+ * documents (no draft made for a published row; `documentId`, `locale`, `publishedAt` as data gives them, else a new
+ * documentId, no locale and the time of the write, Strapi's model defaults), relations and components by row id
+ * (query-engine-writes.ts), each in one transaction, with the content type's lifecycle events. The rest (findPage,
+ * load, populate's filters) is not provided: it throws, naming what to use instead.
  */
 export function queryEngine(db: Database, model: Model, uid: string, hooks?: DocumentHooks): QueryEngine {
   const schema: ContentType | Component | undefined = model.contentTypes.get(uid) ?? model.components.get(uid);
@@ -96,8 +96,8 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
   const idsWhere = async (where: unknown, limit?: number): Promise<number[]> =>
     (await selectRows(db, model, schema, { filter: parseRowWhere(model, schema, where ?? {}), columns: [ID], orderBy: [], limit })).map((r) => Number(r.id));
   const requireWhere = (params: RowWriteParams, action: string) => {
-    if (!isPlainObject(params.where) && !Array.isArray(params.where)) throw new Error(`strapi.db.query('${uid}').${action} requires a where parameter`);
-    if (Object.keys(params.where).length === 0) throw new Error(`strapi.db.query('${uid}').${action} requires a where parameter`);
+    const where = params.where;
+    if ((!isPlainObject(where) && !Array.isArray(where)) || Object.keys(where).length === 0) throw new Error(`strapi.db.query('${uid}').${action} requires a where parameter`);
   };
   // Strapi's lifecycle events of the Query Engine, on a content type (a component's rows fire none here).
   const lifecycle = async <T>(action: string, params: object, run: () => Promise<T>): Promise<T> => {

@@ -82,6 +82,6 @@ describeEachDialect('publicationFilter and hasPublishedVersion', (dialect) => {
 
   it('the Document Service takes them too', async () => {
     const docs = await app.cairn.strapi.documents('api::article.article').findMany({ status: 'draft', publicationFilter: 'never-published' } as never);
-    expect(docs.map((d: { title: string }) => d.title)).toEqual(['Draft only']);
+    expect(docs.map((d) => d.title)).toEqual(['Draft only']);
   });
 });

@@ -32,9 +32,13 @@ const model = {
   config: { plugins: { i18n: { config: { defaultLocale: 'en', locales: ['en', 'fr', 'de'] } } } },
 };
 
+/** The Document Service as untyped app code calls it (its answers are entries of any shape). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AppDocuments = Record<string, (params?: object) => Promise<any>>;
+
 describeEachDialect('the Document Service: publish, unpublish and discardDraft in several locales', (dialect) => {
   let app: TestApp;
-  const pages = () => app.cairn.strapi.documents('api::page.page');
+  const pages = () => app.cairn.strapi.documents('api::page.page') as unknown as AppDocuments;
   const published = async (documentId: string) =>
     (await pages().findMany({ status: 'published', locale: '*', filters: { documentId } } as never)).map((p: { locale: string; title: string }) => `${p.locale}:${p.title}`).sort();
   let documentId: string;
@@ -59,7 +63,7 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     await pages().publish({ documentId, locale: ['fr'] } as never);
     expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
     const discarded = await pages().discardDraft({ documentId, locale: '*' } as never);
-    expect(discarded.entries.map((e: { locale: string }) => `${e.locale}:${e.title}`).sort()).toEqual(['en:Hello', 'fr:Rebonjour']);
+    expect(discarded.entries.map((e: { locale: string; title: string }) => `${e.locale}:${e.title}`).sort()).toEqual(['en:Hello', 'fr:Rebonjour']);
     const drafts = await pages().findMany({ locale: '*', filters: { documentId } } as never);
     expect(drafts.map((p: { locale: string; title: string }) => `${p.locale}:${p.title}`).sort()).toEqual(['de:Hallo', 'en:Hello', 'fr:Rebonjour']);
     await pages().publish({ documentId } as never);
@@ -86,7 +90,7 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
   });
 
   it('clone: a new document of copies of the drafts asked for (values, components, links), data written over them', async () => {
-    const tags = app.cairn.strapi.documents('api::tag.tag');
+    const tags = app.cairn.strapi.documents('api::tag.tag') as unknown as AppDocuments;
     const [red, blue] = [await tags.create({ data: { name: 'red' } }), await tags.create({ data: { name: 'blue' } })];
     const source = await pages().create({ data: { title: 'Source', tags: [red.documentId], seo: { metaTitle: 'S' } } } as never);
     await pages().update({ documentId: source.documentId, locale: 'fr', data: { title: 'Source fr', seo: { metaTitle: 'S fr' } } } as never);
