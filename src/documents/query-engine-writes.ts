@@ -105,7 +105,7 @@ export function rowData(uid: string, schema: ContentType | Component, fields: re
       continue;
     }
     if (attribute?.kind === 'media') {
-      const items = value === null ? [] : Array.isArray(value) ? value : [value];
+      const items = listOf(value);
       if (!attribute.multiple && items.length > 1) throw new Error(`strapi.db.query('${uid}'): ${key} holds one file, not ${items.length}`);
       result.media.push({ attribute, fileIds: [...new Set(items.map((item) => rowIdOf(uid, key, 'plugin::upload.file', item)))] });
       continue;
@@ -140,7 +140,7 @@ function rowIdOf(uid: string, field: string, target: string, value: unknown): nu
 const memberId = (uid: string, attribute: RelationAttribute, value: unknown) => rowIdOf(uid, attribute.name, attribute.target, value);
 
 function componentWrite(uid: string, attribute: ComponentAttribute | DynamicZoneAttribute, value: unknown): ComponentWrite {
-  const items = value === null ? [] : Array.isArray(value) ? value : [value];
+  const items = listOf(value);
   const many = attribute.kind === 'dynamiczone' || attribute.repeatable;
   if (!many && items.length > 1) throw new Error(`strapi.db.query('${uid}'): ${attribute.name} holds one component, not ${items.length}`);
   return {
@@ -170,16 +170,23 @@ function positionOf(uid: string, attribute: RelationAttribute, item: unknown): L
   throw new Error(`strapi.db.query('${uid}'): ${attribute.name}: invalid position ${JSON.stringify(position)}`);
 }
 
+/** A value the Query Engine takes one of or a list of: null and undefined are none. */
+const listOf = (value: unknown): unknown[] => (value === null || value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** A relation's operations (`{ set }` or `{ connect, disconnect }`), any other key refused. */
+function checkedOperations(uid: string, field: string, ops: Record<string, unknown>): Record<string, unknown> {
+  const unknown = Object.keys(ops).filter((k) => !['set', 'connect', 'disconnect', 'options'].includes(k));
+  if (unknown.length) throw new Error(`strapi.db.query('${uid}'): ${field}: unknown relation operation ${unknown.join(', ')} (set, connect, disconnect)`);
+  return ops;
+}
+
 function relationWrite(uid: string, attribute: RelationAttribute, value: unknown): RelationWrite {
-  const ids = (v: unknown) => [...new Set((v === null || v === undefined ? [] : Array.isArray(v) ? v : [v]).map((item) => memberId(uid, attribute, item)))];
+  const ids = (v: unknown) => [...new Set(listOf(v).map((item) => memberId(uid, attribute, item)))];
   const write: RelationWrite = { attribute, connect: [], disconnect: [] };
   if (value === null || Array.isArray(value) || typeof value !== 'object' || 'id' in value) return { ...write, set: ids(value) };
-  const ops = value as Record<string, unknown>;
-  const unknown = Object.keys(ops).filter((k) => !['set', 'connect', 'disconnect', 'options'].includes(k));
-  if (unknown.length) throw new Error(`strapi.db.query('${uid}'): ${attribute.name}: unknown relation operation ${unknown.join(', ')} (set, connect, disconnect)`);
+  const ops = checkedOperations(uid, attribute.name, value as Record<string, unknown>);
   if (ops.set !== undefined) return { ...write, set: ids(ops.set) };
-  const connect = ops.connect === undefined || ops.connect === null ? [] : Array.isArray(ops.connect) ? ops.connect : [ops.connect];
-  write.connect = connect.map((item) => ({ id: memberId(uid, attribute, item), position: positionOf(uid, attribute, item) }));
+  write.connect = listOf(ops.connect).map((item) => ({ id: memberId(uid, attribute, item), position: positionOf(uid, attribute, item) }));
   write.disconnect = ids(ops.disconnect);
   return write;
 }
@@ -192,11 +199,9 @@ function morphWrite(uid: string, attribute: MorphAttribute, value: unknown): Mor
     if (typeof type !== 'string') throw new Error(`strapi.db.query('${uid}'): ${attribute.name} takes { id, __type }, not ${JSON.stringify(item)}`);
     return { id: rowIdOf(uid, attribute.name, type, item), type };
   };
-  const members = (v: unknown) => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v]).map(member);
-  const ops = isPlainObject(value) && !('id' in value) ? value : undefined;
-  if (!ops) return { attribute, set: members(value), connect: [], disconnect: [] };
-  const unknown = Object.keys(ops).filter((k) => !['set', 'connect', 'disconnect', 'options'].includes(k));
-  if (unknown.length) throw new Error(`strapi.db.query('${uid}'): ${attribute.name}: unknown relation operation ${unknown.join(', ')} (set, connect, disconnect)`);
+  const members = (v: unknown) => listOf(v).map(member);
+  if (!isPlainObject(value) || 'id' in value) return { attribute, set: members(value), connect: [], disconnect: [] };
+  const ops = checkedOperations(uid, attribute.name, value);
   if (ops.set !== undefined) return { attribute, set: members(ops.set), connect: [], disconnect: [] };
   return { attribute, connect: members(ops.connect), disconnect: members(ops.disconnect) };
 }
@@ -206,7 +211,7 @@ function morphWrite(uid: string, attribute: MorphAttribute, value: unknown): Mor
  * content types' `publishedAt` defaults to the time of the write on every type, Draft & Publish or not (a draft row
  * is one whose data says `publishedAt: null`, as its Document Service writes drafts).
  */
-export function creationDefaults(schema: ContentType | Component, columns: Record<string, unknown>): Record<string, unknown> {
+function creationDefaults(schema: ContentType | Component, columns: Record<string, unknown>): Record<string, unknown> {
   if (schema.modelType !== 'contentType') return columns;
   const now = new Date().toISOString();
   return { document_id: newDocumentId(), created_at: now, updated_at: now, published_at: now, ...columns };

@@ -149,9 +149,7 @@ export class RowStore {
       `SELECT cmp_id, component_type FROM ${this.q(owner.componentsTable)} WHERE entity_id IN (${marks})${fieldCondition}`,
       field ? [...rowIds, field] : rowIds,
     );
-    const byType = new Map<string, number[]>();
-    for (const link of links) byType.set(link.component_type, [...(byType.get(link.component_type) ?? []), Number(link.cmp_id)]);
-    for (const [uid, ids] of byType) {
+    for (const [uid, ids] of groupBy(links.map((link) => ({ id: Number(link.cmp_id), component: link.component_type })))) {
       const component = this.model.components.get(uid);
       if (component) await this.deleteRows(component, ids);
     }
