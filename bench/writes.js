@@ -83,6 +83,29 @@ async function rawTransaction(db, statements) {
   });
 }
 
+/** Tag rows inserted as Strapi stores them, 200 a statement. */
+async function insertTags(db, documentIds) {
+  await db.transaction(async (trx) => {
+    const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
+    for (let i = 0; i < documentIds.length; i += 200) {
+      const chunk = documentIds.slice(i, i + 200);
+      await trx.execute(
+        `INSERT INTO tags (document_id, name, created_at, updated_at, published_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((m) => [m, m, now, now, now]),
+      );
+    }
+  });
+}
+
+/** `count` new tag rows (documentIds `<prefix>000...`); returns their row ids in order. */
+async function spareTags(db, prefix, count) {
+  const documentIds = Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(23, '0')}`);
+  await insertTags(db, documentIds);
+  const rows = await db.query(`SELECT id, document_id FROM tags WHERE document_id LIKE ? ORDER BY document_id`, [`${prefix}%`]);
+  const wanted = new Set(documentIds); // a document Cairn made may start with the prefix too
+  return rows.filter((r) => wanted.has(r.document_id)).map((r) => Number(r.id));
+}
+
 async function run(dialect) {
   const dir = appFolder();
   const database = await freshDatabase(dialect, dir);
@@ -97,6 +120,10 @@ async function run(dialect) {
     const rowOf = async (documentId) =>
       (await cairn.db.query(`SELECT id FROM articles WHERE document_id = ? AND published_at IS NULL`, [documentId]))[0].id;
     const draftRows = await Promise.all(owned.map(rowOf));
+    // The baselines link tag rows of their own, each once: Strapi's link table references tags.id and keeps one
+    // link per pair.
+    const baselineTags = await spareTags(cairn.db, 'b', OPS + 200);
+    const linkSql = 'INSERT INTO articles_tags_lnk (article_id, tag_id, tag_ord) VALUES (?, ?, ?)';
 
     // Throughput: WORKERS writers at once, each on its own document, OPS writes in all.
     const throughput = async (write) => {
@@ -121,7 +148,7 @@ async function run(dialect) {
     const baselineOps = await throughput((w, k) =>
       rawTransaction(cairn.db, [
         ['UPDATE articles SET title = ?, updated_at = CURRENT_TIMESTAMP WHERE id = ?', [`w${w}-${k}`, draftRows[w]]],
-        ["INSERT INTO articles_tags_lnk (entity_id, target_document_id, target_locale, ord, inv_ord) VALUES (?, ?, '', ?, 1)", [draftRows[w], `b${k}`, k]],
+        [linkSql, [draftRows[w], baselineTags[k], 1e6 + k]],
       ]),
     );
 
@@ -130,16 +157,7 @@ async function run(dialect) {
     const listRow = await rowOf(list);
     const members = [];
     for (let i = 0; i < LIST + 200; i++) members.push(`m${String(i).padStart(21, '0')}`);
-    await cairn.db.transaction(async (trx) => {
-      const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-      for (let i = 0; i < members.length; i += 200) {
-        const chunk = members.slice(i, i + 200);
-        await trx.execute(
-          `INSERT INTO tags (document_id, name, created_at, updated_at, published_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-          chunk.flatMap((m) => [m, m, now, now, now]),
-        );
-      }
-    });
+    await insertTags(cairn.db, members);
     await articles.updateDocument({ documentId: list, status: 'draft', data: { tags: members.slice(0, LIST) } });
     const positions = [(k) => ({ before: members[(k * 7919) % LIST] }), (k) => ({ after: members[(k * 104729) % LIST] }), () => ({ start: true }), () => ({ end: true })];
     const timed = async (fn) => {
@@ -156,7 +174,7 @@ async function run(dialect) {
       );
       baselineMs.push(
         await timed(() =>
-          rawTransaction(cairn.db, [["INSERT INTO articles_tags_lnk (entity_id, target_document_id, target_locale, ord, inv_ord) VALUES (?, ?, '', ?, 1)", [listRow, `x${k}`, 1e6 + k]]]),
+          rawTransaction(cairn.db, [[linkSql, [listRow, baselineTags[OPS + k], 2e6 + k]]]),
         ),
       );
     }
