@@ -11,7 +11,7 @@ import type { Pool as MysqlPool, PoolConnection } from 'mysql2';
 import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
 import { mysqlLock, postgresLock, sqliteLock, type LockOptions, type ProcessLock } from './process-lock.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
-import { DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatement, lockTimedOut, RELEASE_SESSION_LOCKS } from './document-locks.js';
+import { DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatements, lockTimedOut, RELEASE_SESSION_LOCKS } from './document-locks.js';
 import { dialectOf } from './clients.js';
 import { isTransientConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './transient.js';
 
@@ -69,16 +69,15 @@ class KyselyDatabase implements Database {
     if (!this.locks) throw new Error('lock() runs inside a transaction');
     // SQLite: the transaction holds the database's one write lock already.
     if (this.dialect === 'sqlite') return;
-    for (const key of inLockOrder(keys)) {
-      if (this.locks.held.has(key)) continue;
-      const statement = lockStatement(this.dialect, key)!;
-      if (this.dialect === 'mysql') this.locks.session = true;
+    const wanted = inLockOrder(keys).filter((key) => !this.locks!.held.has(key));
+    if (this.dialect === 'mysql' && wanted.length) this.locks.session = true;
+    for (const statement of lockStatements(this.dialect, wanted)) {
       const [row] = await this.query(statement.sql, statement.params);
       if (lockTimedOut(this.dialect, row)) {
         throw new ServiceUnavailableError(`Another write to the same document held it for over ${DOCUMENT_LOCK_WAIT_S} s, try again shortly`);
       }
-      this.locks.held.add(key);
     }
+    for (const key of wanted) this.locks.held.add(key);
   }
 
   exclusive<T>(name: string, fn: () => Promise<T>, options?: LockOptions): Promise<T> {

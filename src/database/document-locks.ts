@@ -45,14 +45,23 @@ export function inLockOrder(keys: Iterable<string>): string[] {
     .map((k) => k.key);
 }
 
-/** The statement that takes one key's lock, and whether a row that comes back means it failed. */
-export function lockStatement(dialect: DialectName, key: string): { sql: string; params: unknown[] } | undefined {
-  if (dialect === 'postgres') return { sql: 'SELECT pg_advisory_xact_lock(?, ?) AS locked', params: [PG_DOCUMENT_LOCK_SPACE, lockHash(key)] };
+/**
+ * The statements that take these keys' locks, in the order given (inLockOrder), and whether a row that comes back
+ * means one failed. PostgreSQL takes them all in one statement: the function runs once per array element, in the
+ * array's order (a function scan of `unnest`), each waiting as long as the lock_timeout. MySQL takes one key a
+ * statement, each GET_LOCK with its own timeout, so that a timeout stops before the next key is taken.
+ */
+export function lockStatements(dialect: DialectName, keys: readonly string[]): Array<{ sql: string; params: unknown[] }> {
+  if (!keys.length) return [];
+  if (dialect === 'postgres') {
+    const marks = keys.map(() => '?').join(', ');
+    return [{ sql: `SELECT pg_advisory_xact_lock(${PG_DOCUMENT_LOCK_SPACE}, k) AS locked FROM unnest(ARRAY[${marks}]::int[]) AS k`, params: keys.map(lockHash) }];
+  }
   if (dialect === 'mysql') {
     // Named locks are server-wide and their names stop at 64 characters: the database's name is hashed in.
-    return { sql: `SELECT GET_LOCK(CONCAT('cairn_doc_', SHA1(CONCAT(DATABASE(), '|', ?))), ?) AS locked`, params: [key, DOCUMENT_LOCK_WAIT_S] };
+    return keys.map((key) => ({ sql: `SELECT GET_LOCK(CONCAT('cairn_doc_', SHA1(CONCAT(DATABASE(), '|', ?))), ?) AS locked`, params: [key, DOCUMENT_LOCK_WAIT_S] }));
   }
-  return undefined;
+  return [];
 }
 
 /** MySQL: what a connection runs after its transaction ended when it took document locks. */

@@ -1,6 +1,6 @@
 import type { ContentType } from '../model/types.js';
 import type { Database } from '../database/types.js';
-import { documentIdsByRowId, existingVersions, type LinkKey, type StoredStatus } from '../database/store/index.js';
+import { documentIdsByRowId, documentsRows, type LinkKey, type StoredStatus, type VersionRow } from '../database/store/index.js';
 import { ValidationError } from '../errors/index.js';
 import type { Anchor, Position, RelationTarget } from './relation-ops.js';
 
@@ -16,6 +16,34 @@ export function narrowed(position: Position, anchor: (a: Anchor) => Anchor): Pos
   return position;
 }
 
+/**
+ * The rows of a relation's target documents, read once for a list's write (one statement for its items and their
+ * anchors): whether an item exists, which rows it links, which rows an anchor names.
+ */
+export class TargetRows {
+  private readonly byDocument = new Map<string, VersionRow[]>();
+
+  constructor(
+    private readonly db: Database,
+    readonly target: ContentType,
+  ) {}
+
+  /** Reads the rows of those documents not read yet. */
+  async load(documentIds: Iterable<string>): Promise<void> {
+    const missing = [...new Set(documentIds)].filter((id) => !this.byDocument.has(id));
+    if (!missing.length) return;
+    const found = await documentsRows(this.db, this.target, missing);
+    for (const id of missing) this.byDocument.set(id, found.get(id) ?? []);
+  }
+
+  /** A loaded document's rows in `locale`; every locale's for undefined or '*' (and for types without locales). */
+  of(documentId: string, locale: string | undefined): VersionRow[] {
+    const rows = this.byDocument.get(documentId);
+    if (!rows) throw new Error(`${this.target.uid}: the rows of ${documentId} were not read`);
+    return this.target.localized && locale !== undefined && locale !== '*' ? rows.filter((r) => r.locale === locale) : rows;
+  }
+}
+
 /** An item once checked: its target document, locale ('' when not localized), version ('' for any) and position. */
 export interface ResolvedTarget extends LinkKey {
   position?: Position;
@@ -23,7 +51,7 @@ export interface ResolvedTarget extends LinkKey {
 
 /**
  * Checks that every target exists (in its locale; in the version it names, if any) and maps media file ids to
- * documentIds.
+ * documentIds. `rows` keeps what was read, for the caller's next questions about the same documents.
  */
 export async function resolveTargets(
   db: Database,
@@ -32,6 +60,7 @@ export async function resolveTargets(
   localeOf: (t: RelationTarget) => string,
   statusOf: (t: RelationTarget) => StoredStatus,
   mustExist = true,
+  rows = new TargetRows(db, target),
 ): Promise<ResolvedTarget[]> {
   if (!items.length) return [];
   const numeric = items.filter((t) => typeof t.ref === 'number').map((t) => t.ref as number);
@@ -52,14 +81,11 @@ export async function resolveTargets(
     position: t.position,
   }));
   if (!mustExist) return resolved;
-  const found = new Set<string>();
-  for (const existing of await existingVersions(db, target, [...new Set(resolved.map((r) => r.documentId))])) {
-    const key = `${existing.documentId}|${target.localized ? existing.locale : ''}`;
-    found.add(`${key}|`);
-    if (existing.version) found.add(`${key}|${existing.version}`);
-  }
+  await rows.load(resolved.map((r) => r.documentId));
   for (const r of resolved) {
-    if (!found.has(`${r.documentId}|${r.locale}|${r.status}`)) {
+    // A version is asked for only of a Draft & Publish target (statusOf); '' is any.
+    const versions = rows.of(r.documentId, target.localized ? r.locale : undefined).filter((v) => r.status === '' || (target.draftAndPublish && v.published === (r.status === 'published')));
+    if (!versions.length) {
       const shown = r.documentId.startsWith('#') ? r.documentId.slice(1) : r.documentId;
       const status = r.status ? `, status "${r.status}"` : '';
       throw new ValidationError(`Document with id "${shown}", locale "${target.localized ? r.locale : 'null'}"${status} not found`);

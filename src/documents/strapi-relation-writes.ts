@@ -1,11 +1,11 @@
 import type { Component, ContentType, Model, RelationAttribute } from '../model/types.js';
 import type { Database } from '../database/types.js';
-import { siblingRowIds, versionRows, type StoredStatus } from '../database/store/index.js';
+import { siblingRowIds, versionRows, type StoredStatus, type VersionRow } from '../database/store/index.js';
 import { relationJoin, type RelationJoin } from '../database/strapi-layout/names.js';
 import { StrapiLinkRows } from '../database/strapi-store/index.js';
 import type { Anchor, RelationTarget } from './relation-ops.js';
 import { connectOrdered, type ConnectMember } from './ordered-connect.js';
-import { narrowed, resolveTargets, type ResolvedTarget } from './relation-targets.js';
+import { narrowed, resolveTargets, TargetRows, type ResolvedTarget } from './relation-targets.js';
 import type { RelationScope } from './relation-writes.js';
 import type { RelationPlan } from './write-plan.js';
 
@@ -78,9 +78,14 @@ async function writeSide(
   const carriesStatus = scope.version === 'single' && other.draftAndPublish;
   const statusOf = (t: RelationTarget): StoredStatus => (carriesStatus ? (t.status ?? '') : '');
   const anchorOf = (a: Anchor): Anchor => ({ documentId: a.documentId, locale: other.localized ? a.locale : undefined, status: carriesStatus ? a.status : undefined });
-  const resolve = async (items: RelationTarget[], mustExist = true) =>
-    (await resolveTargets(db, other, items, localeOf, statusOf, mustExist)).map((r) => ({ ...r, position: r.position && narrowed(r.position, anchorOf) }));
-  const rowsOf = (r: ResolvedTarget) => linkedRows(db, other, r.documentId, r.locale || undefined, scope.version, r.status);
+  // The rows of the items' and anchors' documents, read once for this list.
+  const targetRows = new TargetRows(db, other);
+  const resolve = async (items: RelationTarget[], mustExist = true) => {
+    const resolved = await resolveTargets(db, other, items, localeOf, statusOf, mustExist, targetRows);
+    await targetRows.load(resolved.map((r) => r.documentId));
+    return resolved.map((r) => ({ ...r, position: r.position && narrowed(r.position, anchorOf) }));
+  };
+  const rowsOf = (r: ResolvedTarget) => linkedRowsAmong(targetRows.of(r.documentId, r.locale || undefined), other, scope.version, r.status);
   // Strapi's "steal" (`deletePreviousOneToAnyRelations`): on a bidirectional relation whose members have one owner
   // (oneToOne, and a oneToMany's inverse side: each owner row links one target), linking a member removes its links
   // from other documents' rows; this document's other versions and locales keep theirs.
@@ -93,13 +98,17 @@ async function writeSide(
   const ops = plan.ops;
 
   if (ops.kind === 'set') {
-    const rows = unique((await Promise.all((await resolve(ops.targets)).map(rowsOf))).flat());
+    const rows = unique((await resolve(ops.targets)).flatMap(rowsOf));
     if (!attribute.toMany) await replaceToOne(links, rows);
     else await links.list.set(rows);
     await stealFrom(rows);
     return;
   }
 
+  // The items' documents and their anchors' in one statement (items given by row id are mapped first, in resolve).
+  const anchorOfItem = (t: RelationTarget): Anchor[] => (t.position && 'before' in t.position ? [t.position.before] : t.position && 'after' in t.position ? [t.position.after] : []);
+  const byDocumentId = (items: RelationTarget[]) => items.flatMap((t) => (typeof t.ref === 'string' ? [t.ref] : []));
+  await targetRows.load([...byDocumentId(ops.connect), ...byDocumentId(ops.disconnect), ...ops.connect.flatMap(anchorOfItem).map((a) => a.documentId)]);
   const same = (a: ResolvedTarget, b: ResolvedTarget) => a.documentId === b.documentId && a.locale === b.locale && a.status === b.status;
   // Items naming the same link once their status is dropped (a source with versions) are one item.
   const connect = (await resolve(ops.connect)).filter((r, i, all) => all.findIndex((o) => same(o, r)) === i);
@@ -107,12 +116,19 @@ async function writeSide(
   const disconnect = (await resolve(ops.disconnect, false)).filter((d) => !connect.some((c) => same(c, d)));
   const connected: Array<{ target: ResolvedTarget; row: number }> = [];
   for (const target of connect) {
-    for (const row of await rowsOf(target)) if (!connected.some((c) => c.row === row)) connected.push({ target, row });
+    for (const row of rowsOf(target)) if (!connected.some((c) => c.row === row)) connected.push({ target, row });
   }
   const connectRows = connected.map((c) => c.row);
-  const disconnectRows = unique((await Promise.all(disconnect.map(rowsOf))).flat()).filter((row) => !connectRows.includes(row));
-  const linkOf = await links.linksOf([...connectRows, ...disconnectRows]);
-  const removedLinks = disconnectRows.flatMap((row) => (linkOf.has(row) ? [linkOf.get(row)!] : []));
+  const disconnectRows = unique(disconnect.flatMap(rowsOf)).filter((row) => !connectRows.includes(row));
+  // The anchors' rows in the version and locale an anchor names (any, unless named).
+  const anchorRows = (a: Anchor) =>
+    targetRows
+      .of(a.documentId, other.localized ? a.locale : undefined)
+      .filter((r) => a.status === undefined || r.published === (a.status === 'published'))
+      .map((r) => r.id);
+  const anchors = connect.flatMap((t) => anchorOfItem({ ref: t.documentId, position: t.position }));
+  const linkOf = await links.orderedLinksOf(unique([...connectRows, ...disconnectRows, ...anchors.flatMap(anchorRows)]));
+  const removedLinks = disconnectRows.flatMap((row) => (linkOf.has(row) ? [linkOf.get(row)!.id] : []));
 
   if (!attribute.toMany) {
     // A to-one list: connecting replaces what it held; positions mean nothing here.
@@ -123,16 +139,16 @@ async function writeSide(
   }
 
   const members: ConnectMember[] = connected.map(({ target, row }) => {
-    const id = linkOf.get(row);
+    const id = linkOf.get(row)?.id;
     return { key: id === undefined ? `new:${row}` : `link:${id}`, ref: target.documentId, position: target.position, insert: { member: row } };
   });
   const anchorKey = async (a: Anchor): Promise<string | undefined> => {
-    // The anchor's rows in its locale (any, unless named) and version (any, unless named): the first in this list.
-    const rows = (await versionRows(db, other, a.documentId, other.localized ? a.locale : undefined))
-      .filter((r) => a.status === undefined || r.published === (a.status === 'published'))
-      .map((r) => r.id);
-    const id = await links.firstLinkOf(rows);
-    if (id !== null) return `link:${id}`;
+    // The first of the anchor's rows in this list (by order, then link id).
+    const rows = anchorRows(a);
+    const first = rows
+      .flatMap((row) => (linkOf.has(row) ? [linkOf.get(row)!] : []))
+      .sort((x, y) => (x.order ?? 0) - (y.order ?? 0) || x.id - y.id)[0];
+    if (first) return `link:${first.id}`;
     const i = connected.findIndex((c) => rows.includes(c.row));
     return i >= 0 ? members[i].key : undefined;
   };
@@ -161,7 +177,11 @@ async function replaceToOne(links: StrapiLinkRows, rows: number[]): Promise<numb
  * names.
  */
 export async function linkedRows(db: Database, target: ContentType, documentId: string, locale: string | undefined, version: RowVersion, status: StoredStatus): Promise<number[]> {
-  const rows = await versionRows(db, target, documentId, locale);
+  return linkedRowsAmong(await versionRows(db, target, documentId, locale), target, version, status);
+}
+
+/** linkedRows among a document's rows read already. */
+function linkedRowsAmong(rows: VersionRow[], target: ContentType, version: RowVersion, status: StoredStatus): number[] {
   if (!target.draftAndPublish) return rows.map((r) => r.id);
   const wanted = version === 'single' ? status : version;
   const drafts = rows.filter((r) => !r.published).map((r) => r.id);

@@ -5,14 +5,13 @@ export type { LinkKey, StoredStatus, WindowMember } from './link-types.js';
 export { copyFileRows, deleteFileRows, fileDocumentIds, fileMimeTypes, hasFileRows, linkFileRows, rowFileDocumentIds } from './media-links.js';
 export {
   documentIdsByRowId,
-  existingVersions,
+  documentsRows,
   firstDocumentId,
   otherLocaleRows,
   siblingRowIds,
   versionRows,
   versionsInSync,
   separateDraftStamp,
-  type ExistingVersion,
   type VersionRow,
 } from './version-rows.js';
 export { publishedClash, uniqueValueTaken } from './unique-values.js';

@@ -232,13 +232,11 @@ async function copyVersionRow(
     checkedRowId(toId, table, 'the row copied to');
     if (toId === fromId) throw new Error(`${table}: row ${fromId} cannot be copied onto itself`);
   }
-  const wanted = toId === undefined ? [fromId] : [fromId, toId];
-  const found = new Set((await db.query<{ id: number | string }>(`SELECT id FROM ${db.quote(table)} WHERE id IN (${wanted.map(() => '?').join(', ')})`, wanted)).map((r) => Number(r.id)));
-  for (const id of wanted) if (!found.has(id)) throw new Error(`${table} has no row ${id} to copy ${id === fromId ? 'from' : 'to'}`);
   const unknown = Object.keys(overrides).filter((name) => !storedColumns(contentType).includes(name));
   if (unknown.length) throw new Error(`${table} has no column ${unknown.join(', ')} to override`);
 
   const columns = storedColumns(contentType).filter((name) => !(name in overrides));
+  // Checks that both rows exist, saying which does not.
   const rowId = await copyColumns(db, contentType, fromId, toId, columns);
   if (Object.keys(overrides).length) await store.update(contentType, [rowId], overrides);
   if (toId !== undefined) await store.deleteComponents(contentType, [rowId]);

@@ -1,5 +1,4 @@
 import type { ContentType } from '../../model/types.js';
-import type { Status } from '../../query/types.js';
 import type { Database } from '../types.js';
 import { sqlDialect } from '../sql/index.js';
 
@@ -24,6 +23,22 @@ export async function versionRows(db: Database, contentType: ContentType, docume
     byLocale ? [documentId, locale] : [documentId],
   );
   return rows.map((r) => ({ id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null }));
+}
+
+/** Every row of these documents, in every locale and version, by documentId (each document's in id order): one statement. */
+export async function documentsRows(db: Database, contentType: ContentType, documentIds: readonly string[]): Promise<Map<string, VersionRow[]>> {
+  const byDocument = new Map<string, VersionRow[]>();
+  if (!documentIds.length) return byDocument;
+  const rows = await db.query<{ id: number; document_id: string; locale?: string; published_at: unknown }>(
+    `SELECT id, document_id, published_at${contentType.localized ? ', locale' : ''} FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE document_id IN (${documentIds.map(() => '?').join(', ')}) ORDER BY id`,
+    documentIds,
+  );
+  for (const r of rows) {
+    const list = byDocument.get(r.document_id) ?? [];
+    list.push({ id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null });
+    byDocument.set(r.document_id, list);
+  }
+  return byDocument;
 }
 
 /**
@@ -53,23 +68,6 @@ export async function documentIdsByRowId(db: Database, contentType: ContentType,
   const byId = new Map<number, string>();
   for (const row of rows) byId.set(Number(row.id), row.document_id);
   return byId;
-}
-
-/** One version of a document that exists: its locale (localized types) and, under Draft & Publish, which version. */
-export interface ExistingVersion {
-  documentId: string;
-  locale?: string;
-  version?: Status;
-}
-
-/** The versions these documents have (each locale and version once). */
-export async function existingVersions(db: Database, contentType: ContentType, documentIds: readonly string[]): Promise<ExistingVersion[]> {
-  const version = contentType.draftAndPublish ? `, CASE WHEN published_at IS NULL THEN 'draft' ELSE 'published' END AS version` : '';
-  const rows = await db.query<{ document_id: string; locale?: string; version?: Status }>(
-    `SELECT DISTINCT document_id${contentType.localized ? ', locale' : ''}${version} FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE document_id IN (${documentIds.map(() => '?').join(', ')})`,
-    documentIds,
-  );
-  return rows.map((row) => ({ documentId: row.document_id, locale: row.locale, version: row.version }));
 }
 
 /**

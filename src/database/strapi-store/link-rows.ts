@@ -47,25 +47,21 @@ export class StrapiLinkRows {
 
   /** Member row id -> its link id, for those of `members` this list links. */
   async linksOf(members: readonly number[]): Promise<Map<number, number>> {
-    if (!members.length) return new Map();
-    const rows = await this.db.query<{ id: number; m: number }>(
-      `SELECT id, ${this.member} AS m FROM ${this.t} WHERE ${this.key} = ? AND ${this.member} IN (${marks(members)})`,
-      [this.rowId, ...members],
-    );
-    return new Map(rows.map((r) => [Number(r.m), Number(r.id)]));
+    const links = await this.orderedLinksOf(members);
+    return new Map([...links].map(([member, link]) => [member, link.id]));
   }
 
-  /** The first link (by order, then id) of any of `members`, or null: the entry a position relative to them names. */
-  async firstLinkOf(members: readonly number[]): Promise<number | null> {
-    if (!members.length) return null;
-    // A document has at most a few rows here: sorted in JS, as ORDER BY could lead a planner to walk the whole list.
-    const rows = await this.db.query<{ id: number; o: number | null }>(
-      `SELECT id, ${this.order ?? 'NULL'} AS o FROM ${this.t} WHERE ${this.key} = ? AND ${this.member} IN (${marks(members)})`,
+  /**
+   * Member row id -> its link id and order value (null on a to-one side), for those of `members` this list links:
+   * what a connect needs of its items and of its anchors' rows, in one statement.
+   */
+  async orderedLinksOf(members: readonly number[]): Promise<Map<number, { id: number; order: number | null }>> {
+    if (!members.length) return new Map();
+    const rows = await this.db.query<{ id: number; m: number; o: number | null }>(
+      `SELECT id, ${this.member} AS m, ${this.order ?? 'NULL'} AS o FROM ${this.t} WHERE ${this.key} = ? AND ${this.member} IN (${marks(members)})`,
       [this.rowId, ...members],
     );
-    if (!rows.length) return null;
-    rows.sort((a, b) => Number(a.o ?? 0) - Number(b.o ?? 0) || Number(a.id) - Number(b.id));
-    return Number(rows[0].id);
+    return new Map(rows.map((r) => [Number(r.m), { id: Number(r.id), order: numberOrNull(r.o) }]));
   }
 
   /**
@@ -119,11 +115,18 @@ export class StrapiLinkRows {
       [this.member, member],
     ];
     if (this.order) values.push([this.order, order ?? null]);
-    if (this.otherOrder) {
-      const [r] = await this.db.query<{ v: number | null }>(`SELECT MAX(${this.otherOrder}) AS v FROM ${this.t} WHERE ${this.member} = ?`, [member]);
-      values.push([this.otherOrder, (numberOrNull(r?.v) ?? 0) + 1]);
+    const columns = values.map(([c]) => c);
+    const params = values.map(([, v]) => v);
+    if (!this.otherOrder) {
+      await this.db.execute(`INSERT INTO ${this.t} (${columns.join(', ')}) VALUES (${marks(values)})`, params);
+      return;
     }
-    await this.db.execute(`INSERT INTO ${this.t} (${values.map(([c]) => c).join(', ')}) VALUES (${marks(values)})`, values.map(([, v]) => v));
+    // Last in the member's own list, read and written in one statement (MySQL reads the table it inserts into
+    // through a temporary copy, which it allows for INSERT ... SELECT).
+    await this.db.execute(
+      `INSERT INTO ${this.t} (${[...columns, this.otherOrder].join(', ')}) SELECT ${marks(values)}, COALESCE(MAX(${this.otherOrder}), 0) + 1 FROM ${this.t} WHERE ${this.member} = ?`,
+      [...params, member],
+    );
   }
 
   /**

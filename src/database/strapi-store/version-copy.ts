@@ -28,7 +28,7 @@ export function checkedRowId(value: unknown, table: string, what: string): numbe
 
 /**
  * Copies `columns` of row `fromId` into row `toId` (an `UPDATE` from the source row), or into a new row (`INSERT ...
- * SELECT`) when `toId` is undefined. Returns the row written.
+ * SELECT`) when `toId` is undefined. Returns the row written; throws when a row is missing, naming it.
  */
 export async function copyColumns(db: Database, schema: ContentType | Component, fromId: number, toId: number | undefined, columns: readonly string[]): Promise<number> {
   const t = db.quote(schema.table);
@@ -36,7 +36,7 @@ export async function copyColumns(db: Database, schema: ContentType | Component,
   if (toId === undefined) {
     if (!columns.length) {
       // Nothing to copy but the row itself (a component without attributes of its own).
-      if (!(await db.query(`SELECT id FROM ${t} WHERE id = ?`, [fromId])).length) throw new Error(`${schema.table} has no row ${fromId} to copy`);
+      if (!(await db.query(`SELECT id FROM ${t} WHERE id = ?`, [fromId])).length) throw new Error(`${schema.table} has no row ${fromId} to copy from`);
       const [row] = await db.query<{ id: number | string }>(`INSERT INTO ${t} ${sqlDialect(db.dialect).defaultValues} RETURNING id`);
       return Number(row!.id);
     }
@@ -44,17 +44,26 @@ export async function copyColumns(db: Database, schema: ContentType | Component,
       `INSERT INTO ${t} (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM ${t} WHERE id = ? RETURNING id`,
       [fromId],
     );
-    if (!row) throw new Error(`${schema.table} has no row ${fromId} to copy`);
+    if (!row) throw new Error(`${schema.table} has no row ${fromId} to copy from`);
     return Number(row.id);
   }
-  if (!columns.length) return toId;
-  if (db.dialect === 'mysql') {
-    await db.execute(`UPDATE ${t} d JOIN ${t} s ON s.id = ? SET ${columns.map((c) => `d.${q(c)} = s.${q(c)}`).join(', ')} WHERE d.id = ?`, [fromId, toId]);
-  } else {
-    // PostgreSQL and SQLite (3.33+): UPDATE ... FROM, the target named by its table, the source by an alias.
-    await db.execute(`UPDATE ${t} SET ${columns.map((c) => `${q(c)} = s.${q(c)}`).join(', ')} FROM ${t} s WHERE s.id = ? AND ${t}.id = ?`, [fromId, toId]);
+  if (!columns.length || db.dialect === 'mysql') {
+    // MySQL counts changed rows, not matched ones, and has no RETURNING: both rows are looked for first.
+    await requireRows(db, schema, fromId, toId);
+    if (columns.length) await db.execute(`UPDATE ${t} d JOIN ${t} s ON s.id = ? SET ${columns.map((c) => `d.${q(c)} = s.${q(c)}`).join(', ')} WHERE d.id = ?`, [fromId, toId]);
+    return toId;
   }
+  // PostgreSQL and SQLite (3.33+): UPDATE ... FROM, the target named by its table, the source by an alias; no row
+  // back means one of the two is missing (looked for then, to say which).
+  const updated = await db.query(`UPDATE ${t} SET ${columns.map((c) => `${q(c)} = s.${q(c)}`).join(', ')} FROM ${t} s WHERE s.id = ? AND ${t}.id = ? RETURNING ${t}.id`, [fromId, toId]);
+  if (!updated.length) await requireRows(db, schema, fromId, toId);
   return toId;
+}
+
+/** Throws unless rows `fromId` and `toId` of the schema's table exist, naming the one that does not. */
+async function requireRows(db: Database, schema: ContentType | Component, fromId: number, toId: number): Promise<void> {
+  const found = new Set((await db.query<{ id: number | string }>(`SELECT id FROM ${db.quote(schema.table)} WHERE id IN (?, ?)`, [fromId, toId])).map((r) => Number(r.id)));
+  for (const [id, role] of [[fromId, 'from'], [toId, 'to']] as const) if (!found.has(id)) throw new Error(`${schema.table} has no row ${id} to copy ${role}`);
 }
 
 /** Which version of a relation's members a copy links: a target without Draft & Publish has one row, the same one. */

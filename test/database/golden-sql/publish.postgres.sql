@@ -1,6 +1,6 @@
 SELECT t.id, t.name, t.description, t.type, t.access_key, t.expires_at, t.last_used_at, t.created_at, p.action FROM strapi_api_tokens t LEFT JOIN strapi_api_token_permissions_token_lnk l ON l.api_token_id = t.id LEFT JOIN strapi_api_token_permissions p ON p.id = l.api_token_permission_id WHERE t.access_key = ? AND (t.kind = 'content-api' OR t.kind IS NULL) ORDER BY t.id, l.api_token_permission_ord, p.id;
 
-SELECT pg_advisory_xact_lock(?, ?) AS locked;
+SELECT pg_advisory_xact_lock(72616954, k) AS locked FROM unnest(ARRAY[?]::int[]) AS k;
 
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
 
@@ -8,9 +8,7 @@ SELECT "name" FROM "restaurants" WHERE id = ?;
 
 UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
 
-SELECT id FROM "restaurants" WHERE id IN (?, ?);
-
-UPDATE "restaurants" SET "document_id" = s."document_id", "name" = s."name", "stars" = s."stars", "created_at" = s."created_at", "updated_at" = s."updated_at", "created_by_id" = s."created_by_id", "updated_by_id" = s."updated_by_id", "locale" = s."locale" FROM "restaurants" s WHERE s.id = ? AND "restaurants".id = ?;
+UPDATE "restaurants" SET "document_id" = s."document_id", "name" = s."name", "stars" = s."stars", "created_at" = s."created_at", "updated_at" = s."updated_at", "created_by_id" = s."created_by_id", "updated_by_id" = s."updated_by_id", "locale" = s."locale" FROM "restaurants" s WHERE s.id = ? AND "restaurants".id = ? RETURNING "restaurants".id;
 
 UPDATE "restaurants" SET "published_at" = ? WHERE id IN (?);
 

@@ -1,28 +1,18 @@
 SELECT t.id, t.name, t.description, t.type, t.access_key, t.expires_at, t.last_used_at, t.created_at, p.action FROM strapi_api_tokens t LEFT JOIN strapi_api_token_permissions_token_lnk l ON l.api_token_id = t.id LEFT JOIN strapi_api_token_permissions p ON p.id = l.api_token_permission_id WHERE t.access_key = ? AND (t.kind = 'content-api' OR t.kind IS NULL) ORDER BY t.id, l.api_token_permission_ord, p.id;
 
-SELECT pg_advisory_xact_lock(?, ?) AS locked;
-
-SELECT pg_advisory_xact_lock(?, ?) AS locked;
+SELECT pg_advisory_xact_lock(72616954, k) AS locked FROM unnest(ARRAY[?, ?]::int[]) AS k;
 
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
 
 UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
 
-SELECT DISTINCT document_id FROM "categories" WHERE document_id IN (?);
+SELECT id, document_id, published_at FROM "categories" WHERE document_id IN (?, ?) ORDER BY id;
 
-SELECT id, published_at FROM "categories" WHERE document_id = ? ORDER BY id;
-
-SELECT id, "category_id" AS m FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ? AND "category_id" IN (?);
-
-SELECT id, published_at FROM "categories" WHERE document_id = ? ORDER BY id;
-
-SELECT id, "category_ord" AS o FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ? AND "category_id" IN (?);
+SELECT id, "category_id" AS m, "category_ord" AS o FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ? AND "category_id" IN (?, ?);
 
 SELECT w.id, w."category_ord" AS o, (SELECT MAX(p."category_ord") FROM "restaurants_categories_lnk" p WHERE p."restaurant_id" = ? AND p."category_ord" <= w."category_ord" AND (p."category_ord" < w."category_ord" OR p.id < w.id)) AS prev, (SELECT MIN(n."category_ord") FROM "restaurants_categories_lnk" n WHERE n."restaurant_id" = ? AND n."category_ord" >= w."category_ord" AND (n."category_ord" > w."category_ord" OR n.id > w.id)) AS next FROM "restaurants_categories_lnk" w WHERE w."restaurant_id" = ? AND w.id IN (?) UNION ALL SELECT w.id, w."category_ord" AS o, (SELECT MAX(p."category_ord") FROM "restaurants_categories_lnk" p WHERE p."restaurant_id" = ? AND p."category_ord" <= w."category_ord" AND (p."category_ord" < w."category_ord" OR p.id < w.id)) AS prev, (SELECT MIN(n."category_ord") FROM "restaurants_categories_lnk" n WHERE n."restaurant_id" = ? AND n."category_ord" >= w."category_ord" AND (n."category_ord" > w."category_ord" OR n.id > w.id)) AS next FROM "restaurants_categories_lnk" w WHERE w."restaurant_id" = ? AND w."category_ord" IN ((SELECT MIN("category_ord") FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ?), (SELECT MAX("category_ord") FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ?));
 
-SELECT MAX("restaurant_ord") AS v FROM "restaurants_categories_lnk" WHERE "category_id" = ?;
-
-INSERT INTO "restaurants_categories_lnk" ("restaurant_id", "category_id", "category_ord", "restaurant_ord") VALUES (?, ?, ?, ?);
+INSERT INTO "restaurants_categories_lnk" ("restaurant_id", "category_id", "category_ord", "restaurant_ord") SELECT ?, ?, ?, COALESCE(MAX("restaurant_ord"), 0) + 1 FROM "restaurants_categories_lnk" WHERE "category_id" = ?;
 
 UPDATE "restaurants" SET updated_at = updated_at + INTERVAL '1 millisecond' WHERE id = ? AND updated_at = (SELECT v FROM (SELECT updated_at AS v FROM "restaurants" WHERE id = ?) p);
 

@@ -4,23 +4,15 @@ SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND loc
 
 UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
 
-SELECT DISTINCT document_id FROM "categories" WHERE document_id IN (?);
+SELECT id, document_id, published_at FROM "categories" WHERE document_id IN (?, ?) ORDER BY id;
 
-SELECT id, published_at FROM "categories" WHERE document_id = ? ORDER BY id;
-
-SELECT id, "category_id" AS m FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ? AND "category_id" IN (?);
-
-SELECT id, published_at FROM "categories" WHERE document_id = ? ORDER BY id;
-
-SELECT id, "category_ord" AS o FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ? AND "category_id" IN (?);
+SELECT id, "category_id" AS m, "category_ord" AS o FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ? AND "category_id" IN (?, ?);
 
 SELECT id, "category_ord" AS o FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ? AND id IN (?);
 
 SELECT 0 AS w, id, o FROM (SELECT * FROM (SELECT id, "category_ord" AS o, "restaurant_id" AS k FROM "restaurants_categories_lnk" WHERE "category_ord" IS NOT NULL ORDER BY "category_ord" ASC, id ASC LIMIT 64) a WHERE k = ? ORDER BY o ASC, id ASC LIMIT 17) b UNION ALL SELECT 0 AS w, NULL AS id, COUNT(*) AS o FROM (SELECT "category_ord" FROM "restaurants_categories_lnk" WHERE "category_ord" IS NOT NULL ORDER BY "category_ord" ASC, id ASC LIMIT 64) c UNION ALL SELECT 1 AS w, id, o FROM (SELECT * FROM (SELECT id, "category_ord" AS o, "restaurant_id" AS k FROM "restaurants_categories_lnk" WHERE "category_ord" IS NOT NULL ORDER BY "category_ord" DESC, id DESC LIMIT 64) a WHERE k = ? ORDER BY o DESC, id DESC LIMIT 17) b UNION ALL SELECT 1 AS w, NULL AS id, COUNT(*) AS o FROM (SELECT "category_ord" FROM "restaurants_categories_lnk" WHERE "category_ord" IS NOT NULL ORDER BY "category_ord" DESC, id DESC LIMIT 64) c UNION ALL SELECT 2 AS w, id, o FROM (SELECT * FROM (SELECT id, "category_ord" AS o, "restaurant_id" AS k FROM "restaurants_categories_lnk" WHERE "category_ord" <= ? AND ("category_ord" < ? OR id < ?) ORDER BY "category_ord" DESC, id DESC LIMIT 64) a WHERE k = ? ORDER BY o DESC, id DESC LIMIT 1) b UNION ALL SELECT 2 AS w, NULL AS id, COUNT(*) AS o FROM (SELECT "category_ord" FROM "restaurants_categories_lnk" WHERE "category_ord" <= ? AND ("category_ord" < ? OR id < ?) ORDER BY "category_ord" DESC, id DESC LIMIT 64) c UNION ALL SELECT 3 AS w, id, o FROM (SELECT * FROM (SELECT id, "category_ord" AS o, "restaurant_id" AS k FROM "restaurants_categories_lnk" WHERE "category_ord" >= ? AND ("category_ord" > ? OR id > ?) ORDER BY "category_ord" ASC, id ASC LIMIT 64) a WHERE k = ? ORDER BY o ASC, id ASC LIMIT 1) b UNION ALL SELECT 3 AS w, NULL AS id, COUNT(*) AS o FROM (SELECT "category_ord" FROM "restaurants_categories_lnk" WHERE "category_ord" >= ? AND ("category_ord" > ? OR id > ?) ORDER BY "category_ord" ASC, id ASC LIMIT 64) c;
 
-SELECT MAX("restaurant_ord") AS v FROM "restaurants_categories_lnk" WHERE "category_id" = ?;
-
-INSERT INTO "restaurants_categories_lnk" ("restaurant_id", "category_id", "category_ord", "restaurant_ord") VALUES (?, ?, ?, ?);
+INSERT INTO "restaurants_categories_lnk" ("restaurant_id", "category_id", "category_ord", "restaurant_ord") SELECT ?, ?, ?, COALESCE(MAX("restaurant_ord"), 0) + 1 FROM "restaurants_categories_lnk" WHERE "category_id" = ?;
 
 UPDATE "restaurants" SET updated_at = updated_at + 1 WHERE id = ? AND updated_at = (SELECT v FROM (SELECT updated_at AS v FROM "restaurants" WHERE id = ?) p);
 
