@@ -370,8 +370,12 @@ export class Documents implements DocumentService {
     return this.transaction(async (documents) => ((await documents.updateDocument(params)) ? documents.findOneJson(spec, params.documentId) : null));
   }
 
-  /** Updates a document's version in a locale (creating the locale version if the document exists in another). */
-  async updateDocument(params: WriteParams & { documentId: string }): Promise<boolean> {
+  /**
+   * Updates a document's version in a locale (creating the locale version if the document exists in another).
+   * `lifecycles: false`: a write that is part of another action's events (a clone's create) fires no update events.
+   */
+  async updateDocument(params: WriteParams & { documentId: string }, options: { lifecycles?: boolean } = {}): Promise<boolean> {
+    const listens = (action: LifecycleAction) => options.lifecycles !== false && this.listens(action);
     const ct = this.contentType;
     const locale = this.writeLocale(params);
     // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
@@ -383,7 +387,7 @@ export class Documents implements DocumentService {
         const elsewhere = ct.localized ? await versionRows(trx, ct, params.documentId, '*') : [];
         if (!elsewhere.length) return false;
         // A new locale of the document: a create, as Strapi's update makes it (with its lifecycles).
-        if (this.listens('beforeCreate') || this.listens('afterCreate')) {
+        if (listens('beforeCreate') || listens('afterCreate')) {
           await this.on(trx).createDocument(params, params.documentId);
           return true;
         }
@@ -394,7 +398,7 @@ export class Documents implements DocumentService {
       const states: LifecycleStates = new Map();
       const target0 = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
       const event: Params = { ...this.writeEvent(params, locale), where: { id: target0.id } };
-      if (this.listens('beforeUpdate')) {
+      if (listens('beforeUpdate')) {
         await this.on(trx).fire('beforeUpdate', event, undefined, states);
         updatePlan = planRow(this.ctx.model, ct, event.data as Params, 'update', this.planOptions(params));
         await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, this.publishes(params)));
@@ -415,7 +419,7 @@ export class Documents implements DocumentService {
       await this.shareColumns(trx, plan, params.documentId, locale);
       // The draft's afterUpdate comes before the publish's events, as Strapi's update then publish fire them.
       const updated = async () => {
-        if (this.listens('afterUpdate')) await this.on(trx).fire('afterUpdate', event, await this.on(trx).versionEntry(params.documentId, 'draft', locale, params), states);
+        if (listens('afterUpdate')) await this.on(trx).fire('afterUpdate', event, await this.on(trx).versionEntry(params.documentId, 'draft', locale, params), states);
       };
       if (inSync || publishing) await updated();
       if (inSync) await this.publishInSync(store, params.documentId, rows, target.id, published!.id, plan, now, locale);
@@ -457,26 +461,56 @@ export class Documents implements DocumentService {
   /**
    * Strapi's `clone`: a new document made of copies of this one's drafts (its rows, for a type without Draft &
    * Publish) in `locales`, each a draft of the new document with the same values, components, media and links, then
-   * `data` written over it as an update. One transaction. Answers the new documentId (undefined when there was
-   * nothing to clone) and the locales cloned.
+   * `data` written over it. One transaction. Answers the new documentId (undefined when there was nothing to clone)
+   * and the locales cloned.
+   *
+   * Lifecycles see what Strapi's clone fires: a create per cloned entry (its `entries.create`), `beforeCreate` with
+   * the source's values and `data` over them as `params.data` (what hooks change there is written), `afterCreate`
+   * with the clone; no update events.
    */
   async cloneDocument(documentId: string, locales: ReadonlyArray<string | undefined>, data: Params | undefined): Promise<{ documentId?: string; locales: Array<string | undefined> }> {
     const ct = this.contentType;
     const newId = newDocumentId();
     return this.ctx.db.transaction(async (trx) => {
       await lockForWrite(trx, () => publishLockSet(trx, this.ctx.model, ct, documentId));
+      const on = this.on(trx);
       const cloned: Array<string | undefined> = [];
       for (const locale of locales) {
-        const rows = await versionRows(trx, ct, documentId, ct.localized ? this.writeLocale({ locale }) : undefined);
+        const rowLocale = ct.localized ? this.writeLocale({ locale }) : undefined;
+        const rows = await versionRows(trx, ct, documentId, rowLocale);
         const source = ct.draftAndPublish ? rows.find((r) => !r.published) : rows[0];
         if (!source) continue;
+        const states: LifecycleStates = new Map();
+        const { event, written } = await on.cloneEvent(documentId, newId, rowLocale, data ?? {}, states);
         const now = new Date().toISOString();
         await cloneRow(trx, this.ctx.model, ct, source.id, { document_id: newId, created_at: now, updated_at: now });
-        if (data && Object.keys(data).length) await this.on(trx).updateDocument({ documentId: newId, locale, data, status: ct.draftAndPublish ? 'draft' : undefined } as WriteParams & { documentId: string });
+        if (Object.keys(written).length) {
+          const params = { documentId: newId, locale, data: written, status: ct.draftAndPublish ? 'draft' : undefined } as WriteParams & { documentId: string };
+          await on.updateDocument(params, { lifecycles: false });
+        }
+        if (event && this.listens('afterCreate')) await on.fire('afterCreate', event, await on.versionEntry(newId, 'draft', rowLocale), states);
         cloned.push(locale);
       }
       return cloned.length ? { documentId: newId, locales: cloned } : { locales: [] };
     });
+  }
+
+  /**
+   * A clone's `beforeCreate` (when listened to): its `params.data` is the source version's values with `data` over
+   * them. Returns the event and what to write over the copy: `data`, and whatever the hooks changed.
+   */
+  private async cloneEvent(sourceId: string, newId: string, locale: string | undefined, data: Params, states: LifecycleStates): Promise<{ event?: Params; written: Params }> {
+    if (!this.listens('beforeCreate') && !this.listens('afterCreate')) return { written: data };
+    const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...copied } = ((await this.versionEntry(sourceId, 'draft', locale)) ?? {}) as Params;
+    const start: Params = { ...copied, ...data, documentId: newId };
+    const event: Params = { data: { ...start }, ...(locale === undefined ? {} : { locale }), ...(this.contentType.draftAndPublish ? { status: 'draft' } : {}) };
+    await this.fire('beforeCreate', event, undefined, states);
+    const written: Params = {};
+    for (const [key, value] of Object.entries(event.data as Params)) {
+      if (key === 'documentId') continue;
+      if (key in data || JSON.stringify(value) !== JSON.stringify(start[key])) written[key] = value;
+    }
+    return { event, written };
   }
 
   /** The locales a document has a version in, in the order its rows were made (types without locales: none). */

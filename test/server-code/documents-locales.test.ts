@@ -115,6 +115,40 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     expect(await pages().clone({ documentId: 'nothing-here', data: { title: 'x' } } as never)).toEqual({ documentId: undefined, entries: [] });
   });
 
+  it("clone fires a create per cloned entry, as Strapi's clone: beforeCreate sees the source's values with data over them, what it changes is written; no update events", async () => {
+    const source = await pages().create({ data: { title: 'Hooked source', seo: { metaTitle: 'H' } } } as never);
+    await pages().update({ documentId: source.documentId, locale: 'fr', data: { title: 'Source accrochée' } } as never);
+    const events: string[] = [];
+    const unsubscribe = app.cairn.strapi.db.lifecycles.subscribe({
+      models: ['api::page.page'],
+      beforeCreate: (event) => {
+        const data = event.params.data as { title: string; documentId: string };
+        events.push(`beforeCreate ${event.params.locale} ${data.title} ${data.documentId}`);
+        if (event.params.locale === 'fr') data.title = `${data.title} (copie)`;
+      },
+      afterCreate: (event) => {
+        const result = event.result as { title: string; documentId: string; locale: string };
+        events.push(`afterCreate ${result.locale} ${result.title} ${result.documentId}`);
+      },
+      beforeUpdate: (event) => {
+        events.push(`beforeUpdate ${JSON.stringify(event.params.where)}`);
+      },
+      afterUpdate: () => {
+        events.push('afterUpdate');
+      },
+    });
+    try {
+      const copy = await pages().clone({ documentId: source.documentId, locale: ['en', 'fr'], data: { title: 'Clone' } } as never);
+      const id = copy.documentId as string;
+      expect(events).toEqual([`beforeCreate en Clone ${id}`, `afterCreate en Clone ${id}`, `beforeCreate fr Clone ${id}`, `afterCreate fr Clone (copie) ${id}`]);
+      const clones = await pages().findMany({ locale: '*', filters: { documentId: id }, populate: { seo: true } } as never);
+      expect(clones.map((e: { locale: string; title: string }) => `${e.locale}:${e.title}`).sort()).toEqual(['en:Clone', 'fr:Clone (copie)']);
+      expect(clones.find((e: { locale: string }) => e.locale === 'en').seo).toMatchObject({ metaTitle: 'H' });
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it('a locale the app does not have is refused, nothing changed', async () => {
     await expect(pages().publish({ documentId, locale: ['de', 'xx'] } as never)).rejects.toThrow('Invalid locale xx');
     expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
