@@ -65,13 +65,18 @@ export class RowStore {
   }
 
   async update(schema: ContentType | Component, ids: number[], columns: Record<string, unknown>): Promise<void> {
-    const names = Object.keys(columns);
-    if (!names.length || !ids.length) return;
-    const types = columnTypes(schema);
+    const values = this.bound(schema, columns);
+    if (!values.length || !ids.length) return;
     await this.db.execute(
-      `UPDATE ${this.q(schema.table)} SET ${names.map((n) => `${this.q(n)} = ?`).join(', ')} WHERE id IN (${ids.map(() => '?').join(', ')})`,
-      [...names.map((n) => this.bind(columns[n], types.get(n) ?? 'string')), ...ids],
+      `UPDATE ${this.q(schema.table)} SET ${values.map(([n]) => `${this.q(n)} = ?`).join(', ')} WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      [...values.map(([, v]) => v), ...ids],
     );
+  }
+
+  /** Column values as the layout stores them, by the schema's column types. */
+  bound(schema: ContentType | Component, columns: Record<string, unknown>): Array<[string, unknown]> {
+    const types = columnTypes(schema);
+    return Object.entries(columns).map(([name, value]) => [name, this.bind(value, types.get(name) ?? 'string')]);
   }
 
   /**
@@ -237,8 +242,7 @@ async function copyVersionRow(
 
   const columns = storedColumns(contentType).filter((name) => !(name in overrides));
   // Checks that both rows exist, saying which does not.
-  const rowId = await copyColumns(db, contentType, fromId, toId, columns);
-  if (Object.keys(overrides).length) await store.update(contentType, [rowId], overrides);
+  const rowId = await copyColumns(db, contentType, fromId, toId, columns, store.bound(contentType, overrides));
   if (toId !== undefined) await store.deleteComponents(contentType, [rowId]);
   await copyComponents(db, model, contentType, fromId, rowId, members);
   if ([...contentType.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, contentType.uid, fromId, rowId);

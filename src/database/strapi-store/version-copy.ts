@@ -28,34 +28,47 @@ export function checkedRowId(value: unknown, table: string, what: string): numbe
 
 /**
  * Copies `columns` of row `fromId` into row `toId` (an `UPDATE` from the source row), or into a new row (`INSERT ...
- * SELECT`) when `toId` is undefined. Returns the row written; throws when a row is missing, naming it.
+ * SELECT`) when `toId` is undefined; `values` (columns with values bound already) are written in the same statement.
+ * Returns the row written; throws when a row is missing, naming it.
  */
-export async function copyColumns(db: Database, schema: ContentType | Component, fromId: number, toId: number | undefined, columns: readonly string[]): Promise<number> {
+export async function copyColumns(
+  db: Database,
+  schema: ContentType | Component,
+  fromId: number,
+  toId: number | undefined,
+  columns: readonly string[],
+  values: ReadonlyArray<[string, unknown]> = [],
+): Promise<number> {
   const t = db.quote(schema.table);
   const q = (name: string) => db.quote(name);
+  const given = values.map(([c]) => c);
+  const givenValues = values.map(([, v]) => v);
   if (toId === undefined) {
-    if (!columns.length) {
+    if (!columns.length && !given.length) {
       // Nothing to copy but the row itself (a component without attributes of its own).
       if (!(await db.query(`SELECT id FROM ${t} WHERE id = ?`, [fromId])).length) throw new Error(`${schema.table} has no row ${fromId} to copy from`);
       const [row] = await db.query<{ id: number | string }>(`INSERT INTO ${t} ${sqlDialect(db.dialect).defaultValues} RETURNING id`);
       return Number(row!.id);
     }
+    const selected = [...columns.map(q), ...given.map(() => '?')];
     const [row] = await db.query<{ id: number | string }>(
-      `INSERT INTO ${t} (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM ${t} WHERE id = ? RETURNING id`,
-      [fromId],
+      `INSERT INTO ${t} (${[...columns, ...given].map(q).join(', ')}) SELECT ${selected.join(', ')} FROM ${t} WHERE id = ? RETURNING id`,
+      [...givenValues, fromId],
     );
     if (!row) throw new Error(`${schema.table} has no row ${fromId} to copy from`);
     return Number(row.id);
   }
-  if (!columns.length || db.dialect === 'mysql') {
+  if ((!columns.length && !given.length) || db.dialect === 'mysql') {
     // MySQL counts changed rows, not matched ones, and has no RETURNING: both rows are looked for first.
     await requireRows(db, schema, fromId, toId);
-    if (columns.length) await db.execute(`UPDATE ${t} d JOIN ${t} s ON s.id = ? SET ${columns.map((c) => `d.${q(c)} = s.${q(c)}`).join(', ')} WHERE d.id = ?`, [fromId, toId]);
+    const set = [...columns.map((c) => `d.${q(c)} = s.${q(c)}`), ...given.map((c) => `d.${q(c)} = ?`)];
+    if (set.length) await db.execute(`UPDATE ${t} d JOIN ${t} s ON s.id = ? SET ${set.join(', ')} WHERE d.id = ?`, [fromId, ...givenValues, toId]);
     return toId;
   }
   // PostgreSQL and SQLite (3.33+): UPDATE ... FROM, the target named by its table, the source by an alias; no row
   // back means one of the two is missing (looked for then, to say which).
-  const updated = await db.query(`UPDATE ${t} SET ${columns.map((c) => `${q(c)} = s.${q(c)}`).join(', ')} FROM ${t} s WHERE s.id = ? AND ${t}.id = ? RETURNING ${t}.id`, [fromId, toId]);
+  const set = [...columns.map((c) => `${q(c)} = s.${q(c)}`), ...given.map((c) => `${q(c)} = ?`)];
+  const updated = await db.query(`UPDATE ${t} SET ${set.join(', ')} FROM ${t} s WHERE s.id = ? AND ${t}.id = ? RETURNING ${t}.id`, [...givenValues, fromId, toId]);
   if (!updated.length) await requireRows(db, schema, fromId, toId);
   return toId;
 }

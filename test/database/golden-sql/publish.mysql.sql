@@ -10,9 +10,7 @@ UPDATE `restaurants` SET `updated_at` = ? WHERE id IN (?);
 
 SELECT id FROM `restaurants` WHERE id IN (?, ?);
 
-UPDATE `restaurants` d JOIN `restaurants` s ON s.id = ? SET d.`document_id` = s.`document_id`, d.`name` = s.`name`, d.`stars` = s.`stars`, d.`created_at` = s.`created_at`, d.`updated_at` = s.`updated_at`, d.`created_by_id` = s.`created_by_id`, d.`updated_by_id` = s.`updated_by_id`, d.`locale` = s.`locale` WHERE d.id = ?;
-
-UPDATE `restaurants` SET `published_at` = ? WHERE id IN (?);
+UPDATE `restaurants` d JOIN `restaurants` s ON s.id = ? SET d.`document_id` = s.`document_id`, d.`name` = s.`name`, d.`stars` = s.`stars`, d.`created_at` = s.`created_at`, d.`updated_at` = s.`updated_at`, d.`created_by_id` = s.`created_by_id`, d.`updated_by_id` = s.`updated_by_id`, d.`locale` = s.`locale`, d.`published_at` = ? WHERE d.id = ?;
 
 SELECT cmp_id, component_type FROM `restaurants_cmps` WHERE entity_id IN (?);
 

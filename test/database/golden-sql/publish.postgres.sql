@@ -8,9 +8,7 @@ SELECT "name" FROM "restaurants" WHERE id = ?;
 
 UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
 
-UPDATE "restaurants" SET "document_id" = s."document_id", "name" = s."name", "stars" = s."stars", "created_at" = s."created_at", "updated_at" = s."updated_at", "created_by_id" = s."created_by_id", "updated_by_id" = s."updated_by_id", "locale" = s."locale" FROM "restaurants" s WHERE s.id = ? AND "restaurants".id = ? RETURNING "restaurants".id;
-
-UPDATE "restaurants" SET "published_at" = ? WHERE id IN (?);
+UPDATE "restaurants" SET "document_id" = s."document_id", "name" = s."name", "stars" = s."stars", "created_at" = s."created_at", "updated_at" = s."updated_at", "created_by_id" = s."created_by_id", "updated_by_id" = s."updated_by_id", "locale" = s."locale", "published_at" = ? FROM "restaurants" s WHERE s.id = ? AND "restaurants".id = ? RETURNING "restaurants".id;
 
 SELECT cmp_id, component_type FROM "restaurants_cmps" WHERE entity_id IN (?);
 
