@@ -1,20 +1,22 @@
 import type { Component, ComponentAttribute, ContentType, DynamicZoneAttribute, Model } from '../model/types.js';
-import { hasLinks, publishedClash, type ComponentLink, type RowStore } from '../database/store/index.js';
+import { hasLinks, uniqueValueTaken, type ComponentLink, type RowStore } from '../database/store/index.js';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import { errorPath, missingValue, pathLabel, typeError, type BodyPath, type YupType } from './field-messages.js';
+import { holdsUnique, uniqueErrors, type TakenLookup } from './unique-rule.js';
+import { storedTree } from './unique-tree.js';
 
 /**
  * What Strapi 5 checks when it publishes a draft and not on the draft itself: it validates the stored draft as a
  * creation (`isDraft: false`), where an absent value reads as null. The draft already passed every other check
  * (types, `maxLength`, patterns...), so only these remain: `required` values and single components, `minLength`,
  * a list's `min` (when required or not empty) and `max`, inside components too, and (Cairn's rule, as on any
- * write outside a draft) a required media attribute. Unique values are checked among the other documents'
- * published versions, as Strapi does on publish. Errors are worded and ordered as Strapi's.
+ * write outside a draft) a required media attribute. Unique values (of the entry and of its components) are checked
+ * among the other documents' published versions, as Strapi does on publish. Errors are worded and ordered as Strapi's.
  */
-export async function checkPublishable(store: RowStore, contentType: ContentType, draftRowId: number, locale?: string): Promise<void> {
+export async function checkPublishable(store: RowStore, contentType: ContentType, documentId: string, draftRowId: number, locale?: string): Promise<void> {
   const errors: FieldError[] = [];
   await checkRow(store, contentType, draftRowId, [], errors);
-  if (!errors.length) await checkPublishedUnique(store, contentType, draftRowId, locale, errors);
+  if (!errors.length) await checkPublishedUnique(store, contentType, documentId, draftRowId, locale, errors);
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
 }
 
@@ -142,13 +144,11 @@ async function checkItem(store: RowStore, link: ComponentLink, path: BodyPath, e
 }
 
 /**
- * Strapi checks a unique value on publish against the published versions (same locale) of other documents; an empty
- * string is never a duplicate (nor null: NULL equals nothing).
+ * Strapi checks the unique values of the draft it publishes (the entry's and its components', as stored) against the
+ * published versions (same locale) of other documents (unique-rule.ts).
  */
-async function checkPublishedUnique(store: RowStore, ct: ContentType, draftRowId: number, locale: string | undefined, errors: FieldError[]) {
-  for (const attribute of ct.attributes.values()) {
-    if (attribute.kind !== 'scalar' || !attribute.unique) continue;
-    const clash = await publishedClash(store.db, ct, attribute, draftRowId, locale);
-    if (clash && clash.value !== '') errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: clash.value });
-  }
+async function checkPublishedUnique(store: RowStore, ct: ContentType, documentId: string, draftRowId: number, locale: string | undefined, errors: FieldError[]) {
+  if (!holdsUnique(store.model, ct)) return;
+  const taken: TakenLookup = (steps, attribute, sought) => uniqueValueTaken(store.db, ct, steps, attribute, sought, documentId, locale);
+  errors.push(...(await uniqueErrors(store.model, ct, await storedTree(store, ct, draftRowId), taken)));
 }

@@ -6,6 +6,7 @@ import type { FieldRef } from '../query/types.js';
 import type { DocumentHooks, LifecycleAction, LifecycleStates } from './hooks.js';
 import { deleteRows, insertRows, rowData, updateRows } from './query-engine-writes.js';
 import { parseRowPopulate, populateRows } from './query-engine-populate.js';
+import { fromColumn } from './column-values.js';
 
 /** A Query Engine read's parameters, as Strapi names them. */
 export interface RowQueryParams {
@@ -200,36 +201,4 @@ function orderByOf(orderBy: unknown): [string, boolean][] {
   }
   if (typeof orderBy === 'object') return Object.entries(orderBy).map(([name, direction]) => [name, String(direction).toLowerCase() === 'desc']);
   throw new Error(`orderBy must be a name, { name: 'asc' | 'desc' } or a list of them, not ${JSON.stringify(orderBy)}`);
-}
-
-/** A column's value as Strapi's Query Engine answers it: booleans, ISO datetimes, numbers, parsed JSON. */
-function fromColumn(value: unknown, type: FieldRef['type']): unknown {
-  if (value === null || value === undefined) return null;
-  switch (type) {
-    case 'boolean':
-      return value === true || value === 1 || value === '1';
-    case 'datetime':
-    case 'timestamp': {
-      const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
-      return Number.isNaN(date.getTime()) ? null : date.toISOString();
-    }
-    case 'date':
-      return value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
-    case 'json':
-      if (typeof value !== 'string') return value;
-      try {
-        return JSON.parse(value);
-      } catch {
-        return value;
-      }
-    case 'id':
-    case 'integer':
-    case 'float':
-    case 'decimal':
-      return Number(value);
-    case 'biginteger':
-      return String(value);
-    default:
-      return value;
-  }
 }

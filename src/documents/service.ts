@@ -3,7 +3,7 @@ import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams, specSource } from '../query/index.js';
 import type { Database } from '../database/types.js';
 import { cloneRow, firstDocumentId, otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
-import { ApplicationError, ValidationError, type FieldError } from '../errors/index.js';
+import { ApplicationError, ValidationError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
 import { singleTypeLockKey } from '../database/document-locks.js';
@@ -14,6 +14,8 @@ import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from
 import { discardStrapiDraft, publishStrapiVersion, publishStrapiWrite, unpublishStrapiVersion } from './strapi-versions.js';
 import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
+import { holdsUnique, uniqueErrors, type TakenLookup } from './unique-rule.js';
+import { bodyTree } from './unique-tree.js';
 import { deleteLockSet, lockForWrite, publishLockSet, writeLockSet } from './write-locks.js';
 import { strapiSchema, type DocumentHooks, type LifecycleAction, type LifecycleStates } from './hooks.js';
 import type { PaginationMeta } from './read.js';
@@ -559,14 +561,14 @@ export class Documents implements DocumentService {
    */
   private async publishChecked(store: RowStore, documentId: string, rows: VersionRow[], now: string, locale: string | undefined) {
     const draft = rows.find((r) => !r.published);
-    if (draft) await checkPublishable(store, this.contentType, draft.id, locale);
+    if (draft) await checkPublishable(store, this.contentType, documentId, draft.id, locale);
     const change = { replaces: 'published' as const, makes: draft ? ('published' as const) : undefined, from: 'draft' as const };
     await this.versionEvents(store, documentId, locale, rows, change, () => publishStrapiVersion(store, this.contentType, rows, now));
   }
 
   /** Publishes a write whose published row was the draft's copy before it (Strapi's layout: strapi-versions.ts). */
   private async publishInSync(store: RowStore, documentId: string, rows: VersionRow[], draftId: number, publishedId: number, plan: RowPlan, now: string, locale: string | undefined) {
-    await checkPublishable(store, this.contentType, draftId, locale);
+    await checkPublishable(store, this.contentType, documentId, draftId, locale);
     await this.versionEvents(store, documentId, locale, rows, { replaces: 'published', makes: 'published', from: 'draft' }, () =>
       publishStrapiWrite(store, this.contentType, { draftId, publishedId }, plan, now, { ...this.relationScope(locale, false), version: 'published' }),
     );
@@ -665,22 +667,16 @@ export class Documents implements DocumentService {
   }
 
   /**
-   * Unique attributes of a type without Draft & Publish are unique among its other documents' rows (in the locale).
-   * Under Draft & Publish a draft is not checked, as in Strapi 5 (a draft is work in progress): publishing checks the
-   * published versions (publish-check.ts). Null and an empty string are never duplicates.
+   * Unique values (of the entry and of its components) of a type without Draft & Publish are checked on every
+   * write, among the other documents' rows (in the locale), as Strapi 5 does (unique-rule.ts). Under Draft & Publish
+   * a draft is not checked (a draft is work in progress): publishing checks the published versions
+   * (publish-check.ts). Null and an empty string are never duplicates.
    */
   private async checkUnique(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined) {
     const ct = this.contentType;
-    if (ct.draftAndPublish) return;
-    const errors: FieldError[] = [];
-    for (const attribute of ct.attributes.values()) {
-      if (attribute.kind !== 'scalar' || !attribute.unique) continue;
-      const value = plan.columns[attribute.column];
-      if (value === null || value === undefined || value === '') continue;
-      if (await uniqueValueTaken(trx, ct, attribute, value, documentId, locale)) {
-        errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value });
-      }
-    }
+    if (ct.draftAndPublish || !holdsUnique(this.ctx.model, ct)) return;
+    const taken: TakenLookup = (steps, attribute, sought) => uniqueValueTaken(trx, ct, steps, attribute, sought, documentId, locale);
+    const errors = await uniqueErrors(this.ctx.model, ct, bodyTree(this.ctx.model, ct, plan), taken);
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
   }
 

@@ -24,6 +24,11 @@ export interface RowPlan {
   relations: RelationPlan[];
   /** Polymorphic relations (morph-writes.ts). */
   morphs: MorphPlan[];
+  /**
+   * The body the plan was made from, as sent: Strapi compares a unique value with the other items of a list as it
+   * was sent, and reports a date as sent (unique-tree.ts).
+   */
+  source: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -95,7 +100,7 @@ function collect(
   path: BodyPath,
   keepIds: boolean,
 ): RowPlan {
-  const plan: RowPlan = { columns: {}, sharedColumns: new Set(), components: [], relations: [], morphs: [] };
+  const plan: RowPlan = { columns: {}, sharedColumns: new Set(), components: [], relations: [], morphs: [], source: isObject(data) ? data : {} };
   if (!isObject(data)) {
     ctx.errors.push({ path: errorPath(path), message: `${pathLabel(path) || 'data'} must be an object`, name: 'ValidationError', value: data });
     return plan;

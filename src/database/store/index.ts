@@ -14,7 +14,7 @@ export {
   separateDraftStamp,
   type VersionRow,
 } from './version-rows.js';
-export { publishedClash, uniqueValueTaken } from './unique-values.js';
+export { uniqueValueTaken, type ComponentStep, type SoughtValue } from './unique-values.js';
 export { readEntries, readEntry } from './entries.js';
 export {
   readMorphList,

@@ -1,50 +1,69 @@
-import type { ContentType, ScalarAttribute } from '../../model/types.js';
+import type { Component, ContentType, ScalarAttribute } from '../../model/types.js';
 import type { Database } from '../types.js';
-import { sqlDialect } from '../sql/index.js';
+import { layoutBindValue, sqlDialect } from '../sql/index.js';
 
 /**
- * Whether another document holds `value` in a unique attribute, among the versions a write compares with: its
- * rows in `locale` (localized types), and only drafts under Draft & Publish.
+ * One step from an entry (or a component row) down to the components it holds: `owner`'s `field` (its `_cmps` rows
+ * of that field) and the component's table. In a dynamic zone only the items of `component`'s type are followed.
+ */
+export interface ComponentStep {
+  owner: ContentType | Component;
+  field: string;
+  component: Component;
+  zone: boolean;
+}
+
+/**
+ * The value a unique check looks for: one to bind (a write's, as its plan holds it), or the one a stored row holds
+ * (publishing a draft: compared column to column, so no stored value is read and bound back in another form).
+ */
+export type SoughtValue = { value: unknown } | { rowId: number };
+
+/**
+ * Whether a published version of another document (in `locale`, for a localized type) holds the sought value in
+ * `attribute`: of the entry itself when `steps` is empty, else of the components found down `steps` (Strapi's
+ * where `{ [step]: { [step]: { [attribute]: value } } }` on the content type: `_cmps` rows by field, and by type in
+ * a zone).
  */
 export async function uniqueValueTaken(
   db: Database,
   contentType: ContentType,
+  steps: readonly ComponentStep[],
   attribute: ScalarAttribute,
-  value: unknown,
+  sought: SoughtValue,
   documentId: string,
   locale: string | undefined,
 ): Promise<boolean> {
   const d = sqlDialect(db.dialect);
-  const conditions = [`${d.quote(attribute.column)} = ?`, 'document_id <> ?'];
-  const params: unknown[] = [d.bindValue(value, attribute.type === 'password' ? 'string' : attribute.type), documentId];
+  const q = d.quote;
+  const joins: string[] = [];
+  const params: unknown[] = [];
+  let holder = 'o';
+  steps.forEach((step, i) => {
+    const type = step.zone ? ` AND l${i}.component_type = ?` : '';
+    joins.push(
+      `JOIN ${q(step.owner.componentsTable)} l${i} ON l${i}.entity_id = ${holder}.id AND l${i}.field = ?${type} ` +
+        `JOIN ${q(step.component.table)} c${i} ON c${i}.id = l${i}.cmp_id`,
+    );
+    params.push(step.field, ...(step.zone ? [step.component.uid] : []));
+    holder = `c${i}`;
+  });
+  const column = q(attribute.column);
+  const table = q(steps.length ? steps[steps.length - 1].component.table : contentType.table);
+  let value: string;
+  if ('rowId' in sought) {
+    value = `(SELECT s.${column} FROM ${table} s WHERE s.id = ?)`;
+    params.push(sought.rowId);
+  } else {
+    value = '?';
+    params.push(layoutBindValue(d, sought.value, attribute.type === 'password' ? 'string' : attribute.type));
+  }
+  const conditions = [`${holder}.${column} = ${value}`, 'o.document_id <> ?', 'o.published_at IS NOT NULL'];
+  params.push(documentId);
   if (contentType.localized) {
-    conditions.push('locale = ?');
+    conditions.push('o.locale = ?');
     params.push(locale);
   }
-  if (contentType.draftAndPublish) conditions.push('published_at IS NULL');
-  const rows = await db.query(`SELECT 1 AS hit FROM ${d.quote(contentType.table)} WHERE ${conditions.join(' AND ')} LIMIT 1`, params);
+  const rows = await db.query(`SELECT 1 AS hit FROM ${q(contentType.table)} o ${joins.join(' ')} WHERE ${conditions.join(' AND ')} LIMIT 1`, params);
   return rows.length > 0;
-}
-
-/**
- * A draft's value of a unique attribute when another document's published version in `locale` holds it too (what
- * publishing the draft would clash with), else undefined.
- */
-export async function publishedClash(
-  db: Database,
-  contentType: ContentType,
-  attribute: ScalarAttribute,
-  draftRowId: number,
-  locale: string | undefined,
-): Promise<{ value: unknown } | undefined> {
-  const q = sqlDialect(db.dialect).quote;
-  const table = q(contentType.table);
-  const column = q(attribute.column);
-  const localeCondition = contentType.localized ? ' AND o.locale = ?' : '';
-  const [row] = await db.query<{ value: unknown }>(
-    `SELECT d.${column} AS value FROM ${table} d JOIN ${table} o ON o.${column} = d.${column} AND o.document_id <> d.document_id ` +
-      `AND o.published_at IS NOT NULL${localeCondition} WHERE d.id = ? LIMIT 1`,
-    contentType.localized ? [locale, draftRowId] : [draftRowId],
-  );
-  return row;
 }
