@@ -6,6 +6,7 @@ import type { DocumentHooks } from '../documents/hooks.js';
 import { queryEngine, type QueryEngine } from '../documents/query-engine.js';
 import { strapiTransaction, type StrapiTransactionHandles } from './strapi-transaction.js';
 import type { Model } from '../model/types.js';
+import { notProvided, QUIET } from '../server-code/strapi-object.js';
 
 /** What the face needs of the app (the `Cairn` object). */
 interface FaceHost {
@@ -37,7 +38,7 @@ type StrapiDbQuery = ((uid: string) => QueryEngine) & Database['query'];
  * lifecycle subscribers; `strapi.db.query(uid)` is Strapi's Query Engine (its reads: documents/query-engine.ts), while
  * `db.query(sql, params)` stays Cairn's SQL (a model's uid is never SQL); `strapi.db.transaction(cb)` is Strapi's
  * (strapi-transaction.ts); once the server code is registered, Strapi's members it provides (`service`, `controller`,
- * `config.get`, `contentTypes`...); every other member is the app's own (`plugin`, `customFields`, `log`...).
+ * `config.get`, `contentTypes`...), the app's own (`plugin`, `customFields`, `log`...); any other member is an error.
  */
 export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
   const documents = strapiDocuments((uid) => cairn.documents(uid), cairn.documentHooks);
@@ -64,7 +65,10 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
       // Strapi's members the server code registered (`service`, `controller`, `config.get`, `contentTypes`...).
       const server = cairn.serverStrapi;
       if (server && typeof key === 'string' && key in server) return server[key];
-      return bound(target, Reflect.get(target, key, target));
+      // Cairn's own members (plugin, customFields, log...); any other is an API Cairn does not provide: an error that
+      // names it where the app reads it (in register or bootstrap, it stops the start), never undefined.
+      if (typeof key === 'symbol' || key in target || QUIET.has(key)) return bound(target, Reflect.get(target, key, target));
+      throw notProvided(key);
     },
   }) as unknown as StrapiFace<T>;
 }

@@ -139,3 +139,14 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * App code used an API of Strapi's that Cairn does not provide (`strapi.admin`, an unknown member). Where the start
+ * runs that code (register, bootstrap, factories), it stops the start naming the app's file and line.
+ */
+export class NotProvidedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotProvidedError';
+  }
+}

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../errors/index.js';
 
 const nodeRequire = createRequire(import.meta.url);
 type Jiti = { import(id: string): Promise<unknown>; evalModule(source: string, options: { filename: string; ext: string; async: true }): Promise<unknown> };
@@ -252,3 +253,18 @@ function missingPackage(error: unknown): { name: string; from: string } | undefi
   const from = Array.isArray(requireStack) && typeof requireStack[0] === 'string' ? requireStack[0] : 'the app';
   return { name, from };
 }
+
+/** A ConfigError naming the file (and keeping the line a stack gives for it): what stops start-up. */
+export function inFile(file: string, error: unknown): ConfigError {
+  if (error instanceof ConfigError && error.message.startsWith(file)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const line = lineIn(file, error);
+  return new ConfigError(`${file}${line ? ` (line ${line})` : ''}: ${message}`);
+}
+
+/** The line of `file` an error's stack passes through (the app's line that called what failed). */
+export function lineIn(file: string, error: unknown): string | undefined {
+  return error instanceof Error ? new RegExp(`${escape(file)}:(\\d+)`).exec(error.stack ?? '')?.[1] : undefined;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

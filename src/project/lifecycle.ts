@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../errors/index.js';
-import { describeLoadError, loadAppModule } from './config-module.js';
+import { ConfigError, NotProvidedError } from '../errors/index.js';
+import { describeLoadError, inFile, loadAppModule } from './config-module.js';
 
 type Hook = (context: Record<string, unknown>) => unknown;
 
@@ -38,7 +38,19 @@ export async function loadAppHooks(dir: string): Promise<AppHooks> {
     const hook = (exported as Record<string, unknown>)[name];
     if (hook === undefined) continue;
     if (typeof hook !== 'function') throw new ConfigError(`${file}: ${name} must be a function, not ${typeof hook}`);
-    hooks[name] = hook.bind(exported) as Hook;
+    // An API Cairn does not provide stops the start naming this file and the line that used it. (A hook that
+    // answers at once still does: the wrapper awaits nothing itself.)
+    const named = (error: unknown): never => {
+      throw error instanceof NotProvidedError ? inFile(file, error) : error;
+    };
+    hooks[name] = ((...args: unknown[]) => {
+      try {
+        const result = (hook as (...a: unknown[]) => unknown).apply(exported, args);
+        return result instanceof Promise ? result.catch(named) : result;
+      } catch (error) {
+        return named(error);
+      }
+    }) as Hook;
   }
   return hooks;
 }

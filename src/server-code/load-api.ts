@@ -1,7 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { ConfigError } from '../errors/index.js';
-import { describeLoadError, loadAppModule, type ModuleAliases } from '../project/config-module.js';
+import { describeLoadError, inFile, lineIn, loadAppModule, type ModuleAliases } from '../project/config-module.js';
+
+export { inFile };
 
 const EXTENSIONS = new Set(['.ts', '.js', '.mjs', '.cjs']);
 
@@ -60,18 +62,3 @@ async function loadFolder(folder: string, dir: string, aliases: ModuleAliases): 
   }
   return files;
 }
-
-/** A ConfigError naming the file (and keeping the line a stack gives for it): what stops start-up. */
-export function inFile(file: string, error: unknown): ConfigError {
-  if (error instanceof ConfigError && error.message.startsWith(file)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  const line = lineIn(file, error);
-  return new ConfigError(`${file}${line ? ` (line ${line})` : ''}: ${message}`);
-}
-
-/** The line of `file` an error's stack passes through (the app's line that called what failed). */
-function lineIn(file: string, error: unknown): string | undefined {
-  return error instanceof Error ? new RegExp(`${escape(file)}:(\\d+)`).exec(error.stack ?? '')?.[1] : undefined;
-}
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,4 +1,5 @@
 import type { ServerCodeHost } from './host.js';
+import { NotProvidedError } from '../errors/index.js';
 
 /** The app's controllers and services, by uid, as the loader built them. */
 export interface ServerCodeRegistry {
@@ -9,7 +10,13 @@ export interface ServerCodeRegistry {
 }
 
 /** Members of Strapi's object an app's code may read without them being APIs (inspection, promises, interop). */
-const QUIET = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
+/** Members that code probes without meaning Strapi's API (await, JSON, inspection, test matchers): undefined, not an error. */
+export const QUIET = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
+
+/** The error for a member of `strapi` that Cairn does not provide. */
+export function notProvided(key: string): NotProvidedError {
+  return new NotProvidedError(`strapi.${key} is not provided by Cairn (see README's list of the Strapi APIs Cairn runs)`);
+}
 
 /**
  * The `strapi` an app's server code receives (`({ strapi }) => ({ ... })`, policies' and middlewares' third
@@ -50,7 +57,7 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
     get(target, key) {
       if (typeof key === 'symbol' || key in target) return Reflect.get(target, key);
       if (QUIET.has(key)) return undefined;
-      throw new Error(`strapi.${key} is not provided by Cairn (see README's list of the Strapi APIs Cairn runs)`);
+      throw notProvided(key);
     },
   });
 }

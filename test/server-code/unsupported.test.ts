@@ -92,4 +92,18 @@ describe('server code Cairn cannot run stops the start, naming the file and the 
       expect(message).toContain(expected);
     }
   });
+
+  it("a strapi member Cairn does not provide, read in src/index.js's register or bootstrap, with the file's line", async () => {
+    for (const [hook, use, line] of [
+      ['register', 'strapi.webhookStore.addAllowedEvent("x", "y");', 4],
+      ['bootstrap', 'await strapi.admin.services.permission.conditionProvider.register({ name: "is-owner" });', 5],
+    ] as const) {
+      const dir = appWith({});
+      const file = join(dir, 'src', 'index.js');
+      const body = hook === 'register' ? `  register({ strapi }) {\n    ${use}\n  },\n` : `  register() {},\n  async bootstrap({ strapi }) {\n    ${use}\n  },\n`;
+      writeFileSync(file, `'use strict';\nmodule.exports = {\n${body}};\n`);
+      const member = hook === 'register' ? 'webhookStore' : 'admin';
+      expect(await startError(dir)).toBe(`${file} (line ${line}): strapi.${member} is not provided by Cairn (see README's list of the Strapi APIs Cairn runs)`);
+    }
+  });
 });
