@@ -12,9 +12,11 @@
 // strapi-setup.cjs, run by node in the copy, loads LaunchPad's Strapi (its src/ unchanged) to grant the Public role
 // find/findOne on its content types and issue a full-access API token (and, when the checkout has no seed, writes a
 // made-up one: said loudly); Strapi starts (production, admin panel not built), the slugs are read with the token,
-// the front end's requests (requests.mjs, each citing its next/ file) are recorded as Public; Strapi stops; Cairn's
-// CLI starts on the same folder, database and secrets and answers the same requests; the conformance kit's
-// compare.mjs compares (ids and timestamps normalised, key order aside).
+// the front end's requests (requests.mjs, each citing its next/ file; draft ones ask for content source maps, as the
+// front end does in draft mode) are recorded as Public; Strapi stops; Cairn's CLI starts on the same folder, database
+// and secrets and answers the same requests; where the installed Strapi is older than the one Cairn follows, what
+// Strapi added since (version-differences.mjs) is taken out of a copy of Cairn's answers, counted and printed; the
+// conformance kit's compare.mjs compares (ids and timestamps normalised, key order aside).
 //
 // Prints per request: equal, or different with the first differing path; then totals. Exit 0 when all are equal,
 // 1 on any difference, 2 when a step fails (Cairn refusing to start on LaunchPad is such a failure; its message is
@@ -28,7 +30,8 @@ import { fileURLToPath } from 'node:url';
 import qs from 'qs';
 import { ensureNpmInstall } from './interop/install.mjs';
 import { freePort, startCairn, startStrapi, stop } from './interop/servers.mjs';
-import { discoveryRequests, frontEndRequests, HEADERS, LOCALES } from './launchpad/requests.mjs';
+import { discoveryRequests, frontEndRequests, LOCALES } from './launchpad/requests.mjs';
+import { alignWithReference } from './launchpad/version-differences.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const here = join(repo, 'scripts', 'launchpad');
@@ -142,9 +145,19 @@ async function main() {
   await step('cairn stop (again)', () => stop(server));
   server = undefined;
 
-  const result = await step('compare', () => compare(strapiDir_, cairnDir, requests, work));
-  const populated = compare(strapiDir_, cairnPopulatedDir, requests, work);
-  console.log(`\n=== LaunchPad: the front end's requests, Cairn vs Strapi ${readVersion()} on the same database${seed.file ? '' : ' (MADE-UP SEED: the checkout has no export)'} ===`);
+  // What the reference's version cannot answer (version-differences.mjs) is taken out of copies of Cairn's answers.
+  const reference = installedVersion(install.dir);
+  const aligned = await step('align with the reference', () => {
+    const mainPass = alignWithReference(cairnDir, `${cairnDir}-aligned`, reference);
+    alignWithReference(cairnPopulatedDir, `${cairnPopulatedDir}-aligned`, reference);
+    return mainPass;
+  });
+  for (const { rule, strings, answers } of aligned) {
+    console.log(`  Strapi ${reference} is older than ${rule.since}: ${rule.what}; taken out of Cairn's answers: ${strings} strings in ${answers} answers`);
+  }
+  const result = await step('compare', () => compare(strapiDir_, `${cairnDir}-aligned`, requests, work));
+  const populated = compare(strapiDir_, `${cairnPopulatedDir}-aligned`, requests, work);
+  console.log(`\n=== LaunchPad: the front end's requests, Cairn vs Strapi ${reference} on the same database${seed.file ? '' : ' (MADE-UP SEED: the checkout has no export)'} ===`);
   for (const q of requests) {
     const diff = result.different.get(q.name);
     console.log(`${diff ? 'DIFFERENT' : 'equal    '} ${q.name.padEnd(38)} ${q.path}${diff ? `\n          ${diff}` : ''}`);
@@ -265,11 +278,11 @@ async function discover(url, token) {
   return slugs;
 }
 
-/** Each request sent as the front end sends it (no token), answers written as record.mjs does: <name>.json. */
+/** Each request sent as the front end sends it (no token, its headers), answers written as record.mjs does: <name>.json. */
 async function record(url, requests, dir) {
   mkdirSync(dir, { recursive: true });
   for (const q of requests) {
-    const res = await fetch(url + q.path, { headers: HEADERS, signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(url + q.path, { headers: q.headers, signal: AbortSignal.timeout(60_000) });
     const text = await res.text();
     let body;
     try {
@@ -311,12 +324,9 @@ function summaryOfStatuses(strapiAnswers, cairnAnswers, requests) {
   return `\nStrapi answered: ${tally(strapiAnswers)}\nCairn answered:  ${tally(cairnAnswers)}`;
 }
 
-function readVersion() {
-  try {
-    return JSON.parse(readFileSync(join(strapiDir, 'package.json'), 'utf8')).dependencies['@strapi/strapi'];
-  } catch {
-    return '';
-  }
+/** The version of Strapi installed for LaunchPad (its package.json may give a range). */
+function installedVersion(dir) {
+  return JSON.parse(readFileSync(join(dir, 'node_modules', '@strapi', 'core', 'package.json'), 'utf8')).version;
 }
 
 /** Runs node with args; returns stdout; throws with the output's tail when it fails. */

@@ -3,13 +3,15 @@
 // GET /api/<name>?<options>&status=published, `fetchSingleType(name, options)` GET /api/<name>?<options>&status=published,
 // both in next/lib/strapi/client.ts; in draft mode (Next.js preview) the same with status=draft. The locales are
 // next/i18n.config.ts's (en, fr); the slugs are those of the database (discovered first: `discoveryRequests`).
-// Each request is sent without a token (the front end's client sends none) and with its header
-// `strapi-encode-source-maps: false` (client.ts's createClient).
+// Each request is sent without a token (the front end's client sends none) and with the header client.ts's
+// createClient sets: `strapi-encode-source-maps: false`, or `true` in draft mode (`createClient(config, true)`: the
+// preview asks for content source maps, every string of the answer then carrying hidden metadata).
 import qs from 'qs';
 
 export const LOCALES = ['en', 'fr']; // next/i18n.config.ts
 export const STATUSES = ['published', 'draft']; // client.ts: published, or draft in draft mode
-export const HEADERS = { 'strapi-encode-source-maps': 'false' };
+/** The headers of a request for `status` (client.ts's createClient: isDraftMode ? 'true' : 'false'). */
+export const headersFor = (status) => ({ 'strapi-encode-source-maps': status === 'draft' ? 'true' : 'false' });
 
 const path = (name, options, status) => `/api/${name}?${qs.stringify({ ...options, status }, { encodeValuesOnly: true })}`;
 
@@ -22,13 +24,13 @@ export function discoveryRequests(locale) {
   return { pages: list('pages'), articles: list('articles'), products: list('products') };
 }
 
-/** The front end's requests for the slugs found: [{ name, method, path, source }] in a fixed order. */
+/** The front end's requests for the slugs found: [{ name, method, path, headers, source }] in a fixed order. */
 export function frontEndRequests(slugsByLocale) {
   const out = [];
-  const add = (name, path, source) => out.push({ name, method: 'GET', path, source });
   for (const locale of LOCALES) {
     const slugs = slugsByLocale[locale];
     for (const status of STATUSES) {
+      const add = (name, path, source) => out.push({ name, method: 'GET', path, headers: headersFor(status), source });
       const tag = `${locale}-${status}`;
       // app/[locale]/layout.tsx: fetchSingleType('global', { locale }) (and products/[slug]/page.tsx)
       add(`${tag}-global`, path('global', { locale }, status), 'next/app/[locale]/layout.tsx');

@@ -1,6 +1,7 @@
 /**
  * Content-types every Cairn app has, in schema.json form so they go through the same normalization as the
- * app's own. Features add theirs (users & permissions) to this list before the model is built.
+ * app's own. Features add theirs (users & permissions) to this list before the model is built. Attribute types are
+ * Strapi's own (`@strapi/upload`'s file: `url`, `alternativeText`... are `text`): answers name them (source-maps.ts).
  */
 export interface BuiltinSchema {
   uid: string;
@@ -19,8 +20,8 @@ export const BUILTIN_SCHEMAS: BuiltinSchema[] = [
       options: { draftAndPublish: false },
       attributes: {
         name: { type: 'string', required: true },
-        alternativeText: { type: 'string' },
-        caption: { type: 'string' },
+        alternativeText: { type: 'text' },
+        caption: { type: 'text' },
         focalPoint: { type: 'json' },
         width: { type: 'integer' },
         height: { type: 'integer' },
@@ -29,8 +30,8 @@ export const BUILTIN_SCHEMAS: BuiltinSchema[] = [
         ext: { type: 'string' },
         mime: { type: 'string', required: true },
         size: { type: 'decimal', required: true },
-        url: { type: 'string', required: true },
-        previewUrl: { type: 'string' },
+        url: { type: 'text', required: true },
+        previewUrl: { type: 'text' },
         provider: { type: 'string', required: true },
         provider_metadata: { type: 'json' },
         folderPath: { type: 'string', private: true },

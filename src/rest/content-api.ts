@@ -7,6 +7,7 @@ import { authorize } from '../auth/access-control.js';
 import { cachedReadSpec, rawQuery, readSpec } from './query.js';
 import { entryBody, JSON_TYPE, listBody } from './responses.js';
 import { toV4Text, wantsV4 } from './v4-format.js';
+import { encodeSourceMaps, wantsSourceMaps } from './source-maps.js';
 
 type Params = { documentId?: string };
 type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -47,9 +48,14 @@ export function coreRoutes(ctx: RestContext, contentType: ContentType): CoreRout
   ];
 }
 
-/** An entry's JSON text as the client asked for it: v5's form, or v4's with `Strapi-Response-Format: v4`. */
+/**
+ * An entry's JSON text as the client asked for it: v5's form, or v4's with `Strapi-Response-Format: v4`; with
+ * `strapi-encode-source-maps: true`, v5's with its content source maps (parsed and written again only then).
+ */
 function answerShape(ctx: RestContext, ct: ContentType, req: FastifyRequest): (row: string) => string {
-  return wantsV4(req) ? (row) => toV4Text(ctx.model, ct, row) : (row) => row;
+  if (wantsV4(req)) return (row) => toV4Text(ctx.model, ct, row);
+  if (wantsSourceMaps(req.headers)) return (row) => JSON.stringify(encodeSourceMaps(ctx.model, ct, JSON.parse(row)));
+  return (row) => row;
 }
 
 /**

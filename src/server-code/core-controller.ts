@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Caller } from '../auth/access-control.js';
 import type { ContentType } from '../model/types.js';
-import { readSpec, toV4Text, type RestContext } from '../rest/index.js';
+import { encodeSourceMaps, readSpec, toV4Text, type RestContext } from '../rest/index.js';
 import { CALLER } from './core-service.js';
 import type { KoaContext } from './koa-context.js';
 import { ValidationError } from './strapi-errors.js';
@@ -38,8 +38,10 @@ export function createCoreController(rest: RestContext, contentType: ContentType
       if (data === null || data === undefined) return data;
       if (!isObject(data) && !Array.isArray(data)) throw new Error('Entry must be an object or an array of objects');
       const ctx = requestContext.getStore();
-      const v4 = ctx?.get('strapi-response-format') === 'v4';
-      return { data: v4 ? JSON.parse(toV4Text(rest.model, contentType, JSON.stringify(data))) : data, meta };
+      // Strapi reshapes first, then adds the source maps (none to a v4 shape: content-api.ts's answerShape).
+      if (ctx?.get('strapi-response-format') === 'v4') return { data: JSON.parse(toV4Text(rest.model, contentType, JSON.stringify(data))), meta };
+      if (ctx?.get('strapi-encode-source-maps') === 'true') return { data: encodeSourceMaps(rest.model, contentType, data), meta };
+      return { data, meta };
     },
     async sanitizeOutput(data: unknown) {
       return withoutPrivate(data, contentType);

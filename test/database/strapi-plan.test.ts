@@ -76,9 +76,12 @@ describe("Strapi's layout planned for the conformance model", () => {
     expect(planStrapiLayout(model, 'mysql')).toEqual(postgres);
   });
 
-  it("follows Strapi's definitions of its own types where Cairn's model says otherwise (files.alternative_text is text)", () => {
-    expect(model.contentTypes.get('plugin::upload.file')!.attributes.get('alternativeText')).toMatchObject({ type: 'string' });
-    const files = planStrapiLayout(model, 'postgres').find((t) => t.name === 'files')!;
+  it("follows Strapi's definitions of its own types where Cairn's model says otherwise (files' folder, which Cairn's model lacks)", () => {
+    const file = model.contentTypes.get('plugin::upload.file')!;
+    expect(file.attributes.has('folder')).toBe(false);
+    const plan = planStrapiLayout(model, 'postgres');
+    expect(plan.some((t) => t.name === 'files_folder_lnk')).toBe(true);
+    const files = plan.find((t) => t.name === 'files')!;
     for (const name of ['alternative_text', 'caption', 'url', 'preview_url']) expect(files.columns.find((c) => c.name === name)?.type).toBe('text');
   });
 

@@ -119,8 +119,8 @@ describe('the built-in upload file type', () => {
     const shape = Object.fromEntries([...file.attributes.values()].map((a) => [a.name, a.kind === 'scalar' ? `${a.type}${a.required ? '!' : ''}${a.private ? ' private' : ''}` : a.kind]));
     expect(shape).toEqual({
       name: 'string!',
-      alternativeText: 'string',
-      caption: 'string',
+      alternativeText: 'text',
+      caption: 'text',
       focalPoint: 'json',
       width: 'integer',
       height: 'integer',
@@ -129,8 +129,8 @@ describe('the built-in upload file type', () => {
       ext: 'string',
       mime: 'string!',
       size: 'decimal!',
-      url: 'string!',
-      previewUrl: 'string',
+      url: 'text!',
+      previewUrl: 'text',
       provider: 'string!',
       provider_metadata: 'json',
       folderPath: 'string private',

@@ -6,7 +6,7 @@ import type { StrapiAttribute, StrapiIndex, StrapiRelationKind, StrapiSchema } f
  * points at (admin_users), as Strapi declares them (`@strapi/upload`, `@strapi/i18n`, `@strapi/plugin-users-permissions`,
  * `@strapi/admin` content types; `@strapi/core`'s core store; `@strapi/database`'s three tables of its own): data only,
  * the tables follow from the same rules as the app's (plan.ts). Where Cairn's own model describes one of these types
- * differently (model/builtin.ts: `files.alternativeText` is a string there, text here), this is what the database has.
+ * differently (model/builtin.ts: the files there have no `related` or `folder`), this is what the database has.
  *
  * Attributes are limited to what makes these tables: relations to types Cairn does not plan (admin roles, review
  * workflows...) are left out, and so are their link tables (admin_users_roles_lnk...).
