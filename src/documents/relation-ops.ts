@@ -90,7 +90,8 @@ function target(item: unknown, path: (string | number)[], positions: Positions):
     throw new ValidationError(`${path.join('.')} needs a documentId`);
   }
   const result: RelationTarget = { ref };
-  if (item.locale !== undefined) {
+  // `locale: null` names a target without locales (what clients and Strapi's own tests send): no locale.
+  if (item.locale !== undefined && item.locale !== null) {
     if (typeof item.locale !== 'string') throw new ValidationError(`${path.join('.')}.locale must be a string`);
     result.locale = item.locale;
   }

@@ -60,9 +60,24 @@ function documentService(current: () => Documents): StrapiDocumentService {
     // App code reads private attributes and passwords, as from Strapi's Document Service (its sanitizers are REST's).
     return docs.spec(params as never, { defaultLimit: paged ? docs.restLimits.defaultLimit : UNLIMITED, maxLimit: UNLIMITED, withCount: false }, { withPrivate: true });
   };
+  /**
+   * What every action of Strapi's Document Service checks first (its repository's `validateParams`): `lookup` is
+   * internal, and `filters`, `sort`, `fields` and `populate` must name what exists, whichever action gets them (reads
+   * parse them anyway; a write reads only fields and populate for its answer, the others are checked all the same).
+   */
+  const READS = new Set(['findMany', 'findFirst', 'findOne', 'count']);
+  const checked = (docs: Documents, action: string, params: Params): void => {
+    if (params.lookup !== undefined) throw new ValidationError("Invalid params: 'lookup'");
+    if (READS.has(action)) return;
+    const selection = Object.fromEntries(['filters', 'sort', 'fields', 'populate'].flatMap((key) => (params[key] === undefined ? [] : [[key, params[key]]])));
+    if (Object.keys(selection).length) spec(docs, selection);
+  };
   const run = <T>(action: string, params: Params | undefined, work: (docs: Documents, params: Params) => Promise<T>) => {
     const docs = current();
-    return docs.run(action, params ?? {}, (p) => work(docs, p));
+    return docs.run(action, params ?? {}, (p) => {
+      checked(docs, action, p);
+      return work(docs, p);
+    });
   };
   const documentIdOf = (params: Params): string => {
     if (typeof params.documentId !== 'string' || params.documentId === '') throw new ValidationError('documentId is required');

@@ -111,9 +111,10 @@ function collect(
     if (!isComponent && key === 'locale') continue;
     if (!isComponent && key === 'publishedAt') {
       // Accepted and ignored, as Strapi 5 does (clients send back what they read): the query's `status` decides.
-      // It must still be what a read gives, a date-time or null.
+      // It must still be what a read gives, a date-time or null (app code: a valid Date too).
       const value = data[key];
-      if (value !== null && (typeof value !== 'string' || !castDateTime(value).ok)) {
+      const valid = value === null || (value instanceof Date ? !Number.isNaN(value.getTime()) : typeof value === 'string' && castDateTime(value).ok);
+      if (!valid) {
         ctx.errors.push({ path: errorPath([...path, key]), message: `${key} must be a valid datetime or null`, name: 'ValidationError', value });
       }
       continue;

@@ -54,7 +54,9 @@ export function entryObject(
   }
   if (isContentType) {
     for (const name of Object.keys(SYSTEM_COLUMNS)) {
-      if (name === 'locale' && !schema.localized) continue;
+      // A type without locales keeps a `locale` column (NULL, or stale after i18n was turned off): code reads it as
+      // Strapi's Query Engine gives it; REST and GraphQL never show it.
+      if (name === 'locale' && !schema.localized && !ctx.withPrivate) continue;
       if (wanted && !wanted.has(name)) continue;
       pairs.push([name, fieldValue(ctx, schema, alias, name)]);
     }
