@@ -1,4 +1,4 @@
-import type { ContentType, Model, MorphAttribute } from '../model/types.js';
+import type { Component, ContentType, Model, MorphAttribute } from '../model/types.js';
 import type { Database } from '../database/types.js';
 import {
   readMorphList,
@@ -26,8 +26,12 @@ import { linkedRows, type StrapiRelationScope } from './strapi-relation-writes.j
  * database/store/morph-links.ts copyMorphLinks).
  */
 
-/** Writes a row's morph plans. `source` is a content type (morph relations are refused in components). */
-export async function writeMorphs(db: Database, model: Model, source: ContentType, rowId: number, plans: MorphPlan[], scope: StrapiRelationScope): Promise<void> {
+/**
+ * Writes a row's morph plans. `source` is a content type, or a component (a row of one of its entries: `scope` is
+ * that entry's version and locale), which holds morphToOne and morphToMany relations only (the model refuses the
+ * inverse sides there).
+ */
+export async function writeMorphs(db: Database, model: Model, source: ContentType | Component, rowId: number, plans: MorphPlan[], scope: StrapiRelationScope): Promise<void> {
   for (const plan of plans) {
     const { attribute } = plan;
     const rowsOf = (targets: MorphTarget[], mustExist = true) => linkedRowsOf(db, model, targets, scope, mustExist);
@@ -51,6 +55,7 @@ export async function writeMorphs(db: Database, model: Model, source: ContentTyp
       }
       case 'morphMany':
       case 'morphOne': {
+        if (source.modelType !== 'contentType') throw new Error(`${source.uid}.${attribute.name}: a ${attribute.relation} relation in a component`);
         // The links are the target's: rows of `target` whose `morphBy` attribute links this row.
         const owner = model.contentTypes.get(attribute.target!)!;
         const by = owner.attributes.get(attribute.morphBy!) as MorphAttribute;
@@ -102,7 +107,7 @@ async function linkedRowsOf(db: Database, model: Model, targets: MorphTarget[], 
  * whole, `order` 1..n, each link keeping its `field`; a new link's `field` is the attribute's name on an update and
  * NULL on a create, as Strapi writes them.
  */
-async function writeMorphToMany(db: Database, model: Model, source: ContentType, rowId: number, attribute: MorphAttribute, ops: MorphOps, scope: StrapiRelationScope): Promise<void> {
+async function writeMorphToMany(db: Database, model: Model, source: ContentType | Component, rowId: number, attribute: MorphAttribute, ops: MorphOps, scope: StrapiRelationScope): Promise<void> {
   const table = morphTableOf(source, attribute.name);
   const field = scope.created ? null : attribute.name;
   const keyOf = (l: { relatedId: number; type: string }) => `${l.type}|${l.relatedId}`;

@@ -255,8 +255,7 @@ async function writeLinks(store: RowStore, schema: ContentType | Component, rowI
     const kept = await store.attachComponents(schema, rowId, write.attribute.name, write.items, write.attribute.kind === 'component' && !write.attribute.repeatable);
     if (kept < write.items.length) throw new Error(`${schema.uid}.${write.attribute.name}: no component row ${JSON.stringify(write.items)}`);
   }
-  if (row.morphs.length && schema.modelType !== 'contentType') throw new Error(`${schema.uid}: polymorphic relations in a component are not provided by Cairn`);
-  for (const write of row.morphs) await writeMorph(store.db, store.model, schema as ContentType, rowId, write);
+  for (const write of row.morphs) await writeMorph(store.db, store.model, schema, rowId, write);
   for (const write of row.media) {
     const documentIds = await fileDocumentIds(store.db, write.fileIds);
     if (documentIds.length < write.fileIds.length) throw new Error(`${schema.uid}.${write.attribute.name}: no file with id ${write.fileIds.join(', ')}`);
@@ -282,10 +281,10 @@ async function writeRelations(db: Database, model: Model, schema: ContentType | 
 
 /**
  * One polymorphic relation of a row, as Strapi's entity manager writes it: a morphToMany's list (`order` 1..n, `field`
- * NULL from the owner side), a morphToOne's columns on the row, and from the inverse side the target rows' links to
- * this row (`field`: the inverse attribute's name).
+ * NULL from the owner side), a morphToOne's columns on the row (a content type's or a component's), and from the
+ * inverse side (a content type's only) the target rows' links to this row (`field`: the inverse attribute's name).
  */
-async function writeMorph(db: Database, model: Model, source: ContentType, rowId: number, write: MorphWrite): Promise<void> {
+async function writeMorph(db: Database, model: Model, source: ContentType | Component, rowId: number, write: MorphWrite): Promise<void> {
   const { attribute } = write;
   const same = (a: MorphMember) => (b: MorphMember) => a.id === b.id && a.type === b.type;
   const edited = (current: MorphMember[]) => [...current.filter((m) => !write.disconnect.some(same(m)) && !write.connect.some(same(m))), ...write.connect];
@@ -304,6 +303,7 @@ async function writeMorph(db: Database, model: Model, source: ContentType, rowId
       return;
     }
     default: {
+      if (source.modelType !== 'contentType') throw new Error(`${source.uid}.${attribute.name}: a ${attribute.relation} relation in a component`);
       const owner = model.contentTypes.get(attribute.target!)!;
       const by = owner.attributes.get(attribute.morphBy!) as MorphAttribute;
       if (by.relation === 'morphToMany') {

@@ -13,7 +13,7 @@ import { writeStrapiRelations, type StrapiRelationScope } from './strapi-relatio
  */
 export async function writeChildren(store: RowStore, schema: ContentType | Component, rowId: number, plan: RowPlan, scope: StrapiRelationScope): Promise<void> {
   for (const componentPlan of plan.components) await replaceComponents(store, schema, rowId, componentPlan, scope);
-  if (plan.morphs.length && schema.modelType === 'contentType') await writeMorphs(store.db, store.model, schema, rowId, plan.morphs, scope);
+  if (plan.morphs.length) await writeMorphs(store.db, store.model, schema, rowId, plan.morphs, scope);
   if (!plan.relations.length) return;
   // Strapi's layout keeps media apart from relations (`files_related_mph`, not a join table).
   const relations: RelationPlan[] = [];

@@ -127,14 +127,16 @@ function normalizeRelation(base: Base, a: Raw, ctx: AttributeContext, fail: Fail
 }
 
 /**
- * A polymorphic relation. morphToOne / morphToMany name no target (any content type); morphOne / morphMany name the
- * type and its morph attribute (`morphBy`) whose links they read backwards (checked in resolve-references).
+ * A polymorphic relation. morphToOne / morphToMany name no target (any content type); a component may hold them too
+ * (its own `_mph` table, or `target_id`/`target_type` on its rows, as Strapi lays them out). morphOne / morphMany
+ * name the type and its morph attribute (`morphBy`) whose links they read backwards (checked in resolve-references):
+ * a content type's only, as a morph link's items are content types' rows.
  */
 function normalizeMorph(base: Base, a: Raw, ctx: AttributeContext, fail: Fail): MorphAttribute {
   const relation = a.relation as MorphKind;
-  if (ctx.isComponent) fail(`morph relations ("${relation}") are not supported in components`);
   const owning = relation === 'morphToOne' || relation === 'morphToMany';
   if (owning) return { ...base, kind: 'morph', relation, toMany: relation === 'morphToMany' };
+  if (ctx.isComponent) fail(`a ${relation} relation in a component: a morph link's items are content types' rows, so components may hold morphToOne and morphToMany relations only`);
   if (typeof a.target !== 'string' || a.target === '') fail(`a ${relation} relation needs a "target" content-type uid`);
   if (typeof a.morphBy !== 'string' || a.morphBy === '') fail(`a ${relation} relation needs "morphBy": the morphToOne or morphToMany attribute of its target`);
   return { ...base, kind: 'morph', relation, toMany: relation === 'morphMany', target: a.target as string, morphBy: a.morphBy as string };

@@ -220,6 +220,20 @@ describe('component rules', () => {
     expectModelError(input, file, 'thing', /relations in components are one-way/);
   });
 
+  it('morphToOne and morphToMany inside components (as Strapi 5 lays them out); their inverse sides are a content type\'s', () => {
+    const model = buildModel({
+      contentTypes: [{ schema: thing({}), file: FILE }],
+      components: [cmp('a.b', { one: { type: 'relation', relation: 'morphToOne' }, many: { type: 'relation', relation: 'morphToMany' } })],
+    });
+    expect(model.components.get('a.b')!.attributes.get('one')).toMatchObject({ kind: 'morph', relation: 'morphToOne', toMany: false });
+    expect(model.components.get('a.b')!.attributes.get('many')).toMatchObject({ kind: 'morph', relation: 'morphToMany', toMany: true });
+    const input: ModelInput = {
+      contentTypes: [{ schema: thing({ links: { type: 'relation', relation: 'morphToMany' } }), file: FILE }],
+      components: [cmp('a.b', { back: rel('morphMany', 'api::thing.thing', { morphBy: 'links' }) })],
+    };
+    expectModelError(input, 'src/components/a/b.json', 'back', /components may hold morphToOne and morphToMany relations only/);
+  });
+
   it('a component that contains itself, directly or through another', () => {
     expectModelError({ contentTypes: [], components: [cmp('a.b', { me: { type: 'component', component: 'a.b' } })] }, 'src/components/a/b.json', 'me', /contains itself \(a.b -> a.b\)/);
     expectModelError(

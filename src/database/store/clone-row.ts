@@ -4,16 +4,16 @@ import { incomingJoins } from '../strapi-store/relations-of.js';
 import { copyLinksMapped } from '../strapi-store/copy-links.js';
 import { checkedRowId, copyColumns, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
 import { copyFileRows } from './media-links.js';
-import { morphTablesOf, readMorphList, readMorphToOne, replaceMorphList, writeMorphToOne } from './morph-links.js';
+import { copyOwnMorphLinks } from './morph-links.js';
 import { RowStore } from './rows.js';
 
 /**
  * Strapi's `clone`: a new row of `contentType` (another document's version) made from row `fromId`, in one
- * transaction, every stored value copied by the database and then `overrides` written: its components copied afresh,
- * its media rows, its own links to the same rows (order values kept), its morph links (owner side), and the links
- * other types' rows hold to it where a row may link several (a manyToMany's or a oneToMany's owner, and a oneToOne
- * owner, whose join row Strapi copies). A manyToOne owner links one row: it keeps linking the source (Strapi's
- * create would move it to the clone). Returns the new row's id.
+ * transaction, every stored value copied by the database and then `overrides` written: its components copied afresh
+ * (with their links and morph links), its media rows, its own links to the same rows (order values kept), its morph
+ * links (owner side), and the links other types' rows hold to it where a row may link several (a manyToMany's or a
+ * oneToMany's owner, and a oneToOne owner, whose join row Strapi copies). A manyToOne owner links one row: it keeps
+ * linking the source (Strapi's create would move it to the clone). Returns the new row's id.
  */
 export async function cloneRow(db: Database, model: Model, contentType: ContentType, fromId: number, overrides: Record<string, unknown>): Promise<number> {
   checkedRowId(fromId, contentType.table, 'the row cloned');
@@ -30,10 +30,7 @@ export async function cloneRow(db: Database, model: Model, contentType: ContentT
       if (owner.uid === contentType.uid) continue;
       await copyLinksMapped(trx, { table, side: 'inverse' }, { from: fromId, to: rowId, members: 'same', otherOrder: 'append' });
     }
-    for (const { table } of morphTablesOf(contentType)) await replaceMorphList(trx, table, rowId, await readMorphList(trx, table, fromId));
-    if ([...contentType.attributes.values()].some((a) => a.kind === 'morph' && a.relation === 'morphToOne')) {
-      await writeMorphToOne(trx, contentType.table, [rowId], await readMorphToOne(trx, contentType.table, fromId));
-    }
+    await copyOwnMorphLinks(trx, model, contentType, fromId, rowId, 'same');
     return rowId;
   });
 }

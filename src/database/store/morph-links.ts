@@ -8,7 +8,8 @@ import { MORPH_TO_ONE_COLUMNS, morphTableOf, type MorphTable } from '../strapi-l
  * <attribute>_id, <attribute>_type, field, order)`: the owner row, the linked row's id and its type's uid, and
  * `field`, the name of the inverse attribute (morphMany / morphOne) a link was written from (NULL, or the owner
  * attribute's name, when written from the owner side, as Strapi's create and update write it). A morphToOne keeps
- * its link on the owner row itself: `target_id`, `target_type`. No foreign key holds the linked row: links go only
+ * its link on the owner row itself: `target_id`, `target_type`. The owner is a content type's row or a component's
+ * (`components_..._<attribute>_mph`, `<component file name>_id`). No foreign key holds the linked row: links go only
  * when written away or when a row of either side is deleted (deleteMorphRows).
  */
 
@@ -104,12 +105,13 @@ export function morphTablesOf(schema: ContentType | Component): Array<{ attribut
 
 /**
  * The id of the row of `type` that is `version` of the same document (and locale) as row `rowId`; the same row for a
- * type without Draft & Publish; undefined when that version does not exist (or the type is not a content type).
+ * type without Draft & Publish, or for `same`; undefined when that version does not exist (or the type is not a
+ * content type).
  */
-async function versionOf(db: Database, model: Model, type: string, rowId: number, version: 'published' | 'draft'): Promise<number | undefined> {
+async function versionOf(db: Database, model: Model, type: string, rowId: number, version: 'published' | 'draft' | 'same'): Promise<number | undefined> {
   const target = model.contentTypes.get(type);
   if (!target) return undefined;
-  if (!target.draftAndPublish) return rowId;
+  if (!target.draftAndPublish || version === 'same') return rowId;
   const q = (name: string) => db.quote(name);
   const locale = target.localized ? ` AND (v.${q('locale')} = s.${q('locale')} OR (v.${q('locale')} IS NULL AND s.${q('locale')} IS NULL))` : '';
   const [row] = await db.query<{ id: number | string }>(
@@ -120,14 +122,25 @@ async function versionOf(db: Database, model: Model, type: string, rowId: number
   return row ? Number(row.id) : undefined;
 }
 
+/** Whether a schema has a morphToOne (its rows' `target_id` / `target_type` columns). */
+const hasMorphToOne = (schema: ContentType | Component) => [...schema.attributes.values()].some((a) => a.kind === 'morph' && a.relation === 'morphToOne');
+
 /**
- * Gives row `toId` of `contentType` the morph links of row `fromId` (publish, discard), each linked row mapped to its
- * `members` version (dropped when it has none), as Strapi's publish re-creates them from the draft's: the owner side
- * of every morphToMany and the morphToOne columns. Links other rows hold to `fromId` through a morph relation are the
- * other rows' own: left alone.
+ * Gives row `toId` of `schema` (a content type, or a component) the owner-side morph links of row `fromId`: every
+ * morphToMany's list (order and `field` kept) and the morphToOne columns, each linked row mapped to its `members`
+ * version (dropped when it has none), or kept as it is for `same` (a clone). A component's rows get theirs when the
+ * entry's version is copied (version-copy.ts copyComponents): publishing maps them to published rows as the entry's
+ * own links, as Strapi's publish re-creates a morphToMany's links from the draft's documents.
  */
-export async function copyMorphLinks(db: Database, model: Model, contentType: ContentType, fromId: number, toId: number, members: 'published' | 'draft'): Promise<void> {
-  for (const { table } of morphTablesOf(contentType)) {
+export async function copyOwnMorphLinks(
+  db: Database,
+  model: Model,
+  schema: ContentType | Component,
+  fromId: number,
+  toId: number,
+  members: 'published' | 'draft' | 'same',
+): Promise<void> {
+  for (const { table } of morphTablesOf(schema)) {
     const links: MorphLink[] = [];
     for (const link of await readMorphList(db, table, fromId)) {
       const relatedId = await versionOf(db, model, link.type, link.relatedId, members);
@@ -135,11 +148,21 @@ export async function copyMorphLinks(db: Database, model: Model, contentType: Co
     }
     await replaceMorphList(db, table, toId, links);
   }
-  if ([...contentType.attributes.values()].some((a) => a.kind === 'morph' && a.relation === 'morphToOne')) {
-    const link = await readMorphToOne(db, contentType.table, fromId);
+  if (hasMorphToOne(schema)) {
+    const link = await readMorphToOne(db, schema.table, fromId);
     const relatedId = link ? await versionOf(db, model, link.type, link.relatedId, members) : undefined;
-    await writeMorphToOne(db, contentType.table, [toId], link && relatedId !== undefined ? { relatedId, type: link.type } : null);
+    await writeMorphToOne(db, schema.table, [toId], link && relatedId !== undefined ? { relatedId, type: link.type } : null);
   }
+}
+
+/**
+ * Gives row `toId` of `contentType` the morph links of row `fromId` (publish, discard), each linked row mapped to its
+ * `members` version (dropped when it has none), as Strapi's publish re-creates them from the draft's: the owner side
+ * of every morphToMany and the morphToOne columns (copyOwnMorphLinks). Links other rows hold to `fromId` through a
+ * morph relation are the other rows' own: left alone.
+ */
+export async function copyMorphLinks(db: Database, model: Model, contentType: ContentType, fromId: number, toId: number, members: 'published' | 'draft'): Promise<void> {
+  await copyOwnMorphLinks(db, model, contentType, fromId, toId, members);
   // The inverse sides (morphMany, morphOne): Strapi's publish writes them again from the copied row's data, the
   // owners mapped to their `members` version.
   for (const attribute of contentType.attributes.values()) {
@@ -169,15 +192,17 @@ export async function copyMorphLinks(db: Database, model: Model, contentType: Co
 }
 
 /**
- * Deletes the morph links of rows `ids` of `schema`: their own lists (Strapi's `ON DELETE CASCADE` of the owner
- * column) and the links every morphToMany of the model holds to them (Strapi leaves those, pointing nowhere; reads
- * skip them either way).
+ * Deletes the morph links of rows `ids` of `schema` (a content type's, or a component's): their own lists (Strapi's
+ * `ON DELETE CASCADE` of the owner column; a morphToOne's columns go with the rows) and, for a content type's rows,
+ * the links every morphToMany of the model (content types' and components') holds to them (Strapi leaves those,
+ * pointing nowhere; reads skip them either way).
  */
 export async function deleteMorphRows(db: Database, model: Model, schema: ContentType | Component, ids: readonly number[]): Promise<void> {
   if (!ids.length) return;
   const q = (name: string) => db.quote(name);
   for (const { table } of morphTablesOf(schema)) await db.execute(`DELETE FROM ${q(table.name)} WHERE ${q(table.ownerColumn)} IN (${marks(ids)})`, [...ids]);
-  for (const owner of model.contentTypes.values()) {
+  if (schema.modelType !== 'contentType') return;
+  for (const owner of [...model.contentTypes.values(), ...model.components.values()]) {
     for (const { table } of morphTablesOf(owner)) {
       await db.execute(`DELETE FROM ${q(table.name)} WHERE ${q(table.typeColumn)} = ? AND ${q(table.idColumn)} IN (${marks(ids)})`, [schema.uid, ...ids]);
     }

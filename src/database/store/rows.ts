@@ -175,7 +175,7 @@ export class RowStore {
     await this.deleteComponents(schema, ids);
     const marks = ids.map(() => '?').join(', ');
     if ([...schema.attributes.values()].some((a) => a.kind === 'media')) await deleteFileRows(this.db, schema.uid, ids);
-    if (schema.modelType === 'contentType') await deleteMorphRows(this.db, this.model, schema, ids);
+    await deleteMorphRows(this.db, this.model, schema, ids);
     const sides = [
       ...owningJoins(this.model, schema).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.ownerColumn)}`),
       ...(schema.modelType === 'contentType' ? incomingJoins(this.model, schema.uid).map(({ table }) => `${this.q(table.name)} WHERE ${this.q(table.targetColumn)}`) : []),

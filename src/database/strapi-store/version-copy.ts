@@ -3,6 +3,7 @@ import type { Database } from '../types.js';
 import { sqlDialect } from '../sql/dialect.js';
 import { relationJoin } from '../strapi-layout/names.js';
 import { copyFileRows } from '../store/media-links.js';
+import { copyOwnMorphLinks } from '../store/morph-links.js';
 import { copyLinksMapped, replaceLinksMapped, type MemberVersion } from './copy-links.js';
 import { incomingJoins, owningJoins } from './relations-of.js';
 
@@ -154,8 +155,9 @@ interface CmpsRow {
 
 /**
  * Attaches fresh copies of row `fromId`'s components (every level) to row `toId` of `owner`: each component row copied
- * by the database, its `_cmps` row copied with its field and `order` (NULL for a single component), its media rows
- * and its own relation links (members mapped to their `members` version) with it. `toId` must have no components.
+ * by the database, its `_cmps` row copied with its field and `order` (NULL for a single component), its media rows,
+ * its own relation links and its morph links (members mapped to their `members` version) with it. `toId` must have no
+ * components.
  * Components are a handful per entry: one `INSERT ... SELECT` per component row, as a new row's id comes back one
  * at a time on every dialect.
  */
@@ -175,6 +177,7 @@ export async function copyComponents(db: Database, model: Model, owner: ContentT
     );
     if ([...component.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, component.uid, oldId, newId);
     await copyOwnLinks(db, model, component, oldId, newId, members, true);
+    if ([...component.attributes.values()].some((a) => a.kind === 'morph')) await copyOwnMorphLinks(db, model, component, oldId, newId, members);
     await copyComponents(db, model, component, oldId, newId, members);
   }
 }
