@@ -74,7 +74,8 @@ function documentService(current: () => Documents): StrapiDocumentService {
   };
   const run = <T>(action: string, params: Params | undefined, work: (docs: Documents, params: Params) => Promise<T>) => {
     const docs = current();
-    return docs.run(action, params ?? {}, (p) => {
+    // async: a refused param rejects the call's promise, as every other failure does.
+    return docs.run(action, params ?? {}, async (p) => {
       checked(docs, action, p);
       return work(docs, p);
     });

@@ -149,6 +149,29 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     }
   });
 
+  it("checks params as Strapi 5.54's Document Service does, and reads what its Query Engine gives", async () => {
+    const tags = app.cairn.strapi.documents('api::tag.tag') as unknown as AppDocuments;
+    // `lookup` is internal to Strapi's service: refused by every action.
+    for (const action of ['findMany', 'count', 'create'] as const) {
+      await expect(pages()[action]({ lookup: { title: 'x' }, data: { title: 'x' } } as never)).rejects.toThrow("Invalid params: 'lookup'");
+    }
+    // A write checks filters and sort too, though it reads neither: nothing is written.
+    const before = await pages().count({ locale: '*' } as never);
+    await expect(pages().create({ data: { title: 'Sorted' }, sort: 'fakekey' } as never)).rejects.toThrow('Invalid key fakekey');
+    await expect(pages().create({ data: { title: 'Filtered' }, filters: { fakekey: 'x' } } as never)).rejects.toThrow('Invalid key fakekey');
+    expect(await pages().count({ locale: '*' } as never)).toBe(before);
+    // App code sends Dates and `locale: null` for a target without locales.
+    const tag = await tags.create({ data: { name: 'plain' } });
+    const made = await pages().create({ data: { title: 'Dated', publishedAt: new Date(), tags: [{ documentId: tag.documentId, locale: null }] }, populate: { tags: true } } as never);
+    expect(made).toMatchObject({ title: 'Dated', publishedAt: null, tags: [{ name: 'plain' }] });
+    await expect(pages().create({ data: { title: 'Bad date', publishedAt: new Date('nope') } } as never)).rejects.toThrow('publishedAt must be a valid datetime or null');
+    // A type without locales: its locale column, as code reads rows (null); REST does not show it.
+    expect(await tags.findOne({ documentId: tag.documentId } as never)).toMatchObject({ name: 'plain', locale: null });
+    const rest = await app.request('GET', `/api/tags/${tag.documentId}`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.data).not.toHaveProperty('locale');
+  });
+
   it('a locale the app does not have is refused, nothing changed', async () => {
     await expect(pages().publish({ documentId, locale: ['de', 'xx'] } as never)).rejects.toThrow('Invalid locale xx');
     expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
