@@ -3,6 +3,7 @@ import { ValidationError } from '../errors/index.js';
 import type { Documents } from './service.js';
 import type { DocumentHooks, DocumentMiddleware } from './hooks.js';
 import type { Entry, WriteParams } from './types.js';
+import { strapiPagination } from './strapi-pagination.js';
 
 type Params = Record<string, unknown>;
 
@@ -54,7 +55,8 @@ function documentService(current: () => Documents): StrapiDocumentService {
   const draftable = ct.draftAndPublish;
   /** Strapi's `defaultToDraft`: anything but `published` reads the draft. */
   const readStatus = (params: Params): Params => ({ ...params, status: params.status === 'published' ? 'published' : 'draft' });
-  const spec = (docs: Documents, params: Params) => {
+  const spec = (docs: Documents, given: Params) => {
+    const params = strapiPagination(given);
     const paged = ['pagination', 'page', 'pageSize', 'start', 'limit'].some((k) => params[k] !== undefined && params[k] !== null);
     // Strapi's Document Service does not cap a read: its own limit, or every entry.
     // App code reads private attributes and passwords, as from Strapi's Document Service (its sanitizers are REST's).

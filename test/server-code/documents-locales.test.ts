@@ -172,6 +172,24 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     expect(rest.body.data).not.toHaveProperty('locale');
   });
 
+  it("pagination params as Strapi 5.54's Document Service reads them, with its messages", async () => {
+    const total = await pages().count({ locale: '*' } as never);
+    expect(total).toBeGreaterThan(2);
+    const refused: Array<[object, string, string]> = [
+      [{ page: 'x', pageSize: 10 }, 'PaginationError', "Invalid 'page' parameter. Expected an integer > 0, received: x"],
+      [{ page: 1, pageSize: 0 }, 'PaginationError', "Invalid 'pageSize' parameter. Expected an integer > 0, received: 0"],
+      [{ start: -1 }, 'ValidationError', 'convertStartQueryParams expected a positive integer got -1'],
+      [{ limit: 'x' }, 'ValidationError', 'convertLimitQueryParams expected a positive integer got NaN'],
+      [{ page: 1, start: 0 }, 'PaginationError', 'Invalid pagination attributes. The page parameters are incorrect and must be in the pagination object'],
+    ];
+    for (const [params, name, message] of refused) {
+      await expect(pages().findMany({ locale: '*', ...params } as never)).rejects.toMatchObject({ name, message });
+    }
+    expect(await pages().findMany({ locale: '*', page: '1', pageSize: '2' } as never)).toHaveLength(2);
+    // A limit of 0 sets none in Strapi's query builder: every entry.
+    expect(await pages().findMany({ locale: '*', start: 0, limit: 0 } as never)).toHaveLength(total);
+  });
+
   it('a locale the app does not have is refused, nothing changed', async () => {
     await expect(pages().publish({ documentId, locale: ['de', 'xx'] } as never)).rejects.toThrow('Invalid locale xx');
     expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
