@@ -203,6 +203,23 @@ describeEachDialect('morph relations in Strapi 5 tables', (dialect) => {
     expect(r.body.data.items.map((i: { documentId: string; __type: string }) => [i.__type, i.documentId])).toEqual([['api::shop.shop', target.documentId]]);
   });
 
+  it('publishes a morph list in as many statements whatever its length (its rows mapped per linked type, not one by one)', async () => {
+    const products: Array<{ id: number; documentId: string }> = [];
+    for (let i = 0; i < 6; i++) products.push(await create('products', { name: `m${i}` }));
+    const publishing = async (n: number) => {
+      const items = products.slice(0, n).map((p) => ({ __type: P, documentId: p.documentId }));
+      const shop = await create('shops', { name: `list of ${n}`, items }, '?status=draft');
+      const statements: string[] = [];
+      const stop = app.cairn.db.onQuery((sql) => void statements.push(sql));
+      const r = await app.request('PUT', `/api/shops/${shop.documentId}?${populate}`, { data: { name: `published ${n}` } });
+      stop();
+      expect(r.status, r.raw).toBe(200);
+      expect(r.body.data.items.map((i: { documentId: string }) => i.documentId)).toEqual(items.map((i) => i.documentId));
+      return statements.filter((sql) => !sql.includes('strapi_api_tokens')).length;
+    };
+    expect(await publishing(6)).toBe(await publishing(2));
+  });
+
   it('serves a morphToMany in GraphQL as Strapi\'s GenericMorph union, each item by its __typename', async () => {
     const p = await create('products', { name: 'gq product' });
     const n = await create('notes', { text: 'gq note' });

@@ -104,22 +104,34 @@ export function morphTablesOf(schema: ContentType | Component): Array<{ attribut
 }
 
 /**
- * The id of the row of `type` that is `version` of the same document (and locale) as row `rowId`; the same row for a
- * type without Draft & Publish, or for `same`; undefined when that version does not exist (or the type is not a
- * content type).
+ * The ids of the rows of `type` that are `version` of the same documents (and locales) as rows `rowIds`, by row id:
+ * the same rows for a type without Draft & Publish, or for `same`; a row whose version does not exist (or whose type
+ * is no content type) is absent. One statement per type, whatever the number of rows.
  */
-async function versionOf(db: Database, model: Model, type: string, rowId: number, version: 'published' | 'draft' | 'same'): Promise<number | undefined> {
+async function versionsOf(db: Database, model: Model, type: string, rowIds: readonly number[], version: 'published' | 'draft' | 'same'): Promise<Map<number, number>> {
   const target = model.contentTypes.get(type);
-  if (!target) return undefined;
-  if (!target.draftAndPublish || version === 'same') return rowId;
+  if (!target || !rowIds.length) return new Map();
+  if (!target.draftAndPublish || version === 'same') return new Map(rowIds.map((id) => [id, id]));
   const q = (name: string) => db.quote(name);
   const locale = target.localized ? ` AND (v.${q('locale')} = s.${q('locale')} OR (v.${q('locale')} IS NULL AND s.${q('locale')} IS NULL))` : '';
-  const [row] = await db.query<{ id: number | string }>(
-    `SELECT v.id AS id FROM ${q(target.table)} s JOIN ${q(target.table)} v ON v.document_id = s.document_id${locale} ` +
-      `AND v.published_at IS ${version === 'published' ? 'NOT NULL' : 'NULL'} WHERE s.id = ?`,
-    [rowId],
+  const rows = await db.query<{ source: number | string; id: number | string }>(
+    `SELECT s.id AS source, v.id AS id FROM ${q(target.table)} s JOIN ${q(target.table)} v ON v.document_id = s.document_id${locale} ` +
+      `AND v.published_at IS ${version === 'published' ? 'NOT NULL' : 'NULL'} WHERE s.id IN (${rowIds.map(() => '?').join(', ')})`,
+    [...rowIds],
   );
-  return row ? Number(row.id) : undefined;
+  return new Map(rows.map((r) => [Number(r.source), Number(r.id)]));
+}
+
+/** Links mapped to their linked rows' `version` (versionsOf), in order; a link whose row has no such version is dropped. */
+async function mappedLinks<L extends { type: string; relatedId: number }>(db: Database, model: Model, links: readonly L[], version: 'published' | 'draft' | 'same'): Promise<L[]> {
+  const byType = new Map<string, number[]>();
+  for (const link of links) byType.set(link.type, [...(byType.get(link.type) ?? []), link.relatedId]);
+  const mapped = new Map<string, Map<number, number>>();
+  for (const [type, ids] of byType) mapped.set(type, await versionsOf(db, model, type, [...new Set(ids)], version));
+  return links.flatMap((link) => {
+    const relatedId = mapped.get(link.type)!.get(link.relatedId);
+    return relatedId === undefined ? [] : [{ ...link, relatedId }];
+  });
 }
 
 /** Whether a schema has a morphToOne (its rows' `target_id` / `target_type` columns). */
@@ -141,17 +153,12 @@ export async function copyOwnMorphLinks(
   members: 'published' | 'draft' | 'same',
 ): Promise<void> {
   for (const { table } of morphTablesOf(schema)) {
-    const links: MorphLink[] = [];
-    for (const link of await readMorphList(db, table, fromId)) {
-      const relatedId = await versionOf(db, model, link.type, link.relatedId, members);
-      if (relatedId !== undefined) links.push({ ...link, relatedId });
-    }
-    await replaceMorphList(db, table, toId, links);
+    await replaceMorphList(db, table, toId, await mappedLinks(db, model, await readMorphList(db, table, fromId), members));
   }
   if (hasMorphToOne(schema)) {
-    const link = await readMorphToOne(db, schema.table, fromId);
-    const relatedId = link ? await versionOf(db, model, link.type, link.relatedId, members) : undefined;
-    await writeMorphToOne(db, schema.table, [toId], link && relatedId !== undefined ? { relatedId, type: link.type } : null);
+    const read = await readMorphToOne(db, schema.table, fromId);
+    const [link] = read ? await mappedLinks(db, model, [read], members) : [];
+    await writeMorphToOne(db, schema.table, [toId], link ? { relatedId: link.relatedId, type: link.type } : null);
   }
 }
 
@@ -170,13 +177,10 @@ export async function copyMorphLinks(db: Database, model: Model, contentType: Co
     const owner = model.contentTypes.get(attribute.target);
     const by = owner?.attributes.get(attribute.morphBy!);
     if (!owner || by?.kind !== 'morph') continue;
+    // The owners' versions, in the owners' order, each once.
     const mapped = async (ids: number[]) => {
-      const result: number[] = [];
-      for (const id of ids) {
-        const version = await versionOf(db, model, owner.uid, id, members);
-        if (version !== undefined && !result.includes(version)) result.push(version);
-      }
-      return result;
+      const versions = await versionsOf(db, model, owner.uid, [...new Set(ids)], members);
+      return [...new Set(ids.flatMap((id) => (versions.has(id) ? [versions.get(id)!] : [])))];
     };
     if (by.relation === 'morphToMany') {
       const table = morphTableOf(owner, by.name);
