@@ -62,6 +62,16 @@ describeEachDialect('publicationFilter and hasPublishedVersion', (dialect) => {
     expect(res.body.meta.pagination.total).toBe(1);
   });
 
+  it('selects by status as Strapi does: a published version without a draft (a row Strapi or its Query Engine wrote) is in its own cohort only', async () => {
+    await app.cairn.strapi.db.query('api::article.article').create({ data: { title: 'Published only', publishedAt: new Date().toISOString() } });
+    expect(await titles('publicationFilter=published-without-draft')).toEqual(['Published only']);
+    expect(await titles('publicationFilter=published-with-draft')).toEqual(['Modified', 'Unmodified']);
+    expect(await titles('status=draft&publicationFilter=published-with-draft')).toEqual([]);
+    expect(await titles('publicationFilter=has-published-version-document')).toEqual(['Modified', 'Unmodified']);
+    expect(await titles('status=draft&publicationFilter=has-published-version-document')).toEqual(['Modified', 'Unmodified']);
+    expect(await titles('publicationFilter=has-published-version')).toEqual(['Modified', 'Unmodified']);
+  });
+
   it('applies to populated relations of Draft & Publish types', async () => {
     const res = await app.request('GET', '/api/articles?publicationFilter=modified&populate=tags');
     expect(res.body.data.map((a: { title: string; tags: { name: string }[] }) => [a.title, a.tags.map((t) => t.name)])).toEqual([['Modified', ['edited']]]);

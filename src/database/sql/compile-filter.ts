@@ -59,11 +59,14 @@ function publicationCondition(ctx: CompileContext, ct: ContentType, alias: strin
     case 'never-published':
     case 'never-published-document':
       return `NOT ${version(true)}`;
+    // Strapi's cohorts by status (@strapi/utils publication-filter.js): a draft whose document (in any locale) has a
+    // published version, or a published version whose document has a draft; both versions exist either way.
     case 'has-published-version-document':
-      return version(true);
     case 'has-published-version':
-    case 'published-with-draft':
       return `(${version(true)} AND ${version(false)})`;
+    // Published versions with a draft: no draft is one of them.
+    case 'published-with-draft':
+      return `(${ctx.col(alias, 'published_at')} IS NOT NULL AND ${version(false)})`;
     case 'published-without-draft':
       return `(${version(true)} AND NOT ${version(false)})`;
     case 'modified':
