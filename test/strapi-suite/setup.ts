@@ -7,7 +7,7 @@ import Module, { createRequire } from 'node:module';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it, test, vi } from 'vitest';
+import { afterAll, beforeEach, chai, describe, expect, it, test, vi } from 'vitest';
 
 const here = import.meta.dirname;
 // Upstream files write beside their working directory (Strapi runs them in a generated test app; the nested
@@ -60,6 +60,17 @@ for (const api of [it, test, describe] as unknown as Array<Record<string, unknow
     const method = api[key];
     if (typeof method === 'function') api[key] = method.bind(api);
   }
+}
+
+// jest's `toThrow(errorObject)`, which Strapi's files are written for, compares the message only; vitest's compares the
+// errors as objects (their classes and own properties too). The upstream expectation keeps jest's meaning.
+for (const name of ['toThrow', 'toThrowError']) {
+  chai.util.overwriteMethod(chai.Assertion.prototype, name, (original: (...args: unknown[]) => unknown) =>
+    function (this: object, expected?: unknown, ...rest: unknown[]) {
+      if (expected instanceof Error) return original.call(this, new RegExp(`^${expected.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), ...rest);
+      return original.call(this, expected, ...rest);
+    },
+  );
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
