@@ -14,6 +14,11 @@ export interface VersionRow {
   published: boolean;
 }
 
+/** A row as the driver reads `id, published_at[, locale]`. */
+function versionRow(r: { id: number; locale?: string; published_at: unknown }): VersionRow {
+  return { id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null };
+}
+
 /** A document's rows in `locale`; every locale's for '*' or undefined (and for types without locales). */
 export async function versionRows(db: Database, contentType: ContentType, documentId: string, locale: string | undefined): Promise<VersionRow[]> {
   const q = sqlDialect(db.dialect).quote;
@@ -22,7 +27,7 @@ export async function versionRows(db: Database, contentType: ContentType, docume
     `SELECT id, published_at${contentType.localized ? ', locale' : ''} FROM ${q(contentType.table)} WHERE document_id = ?${byLocale ? ' AND locale = ?' : ''} ORDER BY id`,
     byLocale ? [documentId, locale] : [documentId],
   );
-  return rows.map((r) => ({ id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null }));
+  return rows.map(versionRow);
 }
 
 /** Every row of these documents, in every locale and version, by documentId (each document's in id order): one statement. */
@@ -35,7 +40,7 @@ export async function documentsRows(db: Database, contentType: ContentType, docu
   );
   for (const r of rows) {
     const list = byDocument.get(r.document_id) ?? [];
-    list.push({ id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null });
+    list.push(versionRow(r));
     byDocument.set(r.document_id, list);
   }
   return byDocument;
