@@ -56,6 +56,8 @@ async function run(dialect) {
       const members = await newCategories(cairn.db, prefix, size + 2 * OPS);
       const { documentId } = await articles.create({ data: { title: `list of ${size}` } });
       await articles.update({ documentId, data: { categories: members.slice(0, size) } });
+      // A database in use has planner statistics; a copy just filled has none until autovacuum runs, mid-measure.
+      if (dialect === 'postgres') await cairn.db.execute('ANALYZE');
       const [draftRow] = await cairn.db.query('SELECT id FROM articles WHERE document_id = ? AND published_at IS NULL', [documentId]);
       const [category] = await cairn.db.query('SELECT MIN(id) AS id FROM categories');
       const positions = [(k) => ({ before: members[(k * 7919) % size] }), (k) => ({ after: members[(k * 104729) % size] }), () => ({ start: true }), () => ({ end: true })];

@@ -21,11 +21,11 @@ export function narrowed(position: Position, anchor: (a: Anchor) => Anchor): Pos
  * anchors): whether an item exists, which rows it links, which rows an anchor names.
  */
 export class TargetRows {
-  private readonly byDocument = new Map<string, VersionRow[]>();
-
   constructor(
     private readonly db: Database,
     readonly target: ContentType,
+    /** What was read already of `target`'s documents in this transaction (a write's draft and published passes share it). */
+    private readonly byDocument = new Map<string, VersionRow[]>(),
   ) {}
 
   /** Reads the rows of those documents not read yet. */

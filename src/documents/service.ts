@@ -417,14 +417,19 @@ export class Documents implements DocumentService {
       // Strapi sets published_at again on every update of a type without Draft & Publish (docs/strapi-5-writes.md, 2).
       const republished = !ct.draftAndPublish ? { published_at: now } : {};
       await store.update(ct, [target.id], { ...plan.columns, updated_at: now, ...republished });
-      await writeChildren(store, ct, target.id, plan, this.relationScope(locale, false));
+      const scope = this.relationScope(locale, false);
+      // The draft's relation writes and the in-sync publish's apply the same lists: their target rows are read once,
+      // unless lifecycle hooks (app code, which may write) run in between.
+      const hooked = (['beforeCreate', 'afterCreate', 'beforeUpdate', 'afterUpdate', 'beforeDelete', 'afterDelete'] as const).some(listens);
+      if (!hooked) scope.targetsRead = new Map();
+      await writeChildren(store, ct, target.id, plan, scope);
       await this.shareColumns(trx, plan, params.documentId, locale);
       // The draft's afterUpdate comes before the publish's events, as Strapi's update then publish fire them.
       const updated = async () => {
         if (listens('afterUpdate')) await this.on(trx).fire('afterUpdate', event, await this.on(trx).versionEntry(params.documentId, 'draft', locale, params), states);
       };
       if (inSync || publishing) await updated();
-      if (inSync) await this.publishInSync(store, params.documentId, rows, target.id, published!.id, plan, now, locale);
+      if (inSync) await this.publishInSync(store, params.documentId, rows, target.id, published!.id, plan, now, { ...scope, version: 'published' });
       else if (publishing) await this.publishChecked(store, params.documentId, await versionRows(trx, ct, params.documentId, locale), now, locale);
       else {
         if (published) await separateDraftStamp(trx, ct, target.id, published.id);
@@ -567,10 +572,11 @@ export class Documents implements DocumentService {
   }
 
   /** Publishes a write whose published row was the draft's copy before it (Strapi's layout: strapi-versions.ts). */
-  private async publishInSync(store: RowStore, documentId: string, rows: VersionRow[], draftId: number, publishedId: number, plan: RowPlan, now: string, locale: string | undefined) {
+  private async publishInSync(store: RowStore, documentId: string, rows: VersionRow[], draftId: number, publishedId: number, plan: RowPlan, now: string, scope: StrapiRelationScope) {
+    const locale = scope.locale;
     await checkPublishable(store, this.contentType, documentId, draftId, locale);
     await this.versionEvents(store, documentId, locale, rows, { replaces: 'published', makes: 'published', from: 'draft' }, () =>
-      publishStrapiWrite(store, this.contentType, { draftId, publishedId }, plan, now, { ...this.relationScope(locale, false), version: 'published' }),
+      publishStrapiWrite(store, this.contentType, { draftId, publishedId }, plan, now, scope),
     );
   }
 

@@ -22,7 +22,20 @@ export type StrapiRelationScope = RelationScope & {
    * makes there 0, 1, 2... rather than 1..n (docs/strapi-5-writes.md 5.1). Defaults to false (an update).
    */
   created?: boolean;
+  /**
+   * The target rows read by this write's transaction, by target type: publishing a write applies its lists' changes
+   * to the draft and then to the published row, whose targets (without versions) are the same rows.
+   */
+  targetsRead?: Map<string, Map<string, VersionRow[]>>;
 };
+
+/** A scope's cache of target rows for `target` (a new one when the scope keeps none). */
+function readTargets(scope: StrapiRelationScope, target: ContentType): Map<string, VersionRow[]> {
+  if (!scope.targetsRead) return new Map();
+  let read = scope.targetsRead.get(target.uid);
+  if (!read) scope.targetsRead.set(target.uid, (read = new Map()));
+  return read;
+}
 
 /**
  * Writes a row's relation plans into Strapi 5's join tables (`*_lnk`, docs/strapi-5-writes.md 3 and 5), the
@@ -79,7 +92,7 @@ async function writeSide(
   const statusOf = (t: RelationTarget): StoredStatus => (carriesStatus ? (t.status ?? '') : '');
   const anchorOf = (a: Anchor): Anchor => ({ documentId: a.documentId, locale: other.localized ? a.locale : undefined, status: carriesStatus ? a.status : undefined });
   // The rows of the items' and anchors' documents, read once for this list.
-  const targetRows = new TargetRows(db, other);
+  const targetRows = new TargetRows(db, other, readTargets(scope, other));
   const resolve = async (items: RelationTarget[], mustExist = true) => {
     const resolved = await resolveTargets(db, other, items, localeOf, statusOf, mustExist, targetRows);
     await targetRows.load(resolved.map((r) => r.documentId));
@@ -127,7 +140,10 @@ async function writeSide(
       .filter((r) => a.status === undefined || r.published === (a.status === 'published'))
       .map((r) => r.id);
   const anchors = connect.flatMap((t) => anchorOfItem({ ref: t.documentId, position: t.position }));
-  const linkOf = await links.orderedLinksOf(unique([...connectRows, ...disconnectRows, ...anchors.flatMap(anchorRows)]));
+  const anchorMembers = unique(anchors.flatMap(anchorRows));
+  // A connect into a list that loses no link reads its window (connectOrdered) with its links, in one statement.
+  const windowFor = attribute.toMany && connected.length && !disconnectRows.length ? anchorMembers : undefined;
+  const linkOf = await links.orderedLinksOf(unique([...connectRows, ...disconnectRows, ...anchorMembers]), windowFor);
   const removedLinks = disconnectRows.flatMap((row) => (linkOf.has(row) ? [linkOf.get(row)!.id] : []));
 
   if (!attribute.toMany) {

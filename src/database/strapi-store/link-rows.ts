@@ -4,7 +4,7 @@ import type { WindowMember } from '../store/link-types.js';
 import { StrapiLinkList } from './link-list.js';
 import { quotedSide } from './list-side.js';
 import { rowIdOf } from './link-errors.js';
-import { exactWindow, walkWindow } from './link-window.js';
+import { exactWindow, linksAndWindow, walkWindow, type MemberLinks } from './link-window.js';
 
 /**
  * The links of one row on one side of a Strapi 5 join table, addressed by link id: what a relation write from a
@@ -20,6 +20,8 @@ export class StrapiLinkRows {
   private readonly member: string;
   private readonly order: string | undefined;
   private readonly otherOrder: string | undefined;
+  /** The window read with the links (orderedLinksOf), kept for the next `window` call until this list is written. */
+  private primed: { window: WindowMember[]; anchors: Set<number> } | undefined;
 
   constructor(
     private readonly db: Database,
@@ -53,10 +55,20 @@ export class StrapiLinkRows {
 
   /**
    * Member row id -> its link id and order value (null on a to-one side), for those of `members` this list links:
-   * what a connect needs of its items and of its anchors' rows, in one statement.
+   * what a connect needs of its items and of its anchors' rows, in one statement. Given `windowFor` (the members
+   * of `members` that a connect's positions name), that statement also reads the window the connect's first
+   * `window` call asks for, unless this list is written in between (and on SQLite, whose windows are index walks).
    */
-  async orderedLinksOf(members: readonly number[]): Promise<Map<number, { id: number; order: number | null }>> {
+  async orderedLinksOf(members: readonly number[], windowFor?: readonly number[]): Promise<MemberLinks> {
+    this.primed = undefined;
     if (!members.length) return new Map();
+    if (windowFor && this.order && this.db.dialect !== 'sqlite') {
+      const side = { t: this.t, key: this.key, order: this.order, member: this.member };
+      const { links, window } = await linksAndWindow(this.db, side, this.rowId, members, windowFor);
+      const anchors = new Set(windowFor.flatMap((m) => (links.has(m) ? [links.get(m)!.id] : [])));
+      this.primed = { window, anchors };
+      return links;
+    }
     const rows = await this.db.query<{ id: number; m: number; o: number | null }>(
       `SELECT id, ${this.member} AS m, ${this.order ?? 'NULL'} AS o FROM ${this.t} WHERE ${this.key} = ? AND ${this.member} IN (${marks(members)})`,
       [this.rowId, ...members],
@@ -72,6 +84,9 @@ export class StrapiLinkRows {
   async window(anchors: Array<number | null>): Promise<WindowMember[]> {
     const side = { t: this.t, key: this.key, order: this.ordered$() };
     const ids = anchors.filter((id): id is number => id !== null);
+    const primed = this.primed;
+    this.primed = undefined;
+    if (primed && ids.every((id) => primed.anchors.has(id))) return primed.window;
     return this.db.dialect === 'sqlite' ? walkWindow(this.db, side, this.rowId, ids) : exactWindow(this.db, side, this.rowId, ids);
   }
 
@@ -96,6 +111,7 @@ export class StrapiLinkRows {
 
   /** Sets link `id`'s order value in this list (the link keeps its row and its other-side order). */
   async setOrder(id: number, order: number): Promise<void> {
+    this.primed = undefined;
     await this.db.execute(`UPDATE ${this.t} SET ${this.ordered$()} = ? WHERE id = ? AND ${this.key} = ?`, [order, id, this.rowId]);
   }
 
@@ -110,6 +126,7 @@ export class StrapiLinkRows {
   }
 
   private async insertLink(member: number, order: number | undefined): Promise<void> {
+    this.primed = undefined;
     const values: Array<[string, unknown]> = [
       [this.key, this.rowId],
       [this.member, member],
@@ -138,6 +155,7 @@ export class StrapiLinkRows {
   }
 
   private async spread(first: number): Promise<void> {
+    this.primed = undefined;
     const o = this.ordered$();
     // `first` is an integer this module chose: written as a literal (no dialect has to guess a parameter's type).
     const ranked = `SELECT id, ROW_NUMBER() OVER (ORDER BY ${o}, id) + ${Math.trunc(first) - 1} AS n FROM ${this.t} WHERE ${this.key} = ?`;
@@ -152,6 +170,7 @@ export class StrapiLinkRows {
   /** Deletes these links of this list; returns the members they linked. */
   async unlink(linkIds: readonly number[]): Promise<number[]> {
     if (!linkIds.length) return [];
+    this.primed = undefined;
     const where = `${this.key} = ? AND id IN (${marks(linkIds)})`;
     const rows = await this.db.query<{ m: number }>(`SELECT ${this.member} AS m FROM ${this.t} WHERE ${where}`, [this.rowId, ...linkIds]);
     await this.db.execute(`DELETE FROM ${this.t} WHERE ${where}`, [this.rowId, ...linkIds]);
@@ -174,6 +193,7 @@ export class StrapiLinkRows {
    */
   async unlinkMembersElsewhere(members: readonly number[], ownRows: readonly number[]): Promise<number> {
     if (!members.length) return 0;
+    this.primed = undefined;
     const keys = ownRows.length ? ownRows : [this.rowId];
     const result = await this.db.execute(`DELETE FROM ${this.t} WHERE ${this.member} IN (${marks(members)}) AND ${this.key} NOT IN (${marks(keys)})`, [
       ...members,

@@ -18,15 +18,74 @@ export interface WindowSide {
  * index, so every exact answer reads the row's whole list: this statement runs about ten such reads (each MIN, MAX
  * and neighbour), O(list) each. On SQLite `walkWindow` answers the same from a few bounded walks instead.
  */
-export async function exactWindow(db: Database, { t, key, order: o }: WindowSide, rowId: number, anchors: readonly number[]): Promise<WindowMember[]> {
-  const neighbours =
-    `(SELECT MAX(p.${o}) FROM ${t} p WHERE p.${key} = ? AND p.${o} <= w.${o} AND (p.${o} < w.${o} OR p.id < w.id)) AS prev, ` +
-    `(SELECT MIN(n.${o}) FROM ${t} n WHERE n.${key} = ? AND n.${o} >= w.${o} AND (n.${o} > w.${o} OR n.id > w.id)) AS next`;
-  const byId = anchors.length ? `SELECT w.id, w.${o} AS o, ${neighbours} FROM ${t} w WHERE w.${key} = ? AND w.id IN (${marks(anchors)}) UNION ALL ` : '';
-  const rows = await db.query<{ id: number; o: number; prev: number | null; next: number | null }>(
-    `${byId}SELECT w.id, w.${o} AS o, ${neighbours} FROM ${t} w WHERE w.${key} = ? AND w.${o} IN ` + `((SELECT MIN(${o}) FROM ${t} WHERE ${key} = ?), (SELECT MAX(${o}) FROM ${t} WHERE ${key} = ?))`,
-    [...(anchors.length ? [rowId, rowId, rowId, ...anchors] : []), rowId, rowId, rowId, rowId, rowId],
+export async function exactWindow(db: Database, side: WindowSide, rowId: number, anchors: readonly number[]): Promise<WindowMember[]> {
+  const { t, key, order: o } = side;
+  const byId = anchors.length ? `SELECT w.id, w.${o} AS o, ${neighbours(side)} FROM ${t} w WHERE w.${key} = ? AND w.id IN (${marks(anchors)}) UNION ALL ` : '';
+  const rows = await db.query<{ id: number; o: number; prev: number | null; next: number | null }>(`${byId}${ends(side)}`, [
+    ...(anchors.length ? [rowId, rowId, rowId, ...anchors] : []),
+    rowId,
+    rowId,
+    rowId,
+    rowId,
+    rowId,
+  ]);
+  return windowOf(rows);
+}
+
+/** A list's links to some members (by member row id), with their order values. */
+export type MemberLinks = Map<number, { id: number; order: number | null }>;
+
+/**
+ * The links of `members` (`member` is the column holding them) and `exactWindow` for the links of `anchorMembers`
+ * (some of `members`), in one statement: what a connect reads of its list before it writes anything.
+ */
+export async function linksAndWindow(
+  db: Database,
+  side: WindowSide & { member: string },
+  rowId: number,
+  members: readonly number[],
+  anchorMembers: readonly number[],
+): Promise<{ links: MemberLinks; window: WindowMember[] }> {
+  const { t, key, order: o, member } = side;
+  // Neighbours only for the anchors' links (a CASE evaluates its subqueries only for the rows it picks).
+  const [prev, next] = neighbourTerms(side);
+  const anchored = anchorMembers.length ? `w.${member} IN (${marks(anchorMembers)})` : '1 = 0';
+  const rows = await db.query<{ id: number; m: number | null; o: number | null; prev: number | null; next: number | null }>(
+    `SELECT w.id, w.${member} AS m, w.${o} AS o, CASE WHEN ${anchored} THEN ${prev} END AS prev, CASE WHEN ${anchored} THEN ${next} END AS next ` +
+      `FROM ${t} w WHERE w.${key} = ? AND w.${member} IN (${marks(members)}) UNION ALL ` +
+      ends({ t, key, order: o }, `NULL AS m, `),
+    [...anchorMembers, rowId, ...anchorMembers, rowId, rowId, ...members, rowId, rowId, rowId, rowId, rowId],
   );
+  const links: MemberLinks = new Map();
+  const anchors = new Set(anchorMembers);
+  const inWindow: typeof rows = [];
+  for (const r of rows) {
+    if (r.m === null) inWindow.push(r);
+    else {
+      links.set(Number(r.m), { id: Number(r.id), order: numberOrNull(r.o) });
+      if (anchors.has(Number(r.m)) && r.o !== null) inWindow.push(r);
+    }
+  }
+  return { links, window: windowOf(inWindow.map((r) => ({ ...r, o: Number(r.o) }))) };
+}
+
+/** A link's neighbours in read order (order value, then id): the value before it and the value after it. */
+function neighbourTerms({ t, key, order: o }: WindowSide): [string, string] {
+  return [
+    `(SELECT MAX(p.${o}) FROM ${t} p WHERE p.${key} = ? AND p.${o} <= w.${o} AND (p.${o} < w.${o} OR p.id < w.id))`,
+    `(SELECT MIN(n.${o}) FROM ${t} n WHERE n.${key} = ? AND n.${o} >= w.${o} AND (n.${o} > w.${o} OR n.id > w.id))`,
+  ];
+}
+
+const neighbours = (side: WindowSide): string => neighbourTerms(side).map((term, i) => `${term} AS ${i ? 'next' : 'prev'}`).join(', ');
+
+/** The links sharing the list's first value and those sharing its last, with their neighbours (five row-id parameters). */
+function ends(side: WindowSide, extra = ''): string {
+  const { t, key, order: o } = side;
+  return `SELECT w.id, ${extra}w.${o} AS o, ${neighbours(side)} FROM ${t} w WHERE w.${key} = ? AND w.${o} IN ((SELECT MIN(${o}) FROM ${t} WHERE ${key} = ?), (SELECT MAX(${o}) FROM ${t} WHERE ${key} = ?))`;
+}
+
+function windowOf(rows: ReadonlyArray<{ id: number; o: number; prev: number | null; next: number | null }>): WindowMember[] {
   const members = new Map<string, WindowMember>();
   for (const r of rows) members.set(`link:${r.id}`, { key: `link:${r.id}`, order: Number(r.o), prev: numberOrNull(r.prev), next: numberOrNull(r.next) });
   return [...members.values()];
