@@ -458,10 +458,13 @@ export class Documents implements DocumentService {
     });
   }
 
-  /** A document's versions of one kind (drafts or published) in `locale` (default locale; `*`: every one), as entries. */
-  async versionEntries(documentId: string, status: Status, locale: string | undefined): Promise<Entry[]> {
+  /**
+   * A document's versions of one kind (drafts or published) in `locale` (default locale; `*`: every one), as entries
+   * shaped by `selection` (`fields`, `populate`).
+   */
+  async versionEntries(documentId: string, status: Status, locale: string | undefined, selection: Params = {}): Promise<Entry[]> {
     const unlimited = { defaultLimit: 2 ** 31 - 1, maxLimit: 2 ** 31 - 1, withCount: false };
-    const spec = { ...this.spec({ status, locale, filters: { documentId: { $eq: documentId } } }, unlimited, CODE) };
+    const spec = { ...this.spec({ ...selection, status, locale, filters: { documentId: { $eq: documentId } } }, unlimited, CODE) };
     return (await readPage(this.ctx, this.contentType, spec)).rows.map((r) => JSON.parse(r) as Entry);
   }
 

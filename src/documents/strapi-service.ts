@@ -93,7 +93,10 @@ function documentService(current: () => Documents): StrapiDocumentService {
     status: draftable && params.status === 'published' ? 'published' : draftable ? 'draft' : undefined,
     locale: typeof params.locale === 'string' ? params.locale : undefined,
   });
-  const versions = (docs: Documents, documentId: string, status: Status, locale: unknown) => docs.versionEntries(documentId, status, locale as string | undefined);
+  /** Strapi's `pickSelectionParams`: what shapes the entries a write, a clone or a publish answers. */
+  const selectionOf = (params: Params): Params => Object.fromEntries(['fields', 'populate'].flatMap((key) => (params[key] === undefined ? [] : [[key, params[key]]])));
+  const versions = (docs: Documents, documentId: string, status: Status, locale: unknown, selection: Params = {}) =>
+    docs.versionEntries(documentId, status, locale as string | undefined, selection);
   /** The locales a publish, unpublish or discard applies to, one by one (undefined: the default; none for a type without locales). */
   const localesOf = async (docs: Documents, documentId: string, locale: unknown): Promise<Array<string | undefined>> => {
     if (!ct.localized) return [undefined];
@@ -141,13 +144,9 @@ function documentService(current: () => Documents): StrapiDocumentService {
           const { documentId: _given, publishedAt: _publishedAt, ...data } = (p.data ?? {}) as Params;
           const cloned = await trx.cloneDocument(documentId, await localesOf(trx, documentId, p.locale), data);
           if (cloned.documentId === undefined) return { documentId: undefined, entries: [] };
-          // Each clone as its version is read, with the call's fields and populate.
-          const { data: _data, documentId: _source, locale: _locale, status: _status, ...read } = p;
+          // Each clone's draft, with the call's fields and populate.
           const entries: Entry[] = [];
-          for (const locale of cloned.locales) {
-            const entry = await trx.readFirst({ ...readStatus(read), ...(locale === undefined ? {} : { locale }) }, (q) => spec(trx, q), cloned.documentId);
-            if (entry) entries.push(entry);
-          }
+          for (const locale of cloned.locales) entries.push(...(await versions(trx, cloned.documentId, draftable ? 'draft' : 'published', locale, selectionOf(p))));
           return { documentId: cloned.documentId, entries };
         }),
       ),
@@ -162,9 +161,10 @@ function documentService(current: () => Documents): StrapiDocumentService {
           for (const locale of await localesOf(trx, documentId, p.locale)) {
             // Strapi's discardDraft makes drafts from published versions only: a locale without one gives no entry.
             if (action === 'discardDraft' && !(await versions(trx, documentId, 'published', locale)).length) continue;
-            const earlier = before ? await versions(trx, documentId, shows, locale) : [];
+            // The entries answered have the call's fields and populate, as Strapi's (the unpublished ones as they were).
+            const earlier = before ? await versions(trx, documentId, shows, locale, selectionOf(p)) : [];
             const changed = await trx[action]({ documentId, locale });
-            entries.push(...(!changed ? [] : before ? earlier : await versions(trx, documentId, shows, locale)));
+            entries.push(...(!changed ? [] : before ? earlier : await versions(trx, documentId, shows, locale, selectionOf(p))));
           }
           return { documentId, entries };
         }),

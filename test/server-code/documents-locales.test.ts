@@ -70,6 +70,27 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
   });
 
+  it("publish, unpublish and discardDraft answer their entries with the call's fields and populate, as Strapi's", async () => {
+    const tags = app.cairn.strapi.documents('api::tag.tag') as unknown as AppDocuments;
+    const tag = await tags.create({ data: { name: 'shown' } });
+    const page = await pages().create({ data: { title: 'Shaped', tags: [tag.documentId], seo: { metaTitle: 'M' } } } as never);
+    const shape = { fields: ['title'], populate: { tags: { fields: ['name'] }, seo: true } };
+    const expected = { documentId: page.documentId, title: 'Shaped', tags: [{ name: 'shown' }], seo: { metaTitle: 'M' } };
+    const publishedPage = await pages().publish({ documentId: page.documentId, ...shape } as never);
+    expect(publishedPage.entries).toMatchObject([expected]);
+    expect(publishedPage.entries).toHaveLength(1);
+    expect(publishedPage.entries[0]).not.toHaveProperty('createdAt');
+    const discarded = await pages().discardDraft({ documentId: page.documentId, ...shape } as never);
+    expect(discarded.entries).toMatchObject([expected]);
+    expect(discarded.entries).toHaveLength(1);
+    const unpublished = await pages().unpublish({ documentId: page.documentId, ...shape } as never);
+    expect(unpublished.entries).toMatchObject([expected]);
+    expect(unpublished.entries).toHaveLength(1);
+    // The selection is checked as a read's: nothing is published with a key that is no attribute.
+    await expect(pages().publish({ documentId: page.documentId, populate: { nothing: true } } as never)).rejects.toThrow('Invalid key nothing');
+    expect(await pages().findMany({ status: 'published', filters: { documentId: page.documentId } } as never)).toEqual([]);
+  });
+
   it('create keeps a documentId given in data: another locale joins that document, a second draft of one locale is refused', async () => {
     const en = await pages().create({ data: { documentId: 'my-page', title: 'Mine' } } as never);
     expect(en).toMatchObject({ documentId: 'my-page', locale: 'en', title: 'Mine' });
