@@ -57,12 +57,16 @@ export function strapiConfig(config: AppConfig, options: { warn?: (message: stri
     return { base, rest: keys.slice(1) };
   };
   const get = (path: ConfigPath, fallback?: unknown): unknown => {
-    const { base, rest } = locate(keysOf(path), false);
+    const keys = keysOf(path);
+    // lodash's get of no path answers the default, not the object.
+    if (!keys.length) return fallback;
+    const { base, rest } = locate(keys, false);
     if (base === undefined) return fallback;
     return rest.length ? lodashGet(base, rest, fallback) : base;
   };
   const has = (path: ConfigPath): boolean => {
     const keys = keysOf(path);
+    if (!keys.length) return false;
     const { base, rest } = locate(keys, false);
     if (base === undefined) return false;
     let at: unknown = base;
