@@ -75,10 +75,11 @@ function documentService(current: () => Documents, settings: DocumentServiceSett
   /**
    * What every action of Strapi's Document Service checks first (its repository's `validateParams`): `lookup` is
    * internal, and `filters`, `sort`, `fields` and `populate` must name what exists, whichever action gets them (reads
-   * parse them anyway; a write reads only fields and populate for its answer, the others are checked all the same).
+   * parse them anyway; a write reads only fields and populate for its answer, the others are checked all the same);
+   * then, with `api.documents.strictParams` (strict-params.ts), its checks: the call goes on with the params they
+   * normalized.
    */
   const READS = new Set(['findMany', 'findFirst', 'findOne', 'count']);
-  /** Then `api.documents.strictParams` (strict-params.ts): its checks, and the params they normalized. */
   const checked = (docs: Documents, action: string, params: Params): Params => {
     if (params.lookup !== undefined) throw new ValidationError("Invalid params: 'lookup'");
     if (!READS.has(action)) {
