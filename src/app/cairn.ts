@@ -34,6 +34,7 @@ import { createLogger, type Logger } from './logger.js';
 import { DocumentHooks } from '../documents/hooks.js';
 import { loadModelLifecycles } from '../project/model-lifecycles.js';
 import { strapiFace, type StrapiFace } from './strapi-face.js';
+import { strapiConfig, type StrapiConfig } from '../project/strapi-config.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
@@ -85,6 +86,8 @@ export class Cairn {
   private builtModel: Model | undefined;
   /** The app's document middlewares (`strapi.documents.use`) and lifecycles (`lifecycles.js`, `strapi.db.lifecycles.subscribe`). */
   readonly documentHooks = new DocumentHooks();
+  /** `strapi.config`: Strapi's config provider over `config` (a set of a key Cairn compiled at start throws). */
+  readonly strapiConfig: StrapiConfig;
   /** What app code gets as `strapi` (strapi-face.ts): Strapi's Document Service, `db.lifecycles`, and this app's members. */
   readonly strapi: StrapiFace<Cairn> = strapiFace<Cairn>(this);
   /** What the app's server code receives as `strapi` (server-code/strapi-object.ts); the face above reads its members first. */
@@ -109,6 +112,7 @@ export class Cairn {
     /** Errors (every 5xx, with its cause) and start-up notes. */
     readonly log: Logger,
   ) {
+    this.strapiConfig = strapiConfig(config, { warn: (message) => log.warn(message) });
     const { defaultLimit, maxLimit, withCount } = config.api.rest;
     this.readSettings = { defaultLimit, maxLimit, withCount, locales: locales.map((l) => l.code), defaultLocale: this.defaultLocale };
     this.queryString = new QueryStringParser(queryStringLimits(config.middlewares));

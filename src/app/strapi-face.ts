@@ -7,6 +7,7 @@ import { queryEngine, type QueryEngine } from '../documents/query-engine.js';
 import { strapiTransaction, type StrapiTransactionHandles } from './strapi-transaction.js';
 import type { Model } from '../model/types.js';
 import { notProvided, QUIET } from '../server-code/strapi-object.js';
+import type { StrapiConfig } from '../project/strapi-config.js';
 
 /** What the face needs of the app (the `Cairn` object). */
 interface FaceHost {
@@ -14,13 +15,16 @@ interface FaceHost {
   readonly documentHooks: DocumentHooks;
   readonly db: Database;
   readonly model: Model;
+  /** `strapi.config` (project/strapi-config.ts): get, set and has over the app's config. */
+  readonly strapiConfig: StrapiConfig;
   /** What the app's server code gets as `strapi` (server-code/strapi-object.ts), once registered: its members come first. */
   readonly serverStrapi?: Record<string, unknown>;
 }
 
 /** What app code gets as `strapi`. */
-export type StrapiFace<T extends FaceHost> = Omit<T, 'documents' | 'db'> & {
+export type StrapiFace<T extends FaceHost> = Omit<T, 'documents' | 'db' | 'config'> & {
   documents: StrapiDocuments;
+  config: StrapiConfig;
   db: Omit<Database, 'query' | 'transaction'> & {
     lifecycles: { subscribe(subscriber: LifecycleSubscriber): () => void };
     query: StrapiDbQuery;
@@ -35,18 +39,23 @@ type StrapiDbQuery = ((uid: string) => QueryEngine) & Database['query'];
  * The `strapi` object app code receives (in `register`/`bootstrap`/`destroy`, and as the global `strapi` that
  * lifecycle files and services use): a thin face over the app. `strapi.documents` is Strapi 5's Document Service
  * (`strapi.documents(uid).findMany()`, `strapi.documents.use(middleware)`); `strapi.db.lifecycles.subscribe` adds
- * lifecycle subscribers; `strapi.db.query(uid)` is Strapi's Query Engine (its reads: documents/query-engine.ts), while
+ * lifecycle subscribers; `strapi.config` is Strapi's config provider (get, set, has); `strapi.db.query(uid)` is Strapi's Query Engine (its reads: documents/query-engine.ts), while
  * `db.query(sql, params)` stays Cairn's SQL (a model's uid is never SQL); `strapi.db.transaction(cb)` is Strapi's
  * (strapi-transaction.ts); once the server code is registered, Strapi's members it provides (`service`, `controller`,
- * `config.get`, `contentTypes`...), the app's own (`plugin`, `customFields`, `log`...); any other member is an error.
+ * `contentTypes`...), the app's own (`plugin`, `customFields`, `log`...); any other member is an error.
  */
 export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
-  const documents = strapiDocuments((uid) => cairn.documents(uid), cairn.documentHooks);
+  // The Document Service reads `api.documents.strictParams` at each call, as Strapi does: a set takes effect.
+  const documents = strapiDocuments((uid) => cairn.documents(uid), cairn.documentHooks, {
+    strictParams: () => cairn.strapiConfig.get('api.documents.strictParams'),
+  });
   const lifecycles = { subscribe: (subscriber: LifecycleSubscriber) => cairn.documentHooks.subscribe(subscriber) };
   let db: object | undefined;
   return new Proxy(cairn, {
     get: (target, key) => {
       if (key === 'documents') return documents;
+      // Strapi's config provider, from register() on (the app's config itself stays `cairn.config`).
+      if (key === 'config') return cairn.strapiConfig;
       if (key === 'db') {
         // Inside `strapi.db.transaction` (or a lifecycle hook's write), both run in that transaction.
         const current = () => cairn.documentHooks.transaction ?? cairn.db;
@@ -62,7 +71,7 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
         });
         return db;
       }
-      // Strapi's members the server code registered (`service`, `controller`, `config.get`, `contentTypes`...).
+      // Strapi's members the server code registered (`service`, `controller`, `contentTypes`...).
       const server = cairn.serverStrapi;
       if (server && typeof key === 'string' && key in server) return server[key];
       // Cairn's own members (plugin, customFields, log...); any other is an API Cairn does not provide: an error that

@@ -4,6 +4,7 @@ import type { Documents } from './service.js';
 import type { DocumentHooks, DocumentMiddleware } from './hooks.js';
 import type { Entry, WriteParams } from './types.js';
 import { strapiPagination } from './strapi-pagination.js';
+import { strictParams } from './strict-params.js';
 
 type Params = Record<string, unknown>;
 
@@ -27,6 +28,9 @@ export interface StrapiDocumentService {
 /** `strapi.documents`: `strapi.documents(uid)` and `strapi.documents.use(middleware)`. */
 export type StrapiDocuments = ((uid: string) => StrapiDocumentService) & { use(middleware: DocumentMiddleware): () => void };
 
+/** The actions whose `documentId` names the document (create's is taken out too: Strapi keeps the one in `data`). */
+const ONE_DOCUMENT = new Set(['findOne', 'update', 'delete', 'clone', 'publish', 'unpublish', 'discardDraft', 'create']);
+
 /** No limit unless the params give one: Strapi's Document Service reads every entry by default. */
 const UNLIMITED = 2 ** 31 - 1;
 
@@ -36,12 +40,12 @@ const UNLIMITED = 2 ** 31 - 1;
  * `findMany` reads every entry unless paginated) and answers (`findMany` an array, `delete`/`publish`... `{ documentId,
  * entries }`). Inside a lifecycle hook the calls join the hook's transaction.
  */
-export function strapiDocuments(documents: (uid: string) => Documents, hooks: DocumentHooks): StrapiDocuments {
+export function strapiDocuments(documents: (uid: string) => Documents, hooks: DocumentHooks, settings: DocumentServiceSettings = {}): StrapiDocuments {
   const services = new Map<string, StrapiDocumentService>();
   const factory = (uid: string) => {
     let service = services.get(uid);
     if (!service) {
-      service = documentService(() => documents(uid).joined());
+      service = documentService(() => documents(uid).joined(), settings);
       services.set(uid, service);
     }
     return service;
@@ -49,7 +53,13 @@ export function strapiDocuments(documents: (uid: string) => Documents, hooks: Do
   return Object.assign(factory, { use: (middleware: DocumentMiddleware) => hooks.use(middleware) });
 }
 
-function documentService(current: () => Documents): StrapiDocumentService {
+/** What the app's config says of the Document Service, read at each call (`strapi.config.set` may change it). */
+export interface DocumentServiceSettings {
+  /** `api.documents.strictParams`, as the app's config holds it (any value: a call checks it). */
+  strictParams?: () => unknown;
+}
+
+function documentService(current: () => Documents, settings: DocumentServiceSettings): StrapiDocumentService {
   const first = current();
   const ct = first.contentType;
   const draftable = ct.draftAndPublish;
@@ -65,22 +75,28 @@ function documentService(current: () => Documents): StrapiDocumentService {
   /**
    * What every action of Strapi's Document Service checks first (its repository's `validateParams`): `lookup` is
    * internal, and `filters`, `sort`, `fields` and `populate` must name what exists, whichever action gets them (reads
-   * parse them anyway; a write reads only fields and populate for its answer, the others are checked all the same).
+   * parse them anyway; a write reads only fields and populate for its answer, the others are checked all the same);
+   * then, with `api.documents.strictParams` (strict-params.ts), its checks: the call goes on with the params they
+   * normalized.
    */
   const READS = new Set(['findMany', 'findFirst', 'findOne', 'count']);
-  const checked = (docs: Documents, action: string, params: Params): void => {
+  const checked = (docs: Documents, action: string, params: Params): Params => {
     if (params.lookup !== undefined) throw new ValidationError("Invalid params: 'lookup'");
-    if (READS.has(action)) return;
-    const selection = Object.fromEntries(['filters', 'sort', 'fields', 'populate'].flatMap((key) => (params[key] === undefined ? [] : [[key, params[key]]])));
-    if (Object.keys(selection).length) spec(docs, selection);
+    if (!READS.has(action)) {
+      const selection = Object.fromEntries(['filters', 'sort', 'fields', 'populate'].flatMap((key) => (params[key] === undefined ? [] : [[key, params[key]]])));
+      if (Object.keys(selection).length) spec(docs, selection);
+    }
+    const setting = settings.strictParams?.();
+    if (setting === undefined || setting === false) return params;
+    // Strapi checks the params without the documentId the action names (its repository takes it out first).
+    const { documentId, ...rest } = params;
+    const strict = strictParams(setting, ONE_DOCUMENT.has(action) ? rest : params);
+    return ONE_DOCUMENT.has(action) && documentId !== undefined ? { ...strict, documentId } : strict;
   };
   const run = <T>(action: string, params: Params | undefined, work: (docs: Documents, params: Params) => Promise<T>) => {
     const docs = current();
     // async: a refused param rejects the call's promise, as every other failure does.
-    return docs.run(action, params ?? {}, async (p) => {
-      checked(docs, action, p);
-      return work(docs, p);
-    });
+    return docs.run(action, params ?? {}, async (p) => work(docs, checked(docs, action, p)));
   };
   const documentIdOf = (params: Params): string => {
     if (typeof params.documentId !== 'string' || params.documentId === '') throw new ValidationError('documentId is required');

@@ -25,6 +25,11 @@ export interface KeyRule {
   ignoredNote?: string;
   /** When the note applies; default: whenever the key is set. */
   noteWhen?: (value: unknown) => boolean;
+  /**
+   * Cairn reads the key at each use, not once at start: `strapi.config.set` of it takes effect (strapi-config.ts).
+   * Any other key Cairn reads is compiled at start, and a set that changes it throws.
+   */
+  live?: boolean;
 }
 
 export const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : typeof value === 'function' ? 'a function' : Array.isArray(value) ? JSON.stringify(value) : String(value));
@@ -99,7 +104,13 @@ const api = object({
     maxLimit: positiveInteger,
     withCount: bool,
     prefix: { ...path, ignoredNote: 'Cairn serves the REST API under /api: rest.prefix is ignored', noteWhen: (v) => v !== '/api' },
-    ...strapiKeys('port', 'strictParams'),
+    // Strapi 5.54's core controllers refuse unknown query keys only with strictParams: true (else they drop them);
+    // Cairn's REST always refuses them (README: where Cairn differs).
+    strictParams: {
+      ignoredNote: 'Cairn\'s REST always refuses unknown query parameters (400), as Strapi does with strictParams: true: rest.strictParams: false is ignored',
+      noteWhen: (v) => v !== true,
+    },
+    ...strapiKeys('port'),
   }),
   responses: object({
     privateAttributes: {
@@ -107,7 +118,8 @@ const api = object({
       noteWhen: (v) => !Array.isArray(v) || v.length > 0,
     },
   }),
-  documents: object(strapiKeys('strictParams', 'strictRelations')),
+  // Read by the Document Service at each call (documents/strapi-service.ts), as Strapi does: a set takes effect.
+  documents: object({ strictParams: { ...bool, live: true }, ...strapiKeys('strictRelations') }),
 });
 
 const admin = object({

@@ -26,8 +26,11 @@ export interface ServerCodeHost {
   readonly log: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
   readonly onClose: Array<() => Promise<void> | void>;
   documents(uid: string): Documents;
-  /** The app's `strapi` face (app/strapi-face.ts): Strapi's Document Service (`documents`, with `use`) and `db` (with `lifecycles`). */
-  readonly strapi: { readonly documents: unknown; readonly db: unknown };
+  /**
+   * The app's `strapi` face (app/strapi-face.ts): Strapi's Document Service (`documents`, with `use`), `db` (with
+   * `lifecycles`) and `config` (Strapi's config provider, project/strapi-config.ts).
+   */
+  readonly strapi: { readonly documents: unknown; readonly db: unknown; readonly config: unknown };
   plugin(name: string): { service<T = unknown>(service: string): T };
   /** What the app's `src/extensions` changed of Strapi's plugins (plugin-extensions.ts), loaded with the model. */
   readonly pluginExtensions?: PluginExtensions;

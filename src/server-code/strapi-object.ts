@@ -22,7 +22,7 @@ export function notProvided(key: string): NotProvidedError {
  * The `strapi` an app's server code receives (`({ strapi }) => ({ ... })`, policies' and middlewares' third
  * argument, and the global `strapi` Strapi's code relies on): a face over the app's composition root. What Cairn
  * provides: `documents(uid)` (and `documents.use`), `db.lifecycles`, `db.query(uid)` (reads), `service(uid)`, `controller(uid)`, `policy(name)`, `middleware(name)`,
- * `plugin(name).service(name)`, `config.get(path, default)`, `log`, `contentTypes`, `contentType(uid)`,
+ * `plugin(name).service(name)`, `config` (`get`, `set`, `has`), `log`, `contentTypes`, `contentType(uid)`,
  * `components`. Any other member is an error naming it (never `undefined`, which would fail later, elsewhere).
  */
 export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeRegistry): Record<string, unknown> {
@@ -44,8 +44,8 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
     plugin: (name: string) => ({
       service: (service: string) => host.plugin(name).service(service),
     }),
-    // Strapi's `config.get(path)`, over the app's config values (which stay readable as they are: `config.dir`...).
-    config: Object.assign(Object.create(host.config) as object, { get: (path: string, fallback?: unknown) => configValue(host, path, fallback) }),
+    // Strapi's config provider (`get`, `set`, `has`; the config's sections as members: `config.dir`...), the face's.
+    config: host.strapi.config,
     log: host.log,
     contentTypes,
     components,
@@ -65,16 +65,4 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
 /** A model schema in Strapi's shape (`uid`, `kind`, `info`, `attributes` as a record), for code that reads them. */
 function schemaOf(schema: { uid: string; attributes: ReadonlyMap<string, unknown> }): Record<string, unknown> {
   return { ...schema, attributes: Object.fromEntries(schema.attributes) };
-}
-
-/** `strapi.config.get('api.rest.defaultLimit')`, `get('server.host')`, `get('plugin::graphql.depthLimit')`. */
-function configValue(host: ServerCodeHost, path: string, fallback: unknown): unknown {
-  const plugin = /^plugin::([^.]+)\.?(.*)$/.exec(path);
-  let value: unknown = plugin ? host.config.plugins[plugin[1]]?.config : host.config;
-  const rest = plugin ? plugin[2] : path;
-  for (const key of rest ? rest.split('.') : []) {
-    if (value === null || typeof value !== 'object') return fallback;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value === undefined ? fallback : value;
 }

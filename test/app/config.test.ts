@@ -362,6 +362,7 @@ describe('config folder: errors name the file and the key', () => {
     await fails({ 'config/api.json': '{ "rest": { "maxLimit": 0 } }' }, /api\.rest\.maxLimit must be a positive integer, not 0/);
     await fails({ 'config/api.json': '{ "rest": { "defaultLimit": "25" } }' }, /api\.rest\.defaultLimit must be a positive integer, not "25"/);
     await fails({ 'config/api.json': '{ "rest": { "withCount": "yes" } }' }, /api\.rest\.withCount must be true or false/);
+    await fails({ 'config/api.json': '{ "documents": { "strictParams": "yes" } }' }, /config\/api\.json: api\.documents\.strictParams must be true or false, not "yes"/);
     await fails({ 'config/database.json': '{ "connection": { "client": "oracle" } }' }, /config\/database\.json: database\.connection\.client must be sqlite, postgres or mysql, not "oracle"/);
     await fails({ 'config/plugins.json': '{ "graphql": true }' }, /config\/plugins\.json: plugins\.graphql must be an object/);
     await fails({ 'config/permissions.json': '{ "roles": { "public": { "permissions": "find" } } }' }, /permissions\.roles\.public\.permissions must be a list/);
@@ -437,20 +438,21 @@ describe('config folder: errors name the file and the key', () => {
     const warnings: string[] = [];
     const dir = folder({
       'config/server.json': '{ "socket": "/tmp/cairn.sock" }',
-      'config/api.json': JSON.stringify({ rest: { prefix: '/v1' }, responses: { privateAttributes: ['createdAt'] } }),
+      'config/api.json': JSON.stringify({ rest: { prefix: '/v1', strictParams: false }, responses: { privateAttributes: ['createdAt'] } }),
       'config/plugins.json': JSON.stringify({ upload: { enabled: false }, graphql: { config: { subscriptions: true } } }),
     });
     await loadConfig(dir, {}, { warn: (message) => warnings.push(message) });
     expect(warnings).toEqual([
       `${join(dir, 'config', 'server.json')}: server.socket is set: Cairn listens on host and port, not on a socket: socket is ignored`,
       `${join(dir, 'config', 'api.json')}: api.rest.prefix is set: Cairn serves the REST API under /api: rest.prefix is ignored`,
+      `${join(dir, 'config', 'api.json')}: api.rest.strictParams is set: Cairn's REST always refuses unknown query parameters (400), as Strapi does with strictParams: true: rest.strictParams: false is ignored`,
       `${join(dir, 'config', 'api.json')}: api.responses.privateAttributes is set: Cairn has no global list of private attributes: these attributes are returned (mark them "private": true in the schemas)`,
       `${join(dir, 'config', 'plugins.json')}: plugins.upload.enabled is set: Cairn always runs this plugin: enabled: false is ignored`,
       `${join(dir, 'config', 'plugins.json')}: plugins.graphql.config.subscriptions is set: Cairn has no GraphQL subscriptions: subscriptions is ignored`,
     ]);
     // Their harmless values say nothing.
     const quiet: string[] = [];
-    await loadConfig(folder({ 'config/api.json': JSON.stringify({ rest: { prefix: '/api' }, responses: { privateAttributes: [] } }) }), {}, { warn: (m) => quiet.push(m) });
+    await loadConfig(folder({ 'config/api.json': JSON.stringify({ rest: { prefix: '/api', strictParams: true }, responses: { privateAttributes: [] } }) }), {}, { warn: (m) => quiet.push(m) });
     expect(quiet).toEqual([]);
   });
 

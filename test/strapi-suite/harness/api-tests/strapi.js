@@ -10,6 +10,10 @@
  * holds the test app's `middlewares` (Strapi's template list), and what it sets there is written into the app
  * folder as config/middlewares.js, which the Cairn started for this instance reads. Any other member of that
  * `strapi` (or another config path) is out of scope.
+ *
+ * Outside `register`, `strapi.config` is the running Cairn's own (`get`, `set`, `has`): a set takes effect where
+ * Cairn reads the key at each use (`api.documents.strictParams`); a set of a key Cairn compiled at start, which it
+ * refuses, is out of scope.
  */
 const app = require('../app');
 const { OutOfScope, outOfScopeObject } = require('../out-of-scope');
@@ -127,6 +131,10 @@ async function createStrapiInstance(options = {}) {
         return app.state.cairn.fastify.server;
       },
     },
+    // Strapi's config provider, as Cairn gives it to an app's code.
+    get config() {
+      return runtimeConfig(cairnStrapi().config);
+    },
     // Strapi 5's Document Service, as Cairn provides it to an app's code (defaults, middlewares, lifecycles).
     get documents() {
       if (!app.state.cairn) throw new Error('Cairn is not running (strapi.destroy() was called)');
@@ -161,6 +169,28 @@ async function createStrapiInstance(options = {}) {
   // which Strapi sets to the instance: here this stand-in (Cairn sets its own face, for an app's code).
   globalThis.strapi = instance;
   return instance;
+}
+
+/**
+ * The running Cairn's `strapi.config`. Cairn refuses a set of a key it compiled at start (`api.rest.defaultLimit`,
+ * a plugin's config): a test that changes one asks for what a running Cairn does not do, out of scope, named.
+ */
+function runtimeConfig(config) {
+  return new Proxy(config, {
+    get(target, key) {
+      if (key !== 'set') return Reflect.get(target, key);
+      return (path, value) => {
+        try {
+          target.set(path, value);
+        } catch (error) {
+          if (error instanceof Error && error.name === 'ConfigError' && /once, at start/.test(error.message)) throw new OutOfScope(error.message);
+          throw error;
+        }
+        // Strapi's set answers the config, for chained sets.
+        return runtimeConfig(target);
+      };
+    },
+  });
 }
 
 /** The `strapi` Cairn gives an app's code, of the Cairn running. */
