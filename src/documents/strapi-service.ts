@@ -175,8 +175,6 @@ function documentService(current: () => Documents, settings: DocumentServiceSett
           // Strapi's `multiLocaleToLookup`: one locale, a list of them, or '*' (every locale the document has).
           const entries: Entry[] = [];
           for (const locale of await localesOf(trx, documentId, p.locale)) {
-            // Strapi's discardDraft makes drafts from published versions only: a locale without one gives no entry.
-            if (action === 'discardDraft' && !(await versions(trx, documentId, 'published', locale)).length) continue;
             // The entries answered have the call's fields and populate, as Strapi's (the unpublished ones as they were).
             const earlier = before ? await versions(trx, documentId, shows, locale, selectionOf(p)) : [];
             const changed = await trx[action]({ documentId, locale });

@@ -59,10 +59,17 @@ export async function unpublishStrapiVersion(store: RowStore, contentType: Conte
   await store.deleteRows(contentType, rows.filter((r) => r.published).map((r) => r.id));
 }
 
-/** Makes the draft a copy of the published row again (`published_at` NULL), relations mapped to draft targets. */
+/**
+ * Makes the draft a copy of the published row again (`published_at` NULL), relations mapped to draft targets. A
+ * version never published has nothing to go back to: its draft is deleted, as Strapi 5.54's discardDraft deletes
+ * the old drafts of the locales it is given and makes drafts of the published versions only.
+ */
 export async function discardStrapiDraft(store: RowStore, contentType: ContentType, rows: VersionRow[]): Promise<void> {
   const published = rows.find((r) => r.published);
-  if (!published) return;
+  if (!published) {
+    await store.deleteRows(contentType, rows.map((r) => r.id));
+    return;
+  }
   const draft = rows.find((r) => !r.published);
   await store.copyVersion(contentType, published.id, draft?.id, { published_at: null }, 'draft');
 }
