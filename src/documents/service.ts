@@ -649,7 +649,9 @@ export class Documents implements DocumentService {
    * the locale it wrote, shaped by `answer` (fields, populate...).
    */
   private writtenSpec(params: WriteParams, answer: ReadSpec): ReadSpec {
-    const status: Status = this.contentType.draftAndPublish && params.status === 'draft' ? 'draft' : 'published';
+    // A type without Draft & Publish has one row, whatever the status: the status only chooses the version of the
+    // Draft & Publish targets its answer populates (Strapi's selection query keeps the write's status).
+    const status: Status = params.status === 'draft' ? 'draft' : 'published';
     return { ...answer, status, locale: this.writeLocale(params) };
   }
 

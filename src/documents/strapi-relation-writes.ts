@@ -147,8 +147,11 @@ async function writeSide(
   const removedLinks = disconnectRows.flatMap((row) => (linkOf.has(row) ? [linkOf.get(row)!.id] : []));
 
   if (!attribute.toMany) {
-    // A to-one list: connecting replaces what it held; positions mean nothing here.
-    if (connectRows.length) await replaceToOne(links, connectRows);
+    // A to-one list: connecting replaces what it held, but for the links to the connected document's other rows
+    // (Strapi's deletePreviousAnyToOneRelations keeps a document's siblings: a source without versions may link a
+    // target's draft and its published version, one connect each). Positions mean nothing here.
+    const siblings = unique(connected.flatMap(({ target }) => targetRows.of(target.documentId, undefined).map((r) => r.id)));
+    if (connectRows.length) await replaceToOne(links, connectRows, siblings);
     else await links.unlink(removedLinks);
     await stealFrom(connectRows);
     return;
@@ -178,9 +181,12 @@ async function writeSide(
   await stealFrom(connectRows);
 }
 
-/** A to-one list now holds `rows` (one document's rows): its other links go, links kept stay the same rows. */
-async function replaceToOne(links: StrapiLinkRows, rows: number[]): Promise<number[]> {
-  const removed = await links.unlinkAllBut(rows);
+/**
+ * A to-one list now holds `rows` (one document's rows): its other links go (but for those to `kept`, rows of the
+ * same document), links kept stay the same rows.
+ */
+async function replaceToOne(links: StrapiLinkRows, rows: number[], kept: number[] = rows): Promise<number[]> {
+  const removed = await links.unlinkAllBut(unique([...rows, ...kept]));
   const linked = await links.linksOf(rows);
   for (const row of rows) if (!linked.has(row)) await links.link(row);
   return removed;

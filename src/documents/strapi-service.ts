@@ -106,7 +106,8 @@ function documentService(current: () => Documents, settings: DocumentServiceSett
   const writeParams = (params: Params): WriteParams => ({
     ...(params as unknown as WriteParams),
     data: (params.data ?? {}) as Params,
-    status: draftable && params.status === 'published' ? 'published' : draftable ? 'draft' : undefined,
+    // Without Draft & Publish the status writes nothing; a `draft` still shapes the answer's populated targets.
+    status: draftable ? (params.status === 'published' ? 'published' : 'draft') : params.status === 'draft' ? 'draft' : undefined,
     locale: typeof params.locale === 'string' ? params.locale : undefined,
   });
   /** Strapi's `pickSelectionParams`: what shapes the entries a write, a clone or a publish answers. */

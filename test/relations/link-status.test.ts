@@ -204,6 +204,27 @@ describeEachDialect('a page without Draft & Publish linking versions of articles
     expect((await app.request('GET', `/api/pages/${page}?status=draft&populate=lead`)).body.data.lead.title).toBe('A v2');
   });
 
+  it("a to-one connect keeps the links to the connected document's other version (Strapi's deletePreviousAnyToOneRelations keeps its siblings)", async () => {
+    const page = await newPage('lead twice', { lead: { connect: [{ documentId: article.A, status: 'draft' }] } });
+    const lead = async (status: string) => (await app.request('GET', `/api/pages/${page}?status=${status}&populate[lead][fields][0]=title`)).body.data.lead?.title ?? null;
+    await app.request('PUT', `/api/pages/${page}`, { data: { lead: { connect: [{ documentId: article.A, status: 'published' }] } } });
+    expect([await lead('draft'), await lead('published')]).toEqual(['A v2', 'A v1']);
+    // Another document replaces both.
+    await app.request('PUT', `/api/pages/${page}`, { data: { lead: { connect: [article.C] } } });
+    expect([await lead('draft'), await lead('published')]).toEqual(['C', 'C']);
+  });
+
+  it("a write's answer populates the version its status names, as Strapi's (the page itself has one row)", async () => {
+    const pages = app.cairn.strapi.documents('api::page.page');
+    const populate = { lead: { fields: ['title'] } };
+    const drafted = (await pages.create({ data: { title: 'answer draft', lead: article.A }, status: 'draft', populate } as never)) as Entry;
+    expect(drafted.lead.title).toBe('A v2');
+    const published = (await pages.create({ data: { title: 'answer published', lead: article.A }, status: 'published', populate } as never)) as Entry;
+    expect(published.lead.title).toBe('A v1');
+    const rest = await app.request('PUT', `/api/pages/${drafted.documentId}?status=draft&populate[lead][fields][0]=title`, { data: { title: 'answer draft again' } });
+    expect(rest.body.data.lead.title).toBe('A v2');
+  });
+
   it('localized targets: a connect names a locale and a version', async () => {
     const restaurant = (await app.request('POST', '/api/restaurants', { data: { name: 'Garden' } })).body.data.documentId;
     await app.request('PUT', `/api/restaurants/${restaurant}?locale=fr&status=draft`, { data: { name: 'Jardin' } });
