@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
@@ -332,5 +333,33 @@ describeEachDialect('strapi.eventHub: what the Document Service and the media li
     expect(seen().heard.length).toBe(heardFrom);
     // The populated read of entry.update's entry is skipped.
     expect(unheard).toBeLessThan(listened);
+  });
+});
+
+describe("the README's strapi.eventHub example", () => {
+  it('works as written: it logs each publish and each upload', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /```js\n(\/\/ src\/index\.js\nmodule\.exports = \{\n {2}register\(\{ strapi \}\) \{\n {4}\/\/ Each version published[\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const app = await startTestApp('sqlite', { contentTypes: { article: model.contentTypes.article, category: model.contentTypes.category }, components: model.components, index: example });
+    try {
+      const created = await app.request('POST', '/api/articles', { data: { title: 'Logged' } });
+      expect(created.status).toBe(201);
+      const form = new FormData();
+      form.append('files', new Blob([new Uint8Array(Buffer.from('%PDF-1.4\n%%EOF\n'))], { type: 'application/pdf' }), 'notes.pdf');
+      const body = new Response(form);
+      const uploaded = await app.cairn.fastify.inject({
+        method: 'POST',
+        url: '/api/upload',
+        payload: Buffer.from(await body.arrayBuffer()),
+        headers: { 'content-type': body.headers.get('content-type')!, authorization: `Bearer ${app.token}` },
+      });
+      expect(uploaded.statusCode).toBe(201);
+      const messages = app.logs().map((line) => line.msg);
+      expect(messages).toContain(`article ${created.body.data.documentId as string} published (api::article.article)`);
+      expect(messages).toContain('uploaded notes.pdf');
+    } finally {
+      await app.close();
+    }
   });
 });
