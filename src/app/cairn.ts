@@ -32,6 +32,8 @@ import { installAnswerHeaders } from './answer-headers.js';
 import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
 import { DocumentHooks } from '../documents/hooks.js';
+import { createEventHub, type EventHub } from '../documents/event-hub.js';
+import { EntryEvents } from '../documents/entry-events.js';
 import { loadModelLifecycles } from '../project/model-lifecycles.js';
 import { strapiFace, type StrapiFace } from './strapi-face.js';
 import { strapiConfig, type StrapiConfig } from '../project/strapi-config.js';
@@ -88,6 +90,10 @@ export class Cairn {
   readonly documentHooks = new DocumentHooks();
   /** `strapi.config`: Strapi's config provider over `config` (a set of a key Cairn compiled at start throws). */
   readonly strapiConfig: StrapiConfig;
+  /** `strapi.eventHub`, Strapi 5's: the Document Service's writes emit their entry events on it (entry-events.ts). */
+  readonly eventHub: EventHub = createEventHub();
+  /** The Document Service's side of the hub: events queued in a write's transaction, emitted once it commits. */
+  readonly entryEvents: EntryEvents;
   /** What app code gets as `strapi` (strapi-face.ts): Strapi's Document Service, `db.lifecycles`, and this app's members. */
   readonly strapi: StrapiFace<Cairn> = strapiFace<Cairn>(this);
   /** What the app's server code receives as `strapi` (server-code/strapi-object.ts); the face above reads its members first. */
@@ -116,6 +122,8 @@ export class Cairn {
     const { defaultLimit, maxLimit, withCount } = config.api.rest;
     this.readSettings = { defaultLimit, maxLimit, withCount, locales: locales.map((l) => l.code), defaultLocale: this.defaultLocale };
     this.queryString = new QueryStringParser(queryStringLimits(config.middlewares));
+    // An event's entry is read once its write committed, through the type's service on the app's database.
+    this.entryEvents = new EntryEvents(this.eventHub, (uid, version) => this.documents(uid).eventEntry(version), log);
   }
 
   /** The content-types and components. Built after the app's `register()`, which may declare custom fields. */
@@ -145,6 +153,7 @@ export class Cairn {
           rest: this.config.api.rest,
           locales: { codes: this.readSettings.locales, defaultLocale: this.defaultLocale },
           hooks: this.documentHooks,
+          events: this.entryEvents,
         },
         contentType,
       );
@@ -191,8 +200,12 @@ export class Cairn {
       clearInterval(sweeper);
     }
     for (const hook of this.onClose) await hook();
+    // Events of the last writes are emitted (their entries read) before the database closes.
+    await this.entryEvents.idle();
     await this.pluginExtensions?.usersPermissions?.hooks.destroy?.({ strapi: this.strapi });
     await this.hooks.destroy?.({ cairn: this, strapi: this.strapi });
+    // As Strapi's destroy: after the app's, the hub lets go of its listeners and subscribers.
+    this.eventHub.destroy();
     await this.db.close();
   }
 }

@@ -200,7 +200,8 @@ export class AuthService {
   /** Deletes the user; answers it as it was. */
   async deleteUser(id: number): Promise<Record<string, unknown>> {
     const user = await this.user(id);
-    await this.users.delete({ documentId: user.documentId as string });
+    // Strapi's user service deletes through its Query Engine: no entry.delete on strapi.eventHub.
+    await this.users.quiet().delete({ documentId: user.documentId as string });
     return user;
   }
 

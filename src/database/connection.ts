@@ -63,7 +63,14 @@ class KyselyDatabase implements Database {
     private readonly closeEngine?: () => Promise<void>,
     /** A transaction's document locks (transactions only). */
     private readonly locks?: TransactionLocks,
+    /** What runs once this transaction commits (transactions only: one list per attempt, dropped if it fails). */
+    private readonly committed?: Array<() => Promise<void> | void>,
   ) {}
+
+  onCommit(callback: () => Promise<void> | void): void {
+    if (this.committed) this.committed.push(callback);
+    else void callback();
+  }
 
   async lock(keys: Iterable<string>): Promise<void> {
     if (!this.locks) throw new Error('lock() runs inside a transaction');
@@ -159,6 +166,8 @@ class KyselyDatabase implements Database {
     this.openTransactions.count++;
     let failed: { error: unknown } | undefined;
     let committing = false;
+    const committed: Array<() => Promise<void> | void> = [];
+    let succeeded = false;
     try {
       const { kysely, raw } = await this.engine();
       const locks: TransactionLocks = { held: new Set(), session: false };
@@ -168,7 +177,7 @@ class KyselyDatabase implements Database {
         const builder = this.dialect === 'mysql' ? db.transaction().setIsolationLevel('read committed') : db.transaction();
         return builder.execute(async (trx) => {
           const engine = Promise.resolve({ kysely: trx, raw });
-          const trxDb = new KyselyDatabase(this.dialect, () => engine, this.listeners, true, undefined, undefined, undefined, undefined, locks);
+          const trxDb = new KyselyDatabase(this.dialect, () => engine, this.listeners, true, undefined, undefined, undefined, undefined, locks, committed);
           const result = await fn(trxDb).catch(
             (error: unknown) => {
               failed = { error };
@@ -179,16 +188,19 @@ class KyselyDatabase implements Database {
           return result;
         });
       };
-      if (this.dialect !== 'mysql') return { value: await run(kysely) };
       // MySQL's named locks belong to the connection, not the transaction: released on the same connection after
       // COMMIT or ROLLBACK, before the pool lends it to anyone else. (If the connection broke, the server released them.)
-      const value = await kysely.connection().execute(async (connection) => {
-        try {
-          return await run(connection);
-        } finally {
-          if (locks.session) await connection.executeQuery(raw(RELEASE_SESSION_LOCKS, [])).catch(ignoreLostConnection);
-        }
-      });
+      const value =
+        this.dialect !== 'mysql'
+          ? await run(kysely)
+          : await kysely.connection().execute(async (connection) => {
+              try {
+                return await run(connection);
+              } finally {
+                if (locks.session) await connection.executeQuery(raw(RELEASE_SESSION_LOCKS, [])).catch(ignoreLostConnection);
+              }
+            });
+      succeeded = true;
       return { value };
     } catch (error) {
       // When the connection died, Kysely's ROLLBACK fails too and its error replaces the statement's: the statement's
@@ -198,6 +210,9 @@ class KyselyDatabase implements Database {
       return { error: this.mapped(cause), retryable: !committing && isTransientConflict(this.dialect, cause) };
     } finally {
       this.openTransactions.count--;
+      // Committed: what waited for it runs now, outside the transaction, before the caller gets the value (a failed
+      // attempt's list is dropped with it).
+      if (succeeded) for (const callback of committed) await callback();
     }
   }
 

@@ -50,6 +50,14 @@ export interface Database {
   lock(keys: Iterable<string>): Promise<void>;
   /** True inside `transaction()`. */
   readonly inTransaction: boolean;
+  /**
+   * Inside a transaction: calls `callback` once the outermost transaction has committed (never when it rolls back,
+   * nor for an attempt that failed and ran again), and that `transaction()` call resolves once the callbacks have
+   * settled, one after the other; outside a transaction, calls it at once. What Strapi's `onCommit` is for: work
+   * that must see the write committed (events). `callback` must not throw or reject: the write stands, and its
+   * failures are its own to handle.
+   */
+  onCommit(callback: () => Promise<void> | void): void;
   /** Listen to every statement sent to the server (tests count them). Returns an unsubscribe function. */
   onQuery(listener: (sql: string, params: readonly unknown[]) => void): () => void;
   /**

@@ -19,6 +19,8 @@ import { bodyTree } from './unique-tree.js';
 import { deleteLockSet, lockForWrite, publishLockSet, writeLockSet } from './write-locks.js';
 import { strapiSchema, type DocumentHooks, type LifecycleAction, type LifecycleStates } from './hooks.js';
 import type { PaginationMeta } from './read.js';
+import type { EntryEventName, VersionRef } from './entry-events.js';
+import { eventReadSpec, eventModel } from './event-entries.js';
 
 type Params = Record<string, unknown>;
 
@@ -329,6 +331,51 @@ export class Documents implements DocumentService {
     return trx === this.ctx.db ? this : new Documents({ ...this.ctx, db: trx }, this.contentType);
   }
 
+  /**
+   * This service without `strapi.eventHub`'s entry events: for Strapi's plugins' own writes that go through its
+   * Query Engine, not its Document Service (the media library's files, a user's deletion), which emit none.
+   */
+  quiet(): Documents {
+    if (!this.ctx.events) return this;
+    return (this.quietCopy ??= new Documents({ ...this.ctx, events: undefined }, this.contentType));
+  }
+
+  private quietCopy?: Documents;
+
+  /** Whether app code listens to `eventName` on `strapi.eventHub`: when not, a write reads nothing for it. */
+  private announces(eventName: EntryEventName): boolean {
+    return this.ctx.events?.listens(eventName) ?? false;
+  }
+
+  /** Emits `eventName` for a version of a document once `trx` commits (the entry read then, as Strapi reads it). */
+  private announce(trx: Database, eventName: EntryEventName, documentId: string, version: Status, locale: string | undefined): void {
+    if (!this.announces(eventName)) return;
+    const status = this.contentType.draftAndPublish ? version : 'published';
+    this.ctx.events!.afterCommit(trx, eventName, eventModel(this.contentType), { documentId, status, locale });
+  }
+
+  /**
+   * Emits `eventName` for a version the write removes (Strapi's entry.delete, entry.unpublish): read now, before it
+   * goes, as the row it is (no populate), and emitted once `trx` commits.
+   */
+  private async announceRemoved(trx: Database, eventName: EntryEventName, documentId: string, version: Status, locale: string | undefined): Promise<void> {
+    if (!this.announces(eventName)) return;
+    const status: Status = this.contentType.draftAndPublish ? version : 'published';
+    const spec = { ...eventReadSpec(this.ctx.model, this.contentType, 'row', (p) => this.spec(p)), status, locale };
+    const entry = parsed(await readOne({ ...this.ctx, db: trx }, this.contentType, spec, documentId));
+    this.ctx.events!.afterCommit(trx, eventName, eventModel(this.contentType), { entry });
+  }
+
+  /**
+   * A version as `strapi.eventHub`'s events show it (read after the write committed): every relation, media,
+   * component and dynamic zone populated, private attributes and passwords left out (Strapi's deep populate and
+   * `defaultSanitizeOutput`).
+   */
+  async eventEntry(version: VersionRef): Promise<Entry | null> {
+    const spec = { ...eventReadSpec(this.ctx.model, this.contentType, 'deep', (p) => this.spec(p)), status: version.status, locale: version.locale };
+    return parsed(await readOne(this.ctx, this.contentType, spec, version.documentId));
+  }
+
   /** A write's lifecycle params: `data` (a copy hooks may change), and the write's `locale` and `status`. */
   private writeEvent(params: WriteParams, locale: string | undefined): Params {
     return { data: { ...params.data }, ...(locale === undefined ? {} : { locale }), ...(params.status === undefined ? {} : { status: params.status }) };
@@ -353,6 +400,8 @@ export class Documents implements DocumentService {
     await writeChildren(store, ct, rowId, plan, this.relationScope(locale, true));
     await this.shareColumns(trx, plan, documentId, locale);
     await created?.();
+    // Strapi's create (and an update making a new locale) emits entry.create for the draft, before the publish's.
+    this.announce(trx, 'entry.create', documentId, 'draft', locale);
     if (ct.draftAndPublish && status !== 'draft') {
       await this.publishChecked(store, documentId, await versionRows(trx, ct, documentId, locale), now, locale);
     }
@@ -424,6 +473,8 @@ export class Documents implements DocumentService {
       if (!hooked) scope.targetsRead = new Map();
       await writeChildren(store, ct, target.id, plan, scope);
       await this.shareColumns(trx, plan, params.documentId, locale);
+      // Strapi's update emits entry.update for the draft, before the publish's (a clone's own write emits none).
+      if (options.lifecycles !== false) this.announce(trx, 'entry.update', params.documentId, 'draft', locale);
       // The draft's afterUpdate comes before the publish's events, as Strapi's update then publish fire them.
       const updated = async () => {
         if (listens('afterUpdate')) await this.on(trx).fire('afterUpdate', event, await this.on(trx).versionEntry(params.documentId, 'draft', locale, params), states);
@@ -499,6 +550,8 @@ export class Documents implements DocumentService {
           await on.updateDocument(params, { lifecycles: false });
         }
         if (event && this.listens('afterCreate')) await on.fire('afterCreate', event, await on.versionEntry(newId, 'draft', rowLocale), states);
+        // Strapi's clone creates each copy: entry.create.
+        this.announce(trx, 'entry.create', newId, 'draft', rowLocale);
         cloned.push(locale);
       }
       return cloned.length ? { documentId: newId, locales: cloned } : { locales: [] };
@@ -537,6 +590,8 @@ export class Documents implements DocumentService {
     const deleted = await this.ctx.db.transaction(async (trx) => {
       await lockForWrite(trx, () => deleteLockSet(trx, this.ctx.model, ct, params.documentId));
       const rows = await versionRows(trx, ct, params.documentId, locale);
+      // Strapi's delete emits entry.delete for each version it deletes, as it was.
+      for (const row of rows) await this.announceRemoved(trx, 'entry.delete', params.documentId, row.published ? 'published' : 'draft', row.locale ?? undefined);
       if (this.listens('beforeDelete') || this.listens('afterDelete')) {
         // Strapi deletes a document's rows one by one: each fires its events, with the row as it was for `afterDelete`.
         const on = this.on(trx);
@@ -572,6 +627,8 @@ export class Documents implements DocumentService {
     if (draft) await checkPublishable(store, this.contentType, documentId, draft.id, locale);
     const change = { replaces: 'published' as const, makes: draft ? ('published' as const) : undefined, from: 'draft' as const };
     await this.versionEvents(store, documentId, locale, rows, change, () => publishStrapiVersion(store, this.contentType, rows, now));
+    // Strapi publishes drafts: without one, no entry.publish.
+    if (draft) this.announce(store.db, 'entry.publish', documentId, 'published', locale);
   }
 
   /** Publishes a write whose published row was the draft's copy before it (Strapi's layout: strapi-versions.ts). */
@@ -581,18 +638,26 @@ export class Documents implements DocumentService {
     await this.versionEvents(store, documentId, locale, rows, { replaces: 'published', makes: 'published', from: 'draft' }, () =>
       publishStrapiWrite(store, this.contentType, { draftId, publishedId }, plan, now, scope),
     );
+    this.announce(store.db, 'entry.publish', documentId, 'published', locale);
   }
 
   async unpublish(params: { documentId: string; locale?: string }): Promise<boolean> {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
-    return this.changeVersions(params, (store, rows) => this.versionEvents(store, params.documentId, locale, rows, { replaces: 'published' }, () => unpublishStrapiVersion(store, this.contentType, rows)));
+    return this.changeVersions(params, async (store, rows) => {
+      // Strapi's unpublish deletes the published version: entry.unpublish shows it as it was (none without one).
+      if (rows.some((r) => r.published)) await this.announceRemoved(store.db, 'entry.unpublish', params.documentId, 'published', locale);
+      await this.versionEvents(store, params.documentId, locale, rows, { replaces: 'published' }, () => unpublishStrapiVersion(store, this.contentType, rows));
+    });
   }
 
   async discardDraft(params: { documentId: string; locale?: string }): Promise<boolean> {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
-    return this.changeVersions(params, (store, rows) =>
-      this.versionEvents(store, params.documentId, locale, rows, { replaces: 'draft', makes: rows.some((r) => r.published) ? 'draft' : undefined, from: 'published' }, () => discardStrapiDraft(store, this.contentType, rows)),
-    );
+    return this.changeVersions(params, async (store, rows) => {
+      const published = rows.some((r) => r.published);
+      await this.versionEvents(store, params.documentId, locale, rows, { replaces: 'draft', makes: published ? 'draft' : undefined, from: 'published' }, () => discardStrapiDraft(store, this.contentType, rows));
+      // Strapi makes drafts from published versions only: without one, no entry.draft-discard.
+      if (published) this.announce(store.db, 'entry.draft-discard', params.documentId, 'draft', locale);
+    });
   }
 
   /**

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
 import type { Documents } from '../documents/index.js';
+import type { EventHub } from '../documents/event-hub.js';
 import type { Model } from '../model/types.js';
 import type { QueryStringParser, ReadSettings } from '../query/index.js';
 import type { AppConfig } from '../project/types.js';
@@ -31,6 +32,8 @@ export interface ServerCodeHost {
    * `lifecycles`) and `config` (Strapi's config provider, project/strapi-config.ts).
    */
   readonly strapi: { readonly documents: unknown; readonly db: unknown; readonly config: unknown };
+  /** `strapi.eventHub`: Strapi 5's event hub, on which the Document Service's writes emit their events. */
+  readonly eventHub: EventHub;
   plugin(name: string): { service<T = unknown>(service: string): T };
   /** What the app's `src/extensions` changed of Strapi's plugins (plugin-extensions.ts), loaded with the model. */
   readonly pluginExtensions?: PluginExtensions;

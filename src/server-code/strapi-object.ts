@@ -21,7 +21,7 @@ export function notProvided(key: string): NotProvidedError {
 /**
  * The `strapi` an app's server code receives (`({ strapi }) => ({ ... })`, policies' and middlewares' third
  * argument, and the global `strapi` Strapi's code relies on): a face over the app's composition root. What Cairn
- * provides: `documents(uid)` (and `documents.use`), `db.lifecycles`, `db.query(uid)` (reads), `service(uid)`, `controller(uid)`, `policy(name)`, `middleware(name)`,
+ * provides: `documents(uid)` (and `documents.use`), `db.lifecycles`, `db.query(uid)`, `db.transaction`, `eventHub`, `service(uid)`, `controller(uid)`, `policy(name)`, `middleware(name)`,
  * `plugin(name).service(name)`, `config` (`get`, `set`, `has`), `log`, `contentTypes`, `contentType(uid)`,
  * `components`. Any other member is an error naming it (never `undefined`, which would fail later, elsewhere).
  */
@@ -37,6 +37,8 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
     // Strapi's Document Service (its defaults, `strapi.documents.use` middlewares, lifecycles), as the app's face has it.
     documents: host.strapi.documents,
     db: host.strapi.db,
+    // Strapi's event hub: entry.create, entry.update... after each Document Service write commits.
+    eventHub: host.eventHub,
     service: (uid: string) => known('service', registry.services as Map<string, unknown>, uid),
     controller: (uid: string) => known('controller', registry.controllers as Map<string, unknown>, uid),
     policy: (name: string) => registry.policies.get(name),

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AccessControl } from '../auth/access-control.js';
 import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
+import type { EntryEvents } from '../documents/entry-events.js';
 import type { Model } from '../model/types.js';
 import type { AppConfig } from '../project/types.js';
 import type { QueryStringParser, ReadSettings } from '../query/index.js';
@@ -26,4 +27,6 @@ export interface UploadHost {
   readonly fastify: FastifyInstance;
   readonly log: Pick<Logger, 'error'>;
   documents(uid: string): Documents;
+  /** `strapi.eventHub` as writes emit on it: the media library's media.create, media.update, media.delete. */
+  readonly entryEvents: Pick<EntryEvents, 'listens' | 'emit'>;
 }

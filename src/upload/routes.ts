@@ -10,6 +10,12 @@ import { FILE_UID, type IncomingFile, type UploadService } from './upload-servic
 const ACTION = 'plugin::upload.content-api';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * What Strapi's upload service emits on `strapi.eventHub`, with `{ media }`: the file's entry without its private
+ * attributes (not `isUrlSigned`, which its controller adds to answers).
+ */
+type MediaEvent = 'media.create' | 'media.update' | 'media.delete';
+
 /** Media entries carry `isUrlSigned` (the local and S3 public providers never sign). */
 const withSigning = (entry: Record<string, unknown>): Record<string, unknown> => ({ ...entry, isUrlSigned: false });
 
@@ -20,7 +26,12 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
   // Multipart bodies are read by the upload route itself (readMultipart), as a stream: Fastify must not buffer or
   // refuse them (415) first. Only this scope accepts them.
   app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
-  const files = () => host.documents(FILE_UID);
+  // The media library's writes emit media events, not the Document Service's entry events (as Strapi's upload).
+  const files = () => host.documents(FILE_UID).quiet();
+  // Emitted before the answer goes out (as entry events are: entry-events.ts), when anything listens.
+  const emitMedia = async (event: MediaEvent, entry: Record<string, unknown>) => {
+    if (host.entryEvents.listens(event)) await host.entryEvents.emit(event, async () => ({ media: entry }));
+  };
   const query = (req: FastifyRequest) => host.queryString.ofRequest(req);
 
   /**
@@ -42,15 +53,18 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
       const entry = await fileById(host, id);
       const info = fields.fileInfo === undefined ? {} : parseFileInfo(fields.fileInfo)[0];
       await files().updateDocument({ documentId: entry.documentId as string, data: changedInfo(info) });
-      return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(await fileById(host, id))));
+      const updated = await fileById(host, id);
+      await emitMedia('media.update', updated);
+      return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(updated)));
     }
     if (!incoming.length) throw new ValidationError('Files are empty');
     applyFileInfo(incoming, fields.fileInfo);
     // Refused attachments are refused before anything is stored.
     const target = await attachTarget(host, caller, fields, incoming);
     const ids = await service.upload(incoming);
-    const entries = [];
-    for (const documentId of ids) entries.push(withSigning((await files().findOne({ documentId }))!));
+    const stored: Record<string, unknown>[] = [];
+    for (const documentId of ids) stored.push((await files().findOne({ documentId }))!);
+    const entries = stored.map(withSigning);
     if (target) {
       try {
         await attachToEntry(host.db, target, entries.map((e) => e.id as number));
@@ -60,6 +74,8 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
         throw error;
       }
     }
+    // Once the upload stands (files whose attachment failed were removed again: no event for them).
+    for (const entry of stored) await emitMedia('media.create', entry);
     return reply.status(201).type(JSON_TYPE).send(JSON.stringify(entries));
   });
 
@@ -95,6 +111,7 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
     host.queryString.strictOf(req);
     const entry = await fileById(host, (req.params as { id: string }).id);
     await service.remove(entry as never);
+    await emitMedia('media.delete', entry);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));
   });
 }

@@ -35,6 +35,7 @@ function baseName(filename: string): string {
 /**
  * Stores uploads: dimensions and formats first (a corrupt image fails before anything is written), then the
  * bytes through the provider, then the file entries. If any step fails, what was already written is removed.
+ * Its writes emit no entry events (Strapi's upload writes through its Query Engine): the routes emit media events.
  */
 export class UploadService {
   constructor(
@@ -55,7 +56,7 @@ export class UploadService {
           stored.push(f);
         }
       }
-      const documents = this.host.documents(FILE_UID);
+      const documents = this.host.documents(FILE_UID).quiet();
       // Files uploaded through the Content API go into Strapi's "API Uploads" folder, as Strapi files them.
       const folder = await apiUploadFolder(this.host.db);
       for (const p of prepared) {
@@ -94,7 +95,7 @@ export class UploadService {
       // All or nothing: entries already written and stored bytes are removed again. A cleanup that fails too is
       // logged (what it left behind), and the upload's own failure is the answer.
       const leftBehind = (what: string) => (cleanup: unknown) => this.host.log.error({ err: cleanup }, `upload: could not remove ${what} after a failed upload`);
-      for (const documentId of created) await this.host.documents(FILE_UID).delete({ documentId }).catch(leftBehind(`file entry ${documentId}`));
+      for (const documentId of created) await this.host.documents(FILE_UID).quiet().delete({ documentId }).catch(leftBehind(`file entry ${documentId}`));
       for (const f of stored) await this.provider.delete(f).catch(leftBehind(`stored file ${f.hash}${f.ext}`));
       throw error;
     }
@@ -118,7 +119,7 @@ export class UploadService {
 
   /** Removes a file's entry, its links from entries, and its stored bytes (formats included). */
   async remove(entry: { documentId: string; hash: string; ext: string; url?: string; formats?: Record<string, { hash: string; ext: string }> | null }) {
-    await this.host.documents(FILE_UID).delete({ documentId: entry.documentId });
+    await this.host.documents(FILE_UID).quiet().delete({ documentId: entry.documentId });
     await this.provider.delete(entry);
     for (const format of Object.values(entry.formats ?? {})) await this.provider.delete(format);
   }

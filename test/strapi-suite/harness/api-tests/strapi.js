@@ -2,8 +2,8 @@
 
 /**
  * `api-tests/strapi` over Cairn: `createStrapiInstance()` starts Cairn on the declared models (if the builder has
- * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer`, `documents(uid)` and
- * `db.query(uid)` (the Query Engine) are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
+ * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer`, `documents(uid)`,
+ * `eventHub` and `db.query(uid)` (the Query Engine) are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
  * server (the test says so when it reads one), and so is what Cairn's Query Engine says it does not provide.
  *
  * A `register({ strapi })` option runs before Cairn starts, as Strapi runs it before its server: its `strapi.config`
@@ -139,6 +139,10 @@ async function createStrapiInstance(options = {}) {
     get documents() {
       if (!app.state.cairn) throw new Error('Cairn is not running (strapi.destroy() was called)');
       return app.state.cairn.strapi.documents;
+    },
+    // Strapi 5's event hub, as Cairn gives it to app code: the Document Service's writes emit on it.
+    get eventHub() {
+      return cairnStrapi().eventHub;
     },
     db: new Proxy(
       {
