@@ -96,7 +96,29 @@ function documentService(current: () => Documents, settings: DocumentServiceSett
   const run = <T>(action: string, params: Params | undefined, work: (docs: Documents, params: Params) => Promise<T>) => {
     const docs = current();
     // async: a refused param rejects the call's promise, as every other failure does.
-    return docs.run(action, params ?? {}, async (p) => work(docs, checked(docs, action, p)));
+    return docs.run(action, params ?? {}, async (p) => work(docs, locales(docs, action, checked(docs, action, p))));
+  };
+  /**
+   * The `locale` param of a localized type as Strapi 5.54's service reads it (internationalization.js): one
+   * document's read takes one locale ('*' for any: `localeToLookup`), a write one locale that is not '*'
+   * (`localeToData`), both with its message; a list reads those locales (`multiLocaleToLookup`: `findMany`,
+   * `count`), each one the app must have, as every locale Cairn reads.
+   */
+  const LISTS = new Set(['findMany', 'count']);
+  const WRITES = new Set(['create', 'update']);
+  const locales = (docs: Documents, action: string, params: Params): Params => {
+    const locale = params.locale;
+    if (!ct.localized || locale === undefined || locale === null || locale === '') return params;
+    if (Array.isArray(locale) && LISTS.has(action)) {
+      for (const code of locale) docs.writeLocale({ locale: code as string });
+      const inList = { locale: { $in: locale } };
+      return { ...params, locale: '*', filters: params.filters === undefined ? inList : { $and: [params.filters, inList] } };
+    }
+    const oneLocale = READS.has(action) || WRITES.has(action);
+    if (oneLocale && (typeof locale !== 'string' || (WRITES.has(action) && locale === '*'))) {
+      throw new ValidationError(`Invalid locale param ${String(locale)} provided. Document locales must be strings.`);
+    }
+    return params;
   };
   const documentIdOf = (params: Params): string => {
     if (typeof params.documentId !== 'string' || params.documentId === '') throw new ValidationError('documentId is required');

@@ -217,6 +217,17 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     expect(await pages().findMany({ locale: '*', start: 0, limit: 0 } as never)).toHaveLength(total);
   });
 
+  it("locale params as Strapi 5.54's service reads them: a list for findMany and count, one locale for one document and for writes", async () => {
+    const listed = await pages().findMany({ locale: ['fr', 'de'], filters: { documentId } } as never);
+    expect(listed.map((p: { locale: string }) => p.locale)).toEqual(['fr']);
+    expect((await pages().findMany({ locale: '*', filters: { documentId } } as never)).map((p: { locale: string }) => p.locale).sort()).toEqual(['en', 'fr']);
+    expect(await pages().count({ locale: ['en', 'fr'], filters: { documentId } } as never)).toBe(2);
+    await expect(pages().findOne({ documentId, locale: ['en', 'fr'] } as never)).rejects.toThrow('Invalid locale param en,fr provided. Document locales must be strings.');
+    await expect(pages().findFirst({ locale: { en: true } } as never)).rejects.toThrow('Invalid locale param [object Object] provided. Document locales must be strings.');
+    await expect(pages().create({ locale: '*', data: { title: 'everywhere' } } as never)).rejects.toThrow('Invalid locale param * provided. Document locales must be strings.');
+    await expect(pages().findMany({ locale: ['en', 'xx'] } as never)).rejects.toThrow('Invalid locale xx');
+  });
+
   it('a locale the app does not have is refused, nothing changed', async () => {
     await expect(pages().publish({ documentId, locale: ['de', 'xx'] } as never)).rejects.toThrow('Invalid locale xx');
     expect(await published(documentId)).toEqual(['en:Hello', 'fr:Rebonjour']);
