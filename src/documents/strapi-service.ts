@@ -114,7 +114,8 @@ function documentService(current: () => Documents, settings: DocumentServiceSett
       const inList = { locale: { $in: locale } };
       return { ...params, locale: '*', filters: params.filters === undefined ? inList : { $and: [params.filters, inList] } };
     }
-    const oneLocale = READS.has(action) || WRITES.has(action);
+    // A list read takes any value Strapi would pass on (its `multiLocaleToLookup`): the read's own check says why not.
+    const oneLocale = (READS.has(action) && !LISTS.has(action)) || WRITES.has(action);
     if (oneLocale && (typeof locale !== 'string' || (WRITES.has(action) && locale === '*'))) {
       throw new ValidationError(`Invalid locale param ${String(locale)} provided. Document locales must be strings.`);
     }

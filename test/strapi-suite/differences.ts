@@ -34,6 +34,40 @@ const UNKNOWN_PARAMETER_ROW = 'unknown query parameters → 400';
 const RELATIONS = 'tests/api/core/strapi/api/relations.test.api.ts';
 const MORPH_EVIDENCE = "9 of `relations.test.api.ts`'s morph tests, which Strapi 5 fails too";
 
+const DS_VALIDATION = 'tests/api/core/strapi/document-service/validation/validation.test.api.ts';
+const UNKNOWN_LOCALE_ROW = 'unknown locale → 400';
+/** The validation file's tests per param, run for each action (its `describe.each` over the service's methods). */
+const VALIDATION_NAMES: Record<string, string[]> = {
+  sort: [
+    'should not throw on existing attribute name',
+    'should not throw on private attribute',
+    'should not throw on password attribute',
+    'should not throw on existing nested (object) key',
+    'should not throw on existing nested (dot separated) key',
+  ],
+  filters: [
+    'should not throw on existing attribute equality',
+    'should not throw on private attribute',
+    'should not throw on password attribute',
+    'should not throw on existing nested conditions',
+  ],
+  fields: [
+    'should not throw on existing attribute equality',
+    'should not throw on private attribute',
+    'should not throw on password attribute',
+    'should not throw on valid comma separated keys',
+  ],
+  populate: [
+    'should not throw on populatable attribute',
+    'should not throw on private attribute',
+    'should not throw on wildcard *',
+    'should not throw on dz (boolean)',
+    'should not throw on dz - comp (boolean)',
+    'should not throw on dz',
+    'should not throw on nested wildcard populate',
+  ],
+};
+
 export const DIFFERENCES: Difference[] = [
   // `filters[price][$null]=anything`: Strapi reads any value but false's spellings as true; a typo turns the filter around.
   ...nullValues.map((value) => ({
@@ -228,6 +262,47 @@ export const DIFFERENCES: Difference[] = [
     test: 'Document Service Validations > strictParams: true (validate) > Locale > should accept valid BCP 47 locale and wildcard',
     readme: 'unknown locale → 400',
     failure: ['Invalid locale "en-US": expected one of en, nl, it, es, *'],
+  },
+  // Strapi's document-service tests (tests/api/core/strapi/document-service/, not in ../shared/strapi-tests): its
+  // validation file calls every action naming one document without a documentId, to see its other params accepted.
+  ...['findOne', 'update', 'delete', 'clone', 'publish', 'unpublish', 'discardDraft'].flatMap((method) =>
+    Object.entries(VALIDATION_NAMES).flatMap(([group, names]) =>
+      names.map((name) => ({
+        kind: 'on purpose' as const,
+        file: DS_VALIDATION,
+        test: `Document Service Validations > ${method} method > ${group} > ${name}`,
+        readme: '`strapi.documents(uid).findOne`, `update`, `delete`, `clone`, `publish`, `unpublish`, `discardDraft` without a `documentId`',
+        failure: ['documentId is required'],
+      })),
+    ),
+  ),
+  // Locales the test app does not have (it registers nl, it and es): Strapi reads and writes any well-formed code.
+  ...[
+    ['should accept valid BCP 47 locale formats', 'Invalid locale "en-US"'],
+    ['should accept locale with any case for language part (BCP 47 is case-insensitive)', 'Invalid locale "EN"'],
+    ['should pass through non-string locale in default mode', 'Invalid locale 123'],
+  ].map(([name, failure]) => ({
+    kind: 'on purpose' as const,
+    file: DS_VALIDATION,
+    test: `Document Service Validations > Locale validation > findMany method > ${name}`,
+    readme: UNKNOWN_LOCALE_ROW,
+    failure: [failure],
+  })),
+  ...['TextShort', 'TextLong', 'NumberInteger', 'NumberDecimal', 'NumberBigInteger', 'NumberFloat', 'Email', 'DateDate', 'DateDateTime', 'DateTime'].flatMap((type) =>
+    ['identifiers', 'repeatableIdentifiers', 'identifiersDz'].map((field) => ({
+      kind: 'on purpose' as const,
+      file: 'tests/api/core/strapi/document-service/uniqueness.test.api.ts',
+      test: `Document Service > Component unique fields > cannot create multiple entities with the same unique Component${type} value in the same ${field}, locale and publication state`,
+      readme: UNKNOWN_LOCALE_ROW,
+      failure: ['Invalid locale fr'],
+    })),
+  ),
+  {
+    kind: 'on purpose',
+    file: 'tests/api/core/strapi/document-service/document-id-uniqueness.test.api.ts',
+    test: 'Document Service - Document ID Uniqueness > allows creating documents with the same documentId but different locales ',
+    readme: UNKNOWN_LOCALE_ROW,
+    failure: ['Invalid locale fr'],
   },
 ];
 
