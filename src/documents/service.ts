@@ -2,6 +2,7 @@ import type { ContentType } from '../model/types.js';
 import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams, specSource } from '../query/index.js';
 import type { Database } from '../database/types.js';
+import { cloneData, clonePopulate } from './clone-data.js';
 import { cloneRow, firstDocumentId, otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
 import { ApplicationError, ValidationError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
@@ -522,12 +523,13 @@ export class Documents implements DocumentService {
   /**
    * Strapi's `clone`: a new document made of copies of this one's drafts (its rows, for a type without Draft &
    * Publish) in `locales`, each a draft of the new document with the same values, components, media and links, then
-   * `data` written over it. One transaction. Answers the new documentId (undefined when there was nothing to clone)
-   * and the locales cloned.
+   * `data` merged over it as Strapi 5.54's clone merges it (clone-data.ts: deeply, lists index by index, relation
+   * operations replacing the source's links). One transaction. Answers the new documentId (undefined when there was
+   * nothing to clone) and the locales cloned.
    *
    * Lifecycles see what Strapi's clone fires: a create per cloned entry (its `entries.create`), `beforeCreate` with
-   * the source's values and `data` over them as `params.data` (what hooks change there is written), `afterCreate`
-   * with the clone; no update events.
+   * the source's values and `data` merged over them as `params.data` (what hooks change there is written),
+   * `afterCreate` with the clone; no update events.
    */
   async cloneDocument(documentId: string, locales: ReadonlyArray<string | undefined>, data: Params | undefined): Promise<{ documentId?: string; locales: Array<string | undefined> }> {
     const ct = this.contentType;
@@ -541,10 +543,11 @@ export class Documents implements DocumentService {
         const rows = await versionRows(trx, ct, documentId, rowLocale);
         const source = ct.draftAndPublish ? rows.find((r) => !r.published) : rows[0];
         if (!source) continue;
+        const merged = await on.cloneMerge(documentId, rowLocale, data ?? {});
         const states: LifecycleStates = new Map();
-        const { event, written } = await on.cloneEvent(documentId, newId, rowLocale, data ?? {}, states);
+        const { event, written } = await on.cloneEvent(documentId, newId, rowLocale, merged.written, states);
         const now = new Date().toISOString();
-        await cloneRow(trx, this.ctx.model, ct, source.id, { document_id: newId, created_at: now, updated_at: now });
+        await cloneRow(trx, this.ctx.model, ct, source.id, { document_id: newId, created_at: now, updated_at: now }, merged.fresh);
         if (Object.keys(written).length) {
           const params = { documentId: newId, locale, data: written, status: ct.draftAndPublish ? 'draft' : undefined } as WriteParams & { documentId: string };
           await on.updateDocument(params, { lifecycles: false });
@@ -559,8 +562,28 @@ export class Documents implements DocumentService {
   }
 
   /**
-   * A clone's `beforeCreate` (when listened to): its `params.data` is the source version's values with `data` over
-   * them. Returns the event and what to write over the copy: `data`, and whatever the hooks changed.
+   * `data` merged over a source version as Strapi 5.54's clone merges it (clone-data.ts): what to write over the copy,
+   * and the relations written afresh. The source is read (every attribute populated, private ones too) only when
+   * `data` names a value that merges with the source's.
+   */
+  private async cloneMerge(documentId: string, locale: string | undefined, data: Params): Promise<{ written: Params; fresh: Set<string> }> {
+    const ct = this.contentType;
+    const merges = Object.keys(data).some((key) => {
+      const attribute = ct.attributes.get(key);
+      return attribute !== undefined && (attribute.kind !== 'scalar' || attribute.type === 'json' || attribute.type === 'blocks');
+    });
+    let source: Params = {};
+    if (merges) {
+      const status: Status = ct.draftAndPublish ? 'draft' : 'published';
+      const spec = { ...this.spec({ populate: clonePopulate(this.ctx.model, ct) }, this.ctx.rest, CODE), status, locale };
+      source = (parsed(await readOne(this.ctx, ct, spec, documentId)) ?? {}) as Params;
+    }
+    return cloneData(this.ctx.model, ct, source, data);
+  }
+
+  /**
+   * A clone's `beforeCreate` (when listened to): its `params.data` is the source version's values with `data` (merged,
+   * `cloneMerge`) over them. Returns the event and what to write over the copy: `data`, and whatever the hooks changed.
    */
   private async cloneEvent(sourceId: string, newId: string, locale: string | undefined, data: Params, states: LifecycleStates): Promise<{ event?: Params; written: Params }> {
     if (!this.listens('beforeCreate') && !this.listens('afterCreate')) return { written: data };

@@ -127,13 +127,14 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     expect(one.documentId).not.toBe(source.documentId);
     expect(one.entries).toHaveLength(1);
     expect(one.entries[0]).toMatchObject({ documentId: one.documentId, locale: 'en', title: 'Copy', publishedAt: null, seo: { metaTitle: 'S' } });
-    expect(one.entries[0].tags.map((t: { name: string }) => t.name)).toEqual(['red', 'blue']);
-    // The source keeps its own rows: its component is not the clone's, its tags unchanged; the tag lists both.
+    // As Strapi 5.54's clone: a connect replaces the source's links (the clone is a new entry), see documents-clone.test.ts.
+    expect(one.entries[0].tags.map((t: { name: string }) => t.name)).toEqual(['blue']);
+    // The source keeps its own rows: its component is not the clone's, its tags unchanged.
     const after = await pages().findOne({ documentId: source.documentId, populate } as never);
     expect(after).toMatchObject({ title: 'Source', seo: { metaTitle: 'S' } });
     expect(after.seo.id).not.toBe(one.entries[0].seo.id);
     expect(after.tags.map((t: { name: string }) => t.name)).toEqual(['red']);
-    expect((await tags.findOne({ documentId: red.documentId, populate: { pages: true } } as never)).pages).toHaveLength(2);
+    expect((await tags.findOne({ documentId: red.documentId, populate: { pages: true } } as never)).pages).toHaveLength(1);
 
     const all = await pages().clone({ documentId: source.documentId, locale: '*' } as never);
     expect(all.entries.map((e: { locale: string; title: string }) => `${e.locale}:${e.title}`).sort()).toEqual(['en:Source', 'fr:Source fr']);

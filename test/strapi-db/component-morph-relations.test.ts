@@ -308,13 +308,19 @@ describeEachDialect('morph relations in components, in Strapi 5 tables', (dialec
     });
     const clone = result.entries[0];
     expect(clone.details.mto).toMatchObject({ id: t2Draft, documentId: t2.documentId, __type: T });
-    expect(clone.details.mtm).toEqual([]);
+    // As Strapi 5.54's clone merges data over the source (lodash merge): the component keeps the links it is not given.
+    expect(linked(clone.details.mtm)).toEqual([[N, n1.documentId], [T, t2.documentId]]);
     expect(linked(clone.sections[0].mtm)).toEqual([[T, t1.documentId]]);
     expect(clone.sections[0].id).not.toBe(source.sections[0].id);
     expect(await mphRows(clone.sections[0].id)).toEqual(await mphRows(source.sections[0].id));
     const original = await documents(P).findOne({ documentId: source.documentId, populate });
     expect(original.details.mto).toMatchObject({ id: t1Draft, __type: T });
     expect(linked(original.details.mtm)).toEqual([[N, n1.documentId], [T, t2.documentId]]);
+
+    // By documentId over a link, Strapi 5.54's clone would keep the source's row id under the type given: refused.
+    await expect(documents(P).clone({ documentId: source.documentId, data: { details: { mto: { __type: T, documentId: t2.documentId } } } })).rejects.toThrow(
+      'details.mto: a clone merges a morphToOne with the source',
+    );
 
     // A clone without data copies every link as it is.
     const plain = (await documents(P).clone({ documentId: source.documentId, populate })).entries[0];

@@ -142,7 +142,8 @@ const hasMorphToOne = (schema: ContentType | Component) => [...schema.attributes
  * morphToMany's list (order and `field` kept) and the morphToOne columns, each linked row mapped to its `members`
  * version (dropped when it has none), or kept as it is for `same` (a clone). A component's rows get theirs when the
  * entry's version is copied (version-copy.ts copyComponents): publishing maps them to published rows as the entry's
- * own links, as Strapi's publish re-creates a morphToMany's links from the draft's documents.
+ * own links, as Strapi's publish re-creates a morphToMany's links from the draft's documents. `skip`: morphToMany
+ * attributes whose links are not copied (a clone writes them afresh).
  */
 export async function copyOwnMorphLinks(
   db: Database,
@@ -151,8 +152,10 @@ export async function copyOwnMorphLinks(
   fromId: number,
   toId: number,
   members: 'published' | 'draft' | 'same',
+  skip: ReadonlySet<string> = new Set(),
 ): Promise<void> {
-  for (const { table } of morphTablesOf(schema)) {
+  for (const { attribute, table } of morphTablesOf(schema)) {
+    if (skip.has(attribute.name)) continue;
     await replaceMorphList(db, table, toId, await mappedLinks(db, model, await readMorphList(db, table, fromId), members));
   }
   if (hasMorphToOne(schema)) {
