@@ -186,8 +186,17 @@ export class AuthService {
         data.email = value.toLowerCase();
       } else data[key] = value;
     }
+    // Strapi 5.54's users controller: a username or an email (lower-cased; its advanced setting unique_email, true by
+    // default, as on create here) that another user has is refused, named.
+    if (typeof data.username === 'string' && (await this.takenByAnother('username', data.username, id))) throw new ApplicationError('Username already taken');
+    if (typeof data.email === 'string' && (await this.takenByAnother('email', data.email, id))) throw new ApplicationError('Email already taken');
     await this.users.updateDocument({ documentId: user.documentId as string, data });
     return this.userWithRole(user.id as number);
+  }
+
+  private async takenByAnother(column: 'username' | 'email', value: string, id: number): Promise<boolean> {
+    const owner = await findUserIdWith(this.host.db, column, value);
+    return owner !== null && owner !== id;
   }
 
   /** A user as the users administration answers a write: with its role. */

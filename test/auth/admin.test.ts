@@ -90,6 +90,25 @@ describeEachDialect('users CRUD and permissions from code', (dialect) => {
     expect(gone.body).toMatchObject({ data: null, error: { status: 404, name: 'NotFoundError', message: 'User not found' } });
   });
 
+  it("an update to another user's email or username is refused with Strapi's messages; the user's own values are fine", async () => {
+    const roles = (await app.request('GET', '/api/users-permissions/roles')).body.roles as { id: number; type: string }[];
+    const role = roles.find((r) => r.type === 'authenticated')!.id;
+    const alice = (await app.request('POST', '/api/users', { username: 'alice', email: 'alice@example.com', password: 'secret12', role })).body;
+    const bob = (await app.request('POST', '/api/users', { username: 'bob', email: 'bob@example.com', password: 'secret12', role })).body;
+    // Strapi 5.54's users controller: the email compared lower-cased (advanced setting unique_email, true by default).
+    const email = await app.request('PUT', `/api/users/${bob.id}`, { email: 'Alice@Example.com' });
+    expect(email.status).toBe(400);
+    expect(email.body.error).toMatchObject({ status: 400, name: 'ApplicationError', message: 'Email already taken' });
+    const username = await app.request('PUT', `/api/users/${bob.id}`, { username: 'alice' });
+    expect(username.status).toBe(400);
+    expect(username.body.error).toMatchObject({ status: 400, name: 'ApplicationError', message: 'Username already taken' });
+    expect((await app.request('GET', `/api/users/${bob.id}`)).body).toMatchObject({ username: 'bob', email: 'bob@example.com' });
+    const own = await app.request('PUT', `/api/users/${alice.id}`, { username: 'alice', email: 'ALICE@example.com' });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ username: 'alice', email: 'alice@example.com' });
+    for (const user of [alice, bob]) expect((await app.request('DELETE', `/api/users/${user.id}`)).status).toBe(200);
+  });
+
   it('without a configured secret, development generates one in .tmp/ and reuses it on the next start', async () => {
     const { readFileSync } = await import('node:fs');
     const dir = writeApp({ ...schemas, config: {} });

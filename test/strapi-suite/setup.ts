@@ -4,9 +4,9 @@
  * Strapi's matchers, and stops the file's Cairn at the end.
  */
 import Module, { createRequire } from 'node:module';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { afterAll, beforeEach, chai, describe, expect, it, test, vi } from 'vitest';
 
 const here = import.meta.dirname;
@@ -17,6 +17,7 @@ const repo = resolve(here, '../..');
 const suiteDir = process.env.STRAPI_SUITE_DIR ?? '';
 const requireFromRepo = createRequire(join(repo, 'package.json'));
 const { OutOfScope } = requireFromRepo(join(here, 'harness/out-of-scope.js')) as { OutOfScope: new (reason: string) => Error };
+const isWithin = (folder: string, path: string) => !relative(folder, path).startsWith('..');
 
 type Resolve = (request: string, parent: unknown, ...rest: unknown[]) => string;
 const internal = Module as unknown as { _resolveFilename: Resolve };
@@ -32,6 +33,18 @@ internal._resolveFilename = function (request, parent, ...rest) {
   try {
     return original.call(this, request, parent, ...rest);
   } catch (error) {
+    // A file of the suite requiring one of strapi/strapi's files that the suite's folder does not hold (a fixture the
+    // copy lacks, or Strapi's own source in packages/): the file cannot load, for a reason that is not Cairn's.
+    const from = (parent as { filename?: string } | undefined)?.filename;
+    if (request.startsWith('.') && suiteDir && from && isWithin(suiteDir, from)) {
+      const target = resolve(dirname(from), request);
+      if (isWithin(suiteDir, target)) {
+        // A folder required as a module: its index.js is what is missing.
+        const where = relative(suiteDir, existsSync(target) && statSync(target).isDirectory() ? join(target, 'index.js') : target);
+        const what = where.startsWith(`packages${sep}`) ? "Strapi's own source" : 'a file of strapi/strapi';
+        throw new OutOfScope(`the file cannot load: it requires ${where}, ${what} that the suite's folder does not hold`);
+      }
+    }
     // The upstream files live outside the repository: their packages (lodash, qs, supertest) are the repository's.
     // (Resolving from the repository comes back through this function: once only, or a package installed nowhere
     // would recurse until the stack overflows.)

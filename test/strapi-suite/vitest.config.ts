@@ -16,6 +16,8 @@ export default defineConfig({
       { find: /^api-tests\/generators$/, replacement: resolve(suiteDir, 'packages/utils/api-tests/generators.js') },
       { find: /^api-tests\/(.*)$/, replacement: resolve(here, 'harness/esm/$1.mjs') },
       { find: /^@strapi\/utils$/, replacement: resolve(here, 'harness/esm/strapi-utils.mjs') },
+      { find: /^@strapi\/openapi$/, replacement: resolve(here, 'harness/esm/strapi-openapi.mjs') },
+      { find: /^zod(\/v4)?$/, replacement: resolve(here, 'harness/esm/zod.mjs') },
     ],
   },
   test: {

@@ -58,10 +58,15 @@ function removeModel(uid) {
   state.models.delete(uid);
 }
 
-/** The content-type builder's files for the declared models: schema.json per type, JSON per component. */
-function schemaFiles() {
+/**
+ * The content-type builder's files for the declared models: schema.json per type, JSON per component, and the
+ * schema of a plugin's type the app extends (`extensible`: uid -> the plugin's own schema) when a relation names it
+ * with a targetAttribute: the builder writes the other side there, in `src/extensions/<plugin>/content-types/<name>/`.
+ */
+function schemaFiles(extensible = new Map()) {
   const contentTypes = new Map();
   const components = new Map();
+  const extensions = new Map();
   for (const { uid, kind, def } of state.models.values()) {
     const attributes = JSON.parse(JSON.stringify(def.attributes || {}));
     if (kind === 'component') {
@@ -98,7 +103,10 @@ function schemaFiles() {
       if (attribute.type !== 'relation') continue;
       const { targetAttribute, ...rest } = attribute;
       if (rest.target === '__self__') rest.target = uid;
-      const target = contentTypes.get(rest.target);
+      if (targetAttribute && !extensions.has(rest.target) && extensible.has(rest.target)) {
+        extensions.set(rest.target, JSON.parse(JSON.stringify(extensible.get(rest.target))));
+      }
+      const target = contentTypes.get(rest.target) || extensions.get(rest.target);
       if (targetAttribute && target && REVERSED[rest.relation] && !components.has(uid)) {
         const owns = rest.relation !== 'oneToMany';
         const claimed = inverses.get(`${rest.target}.${targetAttribute}`);
@@ -118,14 +126,14 @@ function schemaFiles() {
       schema.attributes[name] = rest;
     }
   }
-  return { contentTypes, components };
+  return { contentTypes, components, extensions };
 }
 
-function writeAppFolder() {
+function writeAppFolder(extensible) {
   if (!state.dir) state.dir = mkdtempSync(join(tmpdir(), 'cairn-strapi-suite-'));
   const dir = state.dir;
   rmSync(join(dir, 'src'), { recursive: true, force: true });
-  const { contentTypes, components } = schemaFiles();
+  const { contentTypes, components, extensions } = schemaFiles(extensible);
   mkdirSync(join(dir, 'src', 'api'), { recursive: true });
   for (const [uid, schema] of contentTypes) {
     const name = schema.info.singularName;
@@ -138,6 +146,12 @@ function writeAppFolder() {
     const [category, name] = uid.split('.');
     mkdirSync(join(dir, 'src', 'components', category), { recursive: true });
     writeFileSync(join(dir, 'src', 'components', category, `${name}.json`), JSON.stringify(component, null, 2));
+  }
+  for (const [uid, schema] of extensions) {
+    const [plugin, name] = uid.slice('plugin::'.length).split('.');
+    const folder = join(dir, 'src', 'extensions', plugin, 'content-types', name);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'schema.json'), JSON.stringify(schema, null, 2));
   }
   mkdirSync(join(dir, 'config'), { recursive: true });
   // Strapi's test app: GraphQL in Strapi 5's compatibility mode; locales as the fixtures created them.
@@ -165,7 +179,11 @@ async function useMiddlewares(list) {
 /** Starts Cairn on the declared models (restarting it, same database, if it runs). */
 async function start() {
   await stop();
-  const dir = writeAppFolder();
+  // The plugins' types an app may extend, with their own schemas (what an extension copies and adds to).
+  const { BUILTIN_SCHEMAS } = await import(pathToFileURL(join(REPO, 'dist', 'model', 'builtin.js')).href);
+  const { EXTENSIBLE_CONTENT_TYPES } = await import(pathToFileURL(join(REPO, 'dist', 'model', 'extensions.js')).href);
+  const extensible = new Map(BUILTIN_SCHEMAS.filter((b) => EXTENSIBLE_CONTENT_TYPES.has(b.uid)).map((b) => [b.uid, b.schema]));
+  const dir = writeAppFolder(extensible);
   const { createCairn } = await import(pathToFileURL(join(REPO, 'dist', 'app', 'cairn.js')).href);
   const { createLogger } = await import(pathToFileURL(join(REPO, 'dist', 'app', 'logger.js')).href);
   const lines = [];
