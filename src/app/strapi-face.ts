@@ -4,7 +4,7 @@ import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
 import type { DocumentHooks } from '../documents/hooks.js';
 import { queryEngine, type QueryEngine } from '../documents/query-engine.js';
-import { LOCALE_UID } from '../documents/system-types.js';
+import { LOCALE_UID } from '../model/system-types.js';
 import { strapiTransaction, type StrapiTransactionHandles } from './strapi-transaction.js';
 import type { Model } from '../model/types.js';
 import { notProvided, QUIET } from '../server-code/strapi-object.js';

@@ -4,7 +4,7 @@ import type { Attribute, Component, ContentType, Model } from '../model/types.js
 import { isPlainObject, rowFields } from '../query/index.js';
 import type { FieldRef } from '../query/types.js';
 import { inverseMorphRows, morphPopulate, morphTargetRows, type MorphPopulate } from './query-engine-morphs.js';
-import { ADMIN_USER_UID, systemContentType } from './system-types.js';
+import { ADMIN_USER_UID, CREATOR_COLUMNS, creatorColumn, systemContentType } from '../model/system-types.js';
 
 /** What to populate of one attribute: the columns (all when undefined) and what to populate in turn. */
 export interface RowPopulate {
@@ -15,14 +15,6 @@ export interface RowPopulate {
 }
 
 type Schema = ContentType | Component;
-
-/**
- * Strapi's creator fields: every content type's `createdBy` / `updatedBy`, a relation to an admin user held by a column
- * of the row (Strapi's `addCreatorFields`, `useJoinTable: false`). Not in the app's model: Cairn reads them only here.
- */
-const CREATORS: Readonly<Record<string, 'created_by_id' | 'updated_by_id'>> = { createdBy: 'created_by_id', updatedBy: 'updated_by_id' };
-
-const creatorColumn = (schema: Schema, name: string) => (schema.modelType === 'contentType' && !schema.attributes.has(name) ? CREATORS[name] : undefined);
 
 /** The attributes a Query Engine populate may name: relations (polymorphic too), components, dynamic zones, media. */
 const populatable = (a: Attribute) => a.kind !== 'scalar';
@@ -57,7 +49,7 @@ export function parseRowPopulate(uid: string, model: Model, schema: Schema, raw:
   if (raw === undefined || raw === null || raw === false) return result;
   if (raw === true || raw === '*') {
     for (const attribute of schema.attributes.values()) if (populatable(attribute)) result.set(attribute.name, nestedOf(attribute.name, undefined, undefined));
-    if (schema.modelType === 'contentType') for (const name of Object.keys(CREATORS)) if (creatorColumn(schema, name)) result.set(name, { populate: new Map() });
+    if (schema.modelType === 'contentType') for (const name of Object.keys(CREATOR_COLUMNS)) if (creatorColumn(schema, name)) result.set(name, { populate: new Map() });
     return result;
   }
   const names = typeof raw === 'string' ? [raw] : Array.isArray(raw) && raw.every((item) => typeof item === 'string') ? raw : undefined;

@@ -7,7 +7,7 @@ import type { DocumentHooks, LifecycleAction, LifecycleStates } from './hooks.js
 import { deleteRows, insertRows, rowData, updateRows } from './query-engine-writes.js';
 import { parseRowPopulate, populateRows } from './query-engine-populate.js';
 import { fromColumn } from './column-values.js';
-import { LOCALE_UID, systemContentType } from './system-types.js';
+import { LOCALE_UID, systemContentType } from '../model/system-types.js';
 
 /** A Query Engine read's parameters, as Strapi names them. */
 export interface RowQueryParams {

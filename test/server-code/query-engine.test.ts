@@ -287,6 +287,14 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     expect((await post.findOne({ where: { id: row!.id }, select: ['title'], populate: { createdBy: { select: ['firstname'] } } }))!.createdBy).toEqual({ id: Number(admin.id), firstname: 'Ada' });
     // '*' counts them among the relations, as Strapi's metadata does.
     expect(await post.findOne({ where: { id: row!.id }, populate: '*' })).toMatchObject({ createdBy: { firstname: 'Ada' }, updatedBy: null });
+    // Strapi's Document Service populates them by name for app code too; REST never (unknown keys, as Strapi's
+    // Content API sanitizes them away).
+    const documents = app.cairn.strapi.documents('api::post.post');
+    const doc = await documents.findOne({ documentId: row!.documentId as string, status: 'published', populate: ['createdBy', 'updatedBy'] } as never);
+    expect(doc).toMatchObject({ createdBy: { id: Number(admin.id), documentId: 'adm1', firstname: 'Ada', email: 'ada@example.com', password: 'hash', isActive: true }, updatedBy: null });
+    const picked = await documents.findOne({ documentId: row!.documentId as string, status: 'published', fields: ['title'], populate: { createdBy: { fields: ['firstname'] } } } as never);
+    expect(picked!.createdBy).toEqual({ id: Number(admin.id), documentId: 'adm1', firstname: 'Ada' });
+    expect((await app.request('GET', `/api/posts/${row!.documentId as string}?populate=createdBy`)).status).toBe(400);
     await post.delete({ where: { id: row!.id } });
     await db.execute(`DELETE FROM admin_users WHERE document_id = 'adm1'`);
   });

@@ -1,10 +1,11 @@
-import { strapiColumnName } from '../database/strapi-layout/names.js';
-import type { ContentType, ScalarAttribute, ScalarType } from '../model/types.js';
+import { snakeCase } from './names.js';
+import type { ContentType, ScalarAttribute, ScalarType } from './types.js';
 
 /**
- * Strapi's own content types that the Query Engine reaches although the app's model has no place for them (no REST
- * route, no Document Service): i18n's locales (`strapi.db.query('plugin::i18n.locale')`, which Strapi's tests call to
- * clean up) and the admin users every content row's `createdBy`/`updatedBy` points at. Their attributes that are
+ * Strapi's own content types that code's APIs reach although the app's model has no place for them (no REST route,
+ * no Document Service of their own): i18n's locales (`strapi.db.query('plugin::i18n.locale')`, which Strapi's tests
+ * call to clean up) and the admin users every content row's `createdBy`/`updatedBy` points at (populated by the
+ * Query Engine and the Document Service for app code). Their attributes that are
  * columns, as @strapi/i18n and @strapi/admin 5.54 declare them (their relations to admin roles and tokens are not
  * read here). Kept out of the app's model so that nothing else (routes, GraphQL, permissions) ever serves them.
  */
@@ -21,7 +22,8 @@ function contentType(uid: string, table: string, singularName: string, pluralNam
       kind: 'scalar',
       name,
       type: spec.type,
-      column: strapiColumnName(name),
+      // Strapi's column names: these short attribute names are their snake case.
+      column: snakeCase(name),
       required: false,
       unique: spec.unique === true,
       private: spec.private === true || spec.type === 'password',
@@ -67,6 +69,16 @@ const SYSTEM_TYPES: ReadonlyMap<string, ContentType> = new Map([
     }),
   ],
 ]);
+
+/**
+ * Strapi's creator fields: every content type's `createdBy` / `updatedBy`, a relation to an admin user held by a
+ * column of the row (Strapi's `addCreatorFields`, `useJoinTable: false`). Not attributes of the app's model.
+ */
+export const CREATOR_COLUMNS: Readonly<Record<string, 'created_by_id' | 'updated_by_id'>> = { createdBy: 'created_by_id', updatedBy: 'updated_by_id' };
+
+/** The column of creator field `name` on `schema` (a content type without an attribute of that name), or undefined. */
+export const creatorColumn = (schema: { modelType: string; attributes: ReadonlyMap<string, unknown> }, name: string) =>
+  schema.modelType === 'contentType' && !schema.attributes.has(name) && Object.prototype.hasOwnProperty.call(CREATOR_COLUMNS, name) ? CREATOR_COLUMNS[name] : undefined;
 
 /** One of Strapi's own content types above, or undefined. */
 export const systemContentType = (uid: string): ContentType | undefined => SYSTEM_TYPES.get(uid);
