@@ -14,6 +14,7 @@ import { answerHeaders, jsonBodyLimit, queryStringLimits } from '../project/midd
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
+import { AppLocales } from './app-locales.js';
 import { ensureStrapiLayout, formatLayoutDifferences } from '../database/strapi-layout/check.js';
 import { withStrapiNames } from '../database/strapi-layout/named-model.js';
 import { createStrapiDatabase, tablesIn } from '../database/strapi-layout/new-database.js';
@@ -110,17 +111,44 @@ export class Cairn {
    */
   readonly queryString: QueryStringParser;
 
+  /** The app's locales (i18n_locale), which change while it runs: see app-locales.ts. */
+  readonly appLocales: AppLocales;
+  /** The locales, in id order: `appLocales.list`, one array changed in place. */
+  readonly locales: LocaleInfo[];
+  /** What the Document Services read of the locales: the same codes array, the default as it is at each call. */
+  private readonly documentLocales: { readonly codes: string[]; readonly defaultLocale: string };
+
   constructor(
     readonly config: AppConfig,
     readonly db: Database,
-    readonly locales: LocaleInfo[],
+    locales: LocaleInfo[],
     readonly fastify: FastifyInstance,
     /** Errors (every 5xx, with its cause) and start-up notes. */
     readonly log: Logger,
+    /** config/plugins' locales (`locales` are the database's, when it holds them). */
+    configuredLocales: LocaleInfo[] = locales,
   ) {
     this.strapiConfig = strapiConfig(config, { warn: (message) => log.warn(message) });
+    this.appLocales = new AppLocales(locales, configuredLocales, (message) => log.warn(message));
+    this.locales = this.appLocales.list;
+    const appLocales = this.appLocales;
     const { defaultLimit, maxLimit, withCount } = config.api.rest;
-    this.readSettings = { defaultLimit, maxLimit, withCount, locales: locales.map((l) => l.code), defaultLocale: this.defaultLocale };
+    // Getters: a reader spreading the settings takes the default of that moment.
+    this.readSettings = {
+      defaultLimit,
+      maxLimit,
+      withCount,
+      locales: appLocales.codes,
+      get defaultLocale() {
+        return appLocales.defaultLocale;
+      },
+    };
+    this.documentLocales = {
+      codes: appLocales.codes,
+      get defaultLocale() {
+        return appLocales.defaultLocale;
+      },
+    };
     this.queryString = new QueryStringParser(queryStringLimits(config.middlewares));
     // An event's entry is read once its write committed, through the type's service on the app's database.
     this.entryEvents = new EntryEvents(this.eventHub, (uid, version) => this.documents(uid).eventEntry(version), log);
@@ -151,7 +179,7 @@ export class Cairn {
           db: this.db,
           model: this.model,
           rest: this.config.api.rest,
-          locales: { codes: this.readSettings.locales, defaultLocale: this.defaultLocale },
+          locales: this.documentLocales,
           hooks: this.documentHooks,
           events: this.entryEvents,
         },
@@ -175,7 +203,7 @@ export class Cairn {
   }
 
   get defaultLocale(): string {
-    return this.locales.find((l) => l.isDefault)!.code;
+    return this.appLocales.defaultLocale;
   }
 
   /** The app's src/index hooks (register, bootstrap, destroy). */
@@ -236,6 +264,12 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
       graphql !== undefined && (url === graphql || url.startsWith(`${graphql}/`)) ? 'text' : url === '/api' || url.startsWith('/api/') ? 'object' : undefined,
     );
     installErrorHandling(fastify, log, { aroundNotFound: appMiddlewares?.aroundNotFound });
+    // Locales changed elsewhere (Strapi's admin, another process) apply within a period, as permissions do.
+    fastify.addHook('onRequest', (_request, _reply, done) => {
+      const check = cairn.appLocales.recheck(db);
+      if (!check) return done();
+      check.then(() => done(), done);
+    });
     registerHealth(fastify, db);
     // config/middlewares' strapi::body (jsonLimit), strapi::poweredBy and strapi::responseTime, as Cairn's own.
     installBodyParsers(fastify, { jsonLimit: jsonBodyLimit(cairn.config.middlewares) });
@@ -246,6 +280,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
       readSettings: cairn.readSettings,
       queryString: cairn.queryString,
       locales: cairn.locales,
+      localesVersion: () => cairn.appLocales.version,
       access: () => cairn.access,
     };
     for (const feature of FEATURES) await feature(cairn);
@@ -317,7 +352,7 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
       schemaController: { compilersFactory: lazySchemaCompilers() as never },
     });
-    const cairn = new Cairn(config, db, locales, fastify, log);
+    const cairn = new Cairn(config, db, locales, fastify, log, configured);
     cairn.createsStrapiLayout = createsStrapi;
     cairn.hooks = await loadAppHooks(options.dir);
     // Services apps call from register() exist before it runs (the features' own registration comes after).

@@ -4,6 +4,7 @@ import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
 import type { DocumentHooks } from '../documents/hooks.js';
 import { queryEngine, type QueryEngine } from '../documents/query-engine.js';
+import { LOCALE_UID } from '../model/system-types.js';
 import { strapiTransaction, type StrapiTransactionHandles } from './strapi-transaction.js';
 import type { Model } from '../model/types.js';
 import { notProvided, QUIET } from '../server-code/strapi-object.js';
@@ -15,6 +16,8 @@ interface FaceHost {
   readonly documentHooks: DocumentHooks;
   readonly db: Database;
   readonly model: Model;
+  /** The app's locales: a write of `plugin::i18n.locale` through the Query Engine reads them again at once. */
+  readonly appLocales: { reload(db: Database): Promise<void> };
   /** `strapi.config` (project/strapi-config.ts): get, set and has over the app's config. */
   readonly strapiConfig: StrapiConfig;
   /** What the app's server code gets as `strapi` (server-code/strapi-object.ts), once registered: its members come first. */
@@ -63,7 +66,9 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
         // a variable, as tests do) joins the transaction instead of waiting for it.
         const joining = new Proxy(cairn.db, { get: (_target, name) => bound(current(), Reflect.get(current(), name, current())) });
         const query = (first: string, params?: readonly unknown[]) =>
-          params === undefined && MODEL_UID.test(first) ? queryEngine(joining, cairn.model, first, cairn.documentHooks) : current().query(first, params);
+          params === undefined && MODEL_UID.test(first)
+            ? queryEngine(joining, cairn.model, first, cairn.documentHooks, first === LOCALE_UID ? () => cairn.appLocales.reload(joining) : undefined)
+            : current().query(first, params);
         const transaction = (callback: Parameters<typeof strapiTransaction>[2]) => strapiTransaction(cairn.db, cairn.documentHooks, callback);
         const own: Record<string | symbol, unknown> = { lifecycles, query, transaction };
         db ??= new Proxy(cairn.db, {

@@ -81,3 +81,21 @@ export async function fileRows(db: Database, files: ContentType, relatedType: st
   );
   return rows.map((raw, place) => ({ owner: Number(raw.o_), place, row: rowOf(raw, columns) }));
 }
+
+/**
+ * The admin users (`admin_users`) that column `column` (`created_by_id`, `updated_by_id`) of `owners` in `table`
+ * names: Strapi's createdBy / updatedBy. Every column of the user row, keyed by its name as stored (`a.*`: a database
+ * made by an older Strapi lacks some of 5.54's, and what it has is what Strapi would read).
+ */
+export async function creatorRows(db: Database, table: string, column: 'created_by_id' | 'updated_by_id', owners: readonly number[], usersTable: string): Promise<LinkedRow[]> {
+  if (!owners.length) return [];
+  const q = (name: string) => db.quote(name);
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT o.id AS ${q('o_')}, a.* FROM ${q(table)} o JOIN ${q(usersTable)} a ON a.id = o.${q(column)} WHERE o.id IN (${marks(owners)}) ORDER BY o.id`,
+    [...owners],
+  );
+  return rows.map((raw, place) => {
+    const { o_: owner, ...row } = raw;
+    return { owner: Number(owner), place, row };
+  });
+}

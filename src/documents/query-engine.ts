@@ -7,6 +7,7 @@ import type { DocumentHooks, LifecycleAction, LifecycleStates } from './hooks.js
 import { deleteRows, insertRows, rowData, updateRows } from './query-engine-writes.js';
 import { parseRowPopulate, populateRows } from './query-engine-populate.js';
 import { fromColumn } from './column-values.js';
+import { LOCALE_UID, systemContentType } from '../model/system-types.js';
 
 /** A Query Engine read's parameters, as Strapi names them. */
 export interface RowQueryParams {
@@ -39,6 +40,7 @@ export interface QueryEngine {
   deleteMany(params?: RowWriteParams): Promise<{ count: number }>;
 }
 
+const WRITES = new Set(['Create', 'CreateMany', 'Update', 'UpdateMany', 'Delete', 'DeleteMany']);
 const READ_KEYS = ['where', 'select', 'orderBy', 'limit', 'offset', 'populate'];
 /** Members code may probe on any object (promises, printers, matchers): absent, not errors. */
 const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
@@ -50,14 +52,17 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * `limit`, `offset`, `populate` (query-engine-populate.ts). Writes as Strapi's entity manager makes them: rows, not
  * documents (no draft made for a published row; `documentId`, `locale`, `publishedAt` as data gives them, else a new
  * documentId, no locale and the time of the write, Strapi's model defaults), relations and components by row id
- * (query-engine-writes.ts), each in one transaction, with the content type's lifecycle events. The rest (findPage,
- * load, populate's filters) is not provided: it throws, naming what to use instead.
+ * (query-engine-writes.ts), each in one transaction, with the content type's lifecycle events. Besides the app's
+ * types and components, i18n's locales (`plugin::i18n.locale`): `afterWrite` runs once a write is done (the app reads
+ * its locales again). The rest (findPage, load, populate's filters) is not provided: it throws, naming what to use
+ * instead.
  */
-export function queryEngine(db: Database, model: Model, uid: string, hooks?: DocumentHooks): QueryEngine {
-  const schema: ContentType | Component | undefined = model.contentTypes.get(uid) ?? model.components.get(uid);
+export function queryEngine(db: Database, model: Model, uid: string, hooks?: DocumentHooks, afterWrite?: () => Promise<void>): QueryEngine {
+  // i18n's locales are Strapi's own type, not the app's: served here only (system-types.ts).
+  const schema: ContentType | Component | undefined = model.contentTypes.get(uid) ?? model.components.get(uid) ?? (uid === LOCALE_UID ? systemContentType(uid) : undefined);
   if (!schema) {
-    // Strapi's own models that Cairn has no model of (i18n's locales, admin users, permissions) are tables it reads
-    // through its own services, not through this engine.
+    // Strapi's other own models that Cairn has no model of (admin users, permissions) are tables it reads through
+    // its own services, not through this engine.
     if (/^(plugin|admin|strapi)::/.test(uid)) throw new Error(`strapi.db.query('${uid}') is not provided by Cairn (its models: ${[...model.contentTypes.keys()].join(', ')})`);
     throw new Error(`strapi.db.query('${uid}'): no such model (the app has ${[...model.contentTypes.keys()].join(', ')})`);
   }
@@ -101,7 +106,7 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
     if ((!isPlainObject(where) && !Array.isArray(where)) || Object.keys(where).length === 0) throw new Error(`strapi.db.query('${uid}').${action} requires a where parameter`);
   };
   // Strapi's lifecycle events of the Query Engine, on a content type (a component's rows fire none here).
-  const lifecycle = async <T>(action: string, params: object, run: () => Promise<T>): Promise<T> => {
+  const fire = async <T>(action: string, params: object, run: () => Promise<T>): Promise<T> => {
     if (!hooks || schema.modelType !== 'contentType') return run();
     const before = `before${action}` as LifecycleAction;
     const after = `after${action}` as LifecycleAction;
@@ -110,6 +115,12 @@ export function queryEngine(db: Database, model: Model, uid: string, hooks?: Doc
     if (hooks.listens(uid, before)) await hooks.fire(before, schema, { params: params as Record<string, unknown> }, states, trx);
     const result = await run();
     if (hooks.listens(uid, after)) await hooks.fire(after, schema, { params: params as Record<string, unknown>, result }, states, trx);
+    return result;
+  };
+  const lifecycle = async <T>(action: string, params: object, run: () => Promise<T>): Promise<T> => {
+    const result = await fire(action, params, run);
+    // What depends on the rows written (the app's locales) is read again once they are.
+    if (afterWrite && WRITES.has(action)) await afterWrite();
     return result;
   };
   const byId = (id: number, params: Pick<RowWriteParams, 'select' | 'populate'>) => read({ where: { id }, select: params.select, populate: params.populate }, 1).then((rows) => rows[0] ?? null);

@@ -1,4 +1,5 @@
 import type { Component, ContentType, Model } from '../model/types.js';
+import { ADMIN_USER_UID, creatorColumn, systemContentType } from '../model/system-types.js';
 import type { PopulateNode, PopulateTree } from './types.js';
 import { describe, invalidKey, joinPath, queryError } from './errors.js';
 import { asArray, isPlainObject } from './fields-of.js';
@@ -75,12 +76,15 @@ const NEVER_ANSWERED = new Map([['plugin::users-permissions.role', 'users']]);
 /**
  * What `name` on `schema` populates: relations (to types the caller may find), media (to any caller), components, dynamic zones
  * and `localizations` (localized types). 'hidden': exists but the caller may not find its target (omitted).
- * Undefined: unknown, private, scalar, `createdBy`/`updatedBy` (a 400, the same for each).
+ * Undefined: unknown, private, scalar, `createdBy`/`updatedBy` but for code (a 400, the same for each).
  */
 function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hidden' | undefined {
   if (name === 'localizations' && schema.modelType === 'contentType' && schema.localized) {
     return ctx.canFind(schema.uid) ? { kind: 'relation', target: schema, toMany: true } : 'hidden';
   }
+  // Strapi's creator fields (an admin user's row): app code populates them by name, as Strapi's Document Service does;
+  // a request never (Strapi's Content API sanitizes them away), nor `*` (left to the Query Engine's).
+  if (ctx.withPrivate && creatorColumn(schema, name)) return { kind: 'relation', target: systemContentType(ADMIN_USER_UID)!, toMany: false };
   const attribute = schema.attributes.get(name);
   if (!attribute || (!ctx.withPrivate && (attribute.private || schema.privateAttributes.has(name)))) return undefined;
   switch (attribute.kind) {

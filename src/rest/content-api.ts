@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentType } from '../model/types.js';
+import type { LocaleInfo } from '../project/locales.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { Documents } from '../documents/index.js';
 import type { RestContext } from './context.js';
@@ -73,23 +74,30 @@ export function registerContentApi(app: FastifyInstance, ctx: RestContext, optio
     }
   }
   // Locales come from config, with the entry fields the reference answers with, stable per process; a database that
-  // Strapi made has them stored (read at start).
+  // Strapi made has them stored. They change while the app runs (app/app-locales.ts changes the list in place, with
+  // new objects): the answer is made again when the list holds others.
   const startedAt = new Date().toISOString();
-  const localeEntries = JSON.stringify(
-    ctx.locales.map((l, i) => ({
-      id: l.stored?.id ?? i + 1,
-      documentId: l.stored?.documentId ?? `locale${l.code.toLowerCase().replace(/[^a-z0-9]/g, '')}`.padEnd(24, '0').slice(0, 24),
-      name: l.name,
-      code: l.code,
-      createdAt: l.stored ? l.stored.createdAt : startedAt,
-      updatedAt: l.stored ? l.stored.updatedAt : startedAt,
-      publishedAt: l.stored ? l.stored.publishedAt : startedAt,
-      isDefault: l.isDefault,
-    })),
-  );
+  let answered: { locales: LocaleInfo[]; json: string } | undefined;
+  const localeEntries = () => {
+    if (answered && answered.locales.length === ctx.locales.length && answered.locales.every((l, i) => l === ctx.locales[i])) return answered.json;
+    const json = JSON.stringify(
+      ctx.locales.map((l, i) => ({
+        id: l.stored?.id ?? i + 1,
+        documentId: l.stored?.documentId ?? `locale${l.code.toLowerCase().replace(/[^a-z0-9]/g, '')}`.padEnd(24, '0').slice(0, 24),
+        name: l.name,
+        code: l.code,
+        createdAt: l.stored ? l.stored.createdAt : startedAt,
+        updatedAt: l.stored ? l.stored.updatedAt : startedAt,
+        publishedAt: l.stored ? l.stored.publishedAt : startedAt,
+        isDefault: l.isDefault,
+      })),
+    );
+    answered = { locales: [...ctx.locales], json };
+    return json;
+  };
   app.get('/api/i18n/locales', async (req, reply) => {
     ctx.queryString.strictOf(req);
-    return reply.type(JSON_TYPE).send(localeEntries);
+    return reply.type(JSON_TYPE).send(localeEntries());
   });
 }
 

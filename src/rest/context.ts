@@ -12,6 +12,8 @@ export interface RestContext {
   /** The app's query-string parser (qs with its limits: `config/middlewares`' `strapi::query`). */
   queryString: QueryStringParser;
   locales: LocaleInfo[];
+  /** Moves whenever the locales change (they are read again while the app runs): parsed queries depend on them. */
+  localesVersion?(): number;
   /** The current access control (read per request: the auth feature may replace it). */
   access(): AccessControl;
 }

@@ -22,7 +22,7 @@ export function rawQuery(request: FastifyRequest, parser: QueryStringParser): Re
 }
 
 /** One cache per app (per model): two apps in one process never share specs. */
-const caches = new WeakMap<object, SpecCache>();
+const caches = new WeakMap<object, { version: number; cache: SpecCache }>();
 
 /** The validated read spec of a GET request, cached per content-type, query string and permissions. */
 export function cachedReadSpec(ctx: RestContext, contentType: ContentType, request: FastifyRequest, caller: Caller): ReadSpec {
@@ -30,12 +30,14 @@ export function cachedReadSpec(ctx: RestContext, contentType: ContentType, reque
   const given = ctx.queryString.givenTo(request);
   if (given) return readSpec(ctx, contentType, given, caller);
   const text = queryText(request);
-  let cache = caches.get(ctx.model);
-  if (!cache) {
-    cache = new SpecCache();
-    caches.set(ctx.model, cache);
+  // A query naming a locale parses to another spec (or an error) once the locales change: a new cache then.
+  const version = ctx.localesVersion?.() ?? 0;
+  let held = caches.get(ctx.model);
+  if (!held || held.version !== version) {
+    held = { version, cache: new SpecCache() };
+    caches.set(ctx.model, held);
   }
-  return cache.get(`${contentType.uid}\u0000${caller.key}\u0000${text}`, () =>
+  return held.cache.get(`${contentType.uid}\u0000${caller.key}\u0000${text}`, () =>
     readSpec(ctx, contentType, ctx.queryString.parse(text), caller),
   );
 }

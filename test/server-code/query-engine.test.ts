@@ -25,6 +25,14 @@ const model = {
         blocks: { type: 'dynamiczone', components: ['default.seo', 'default.quote'] },
       },
     },
+    note: {
+      kind: 'collectionType',
+      collectionName: 'notes',
+      info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+      options: { draftAndPublish: false },
+      pluginOptions: { i18n: { localized: true } },
+      attributes: { text: { type: 'string' } },
+    },
   },
   components: {
     'default.seo': { collectionName: 'components_default_seos', info: { displayName: 'seo' }, attributes: { metaTitle: { type: 'string' } } },
@@ -143,10 +151,12 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
 
   it('what it does not provide throws, naming the way to do it', async () => {
     expect(() => query('api::nope.nope')).toThrow(/no such model/);
-    expect(() => query('plugin::i18n.locale')).toThrow("strapi.db.query('plugin::i18n.locale') is not provided by Cairn");
+    expect(() => query('admin::user')).toThrow("strapi.db.query('admin::user') is not provided by Cairn");
     await expect(query('api::post.post').findMany({ populate: { writer: { where: { id: 1 } } } })).rejects.toThrow(/populate of writer: where is not provided by Cairn/);
     await expect(query('api::post.post').findMany({ populate: ['title'] })).rejects.toThrow(/populate names "title", which is no relation/);
-    await expect(query('api::post.post').findMany({ populate: ['pins'] })).rejects.toThrow(/populate of pins, a polymorphic relation, is not provided by Cairn/);
+    await expect(query('api::post.post').findMany({ populate: { pins: { on: { 'api::nope.nope': true } } } })).rejects.toThrow(/on names "api::nope.nope", which is no content type/);
+    await expect(query('api::post.post').findMany({ populate: { writer: { on: {} } } })).rejects.toThrow(/populate of writer: on is not provided by Cairn/);
+    await expect(query('default.seo').findMany({ populate: ['createdBy'] })).rejects.toThrow(/populate names "createdBy", which is no relation/);
     await expect(query('api::post.post').findMany({ select: ['nope'] })).rejects.toThrow(/"nope" is not a column of api::post.post/);
     await expect(query('api::post.post').findMany({ where: { nope: 1 } })).rejects.toThrow(/Invalid key nope/);
     expect(() => (query('api::post.post') as unknown as { findPage: () => unknown }).findPage()).toThrow('findPage is not provided by Cairn');
@@ -222,6 +232,100 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     expect((await read(c!.documentId, 'populate[pins][on][api::post.post]=true')).pins.map((p: { title: string }) => p.title)).toEqual(['Morph A']);
     await expect(post.create({ data: { title: 'x', pins: [{ id: a!.id }] } })).rejects.toThrow(/pins takes \{ id, __type \}/);
     await post.deleteMany({ where: { title: { $startsWith: 'Morph ' } } });
+  });
+
+  it("populate of polymorphic relations: the linked rows with __type on the owner side (on picks types), without on the inverse side, as Strapi's", async () => {
+    const post = query('api::post.post');
+    const a = await post.create({ data: { title: 'Poly A' } });
+    const b = await post.create({ data: { title: 'Poly B', pinnedBy: [a!.id] } });
+    const c = await post.create({ data: { title: 'Poly C', pins: [{ id: b!.id, __type: 'api::post.post' }, { id: a!.id, __type: 'api::post.post' }], feature: a!.id } });
+    const one = (id: unknown, populate: unknown) => post.findOne({ where: { id }, select: ['title'], populate });
+    // The owner side: each linked row (every column, or as `on` says) with its type, in list order.
+    const cPins = await one(c!.id, { pins: true });
+    expect(cPins!.pins).toEqual([expect.objectContaining({ id: b!.id, title: 'Poly B', documentId: b!.documentId, __type: 'api::post.post' }), expect.objectContaining({ id: a!.id, title: 'Poly A', __type: 'api::post.post' })]);
+    expect((await one(c!.id, { pins: { on: { 'api::post.post': { select: ['title'] } } } }))!.pins).toEqual([
+      { id: b!.id, title: 'Poly B', __type: 'api::post.post' },
+      { id: a!.id, title: 'Poly A', __type: 'api::post.post' },
+    ]);
+    // `on` leaves out the types it does not name; Strapi's `fields` there reads every column, as Strapi's does.
+    expect((await one(c!.id, { pins: { on: { 'default.seo': true } } }))!.pins).toEqual([]);
+    expect(((await one(c!.id, { pins: { on: { 'api::post.post': { fields: ['title'] } } } }))!.pins as object[])[0]).toHaveProperty('views');
+    expect(await one(a!.id, ['featuredIn', 'pins'])).toEqual({
+      title: 'Poly A',
+      featuredIn: expect.objectContaining({ id: c!.id, title: 'Poly C', __type: 'api::post.post' }),
+      pins: [expect.objectContaining({ id: b!.id, __type: 'api::post.post' })],
+    });
+    expect((await one(b!.id, 'featuredIn'))!.featuredIn).toBeNull();
+    // The inverse side: rows of its target, no __type. Through a morphToMany, only the links written from that side
+    // (a's list was written by b's pinnedBy; c's own list, from the owner side, is not b's pinnedBy).
+    expect(await one(c!.id, 'feature')).toEqual({ title: 'Poly C', feature: expect.objectContaining({ id: a!.id, title: 'Poly A' }) });
+    expect((await one(c!.id, 'feature'))!.feature).not.toHaveProperty('__type');
+    expect((await one(b!.id, { pinnedBy: { select: ['title'] } }))!.pinnedBy).toEqual([{ id: a!.id, title: 'Poly A' }]);
+    expect((await one(a!.id, 'feature'))!.feature).toBeNull();
+    expect((await one(a!.id, 'pinnedBy'))!.pinnedBy).toEqual([]);
+    // Nested: what each linked row populates in turn; '*' takes them all.
+    expect((await one(a!.id, { featuredIn: { populate: { feature: { select: ['title'] } } } }))!.featuredIn).toMatchObject({ title: 'Poly C', feature: { title: 'Poly A' } });
+    expect(await one(c!.id, '*')).toMatchObject({ pins: [{ title: 'Poly B' }, { title: 'Poly A' }], feature: { title: 'Poly A' }, featuredIn: null, pinnedBy: [] });
+    await post.deleteMany({ where: { title: { $startsWith: 'Poly ' } } });
+  });
+
+  it("populate of createdBy / updatedBy: the admin user's row (every column, Strapi's Query Engine sanitizes nothing), or null", async () => {
+    const db = app.cairn.db;
+    await db.execute(
+      `INSERT INTO admin_users (document_id, firstname, lastname, email, password, is_active, blocked, prefered_language) VALUES ('adm1', 'Ada', 'Admin', 'ada@example.com', 'hash', TRUE, FALSE, 'en')`,
+    );
+    const [admin] = await db.query<{ id: number }>(`SELECT id FROM admin_users WHERE document_id = 'adm1'`);
+    const post = query('api::post.post');
+    const row = await post.create({ data: { title: 'By an admin' } });
+    await db.execute('UPDATE posts SET created_by_id = ? WHERE id = ?', [admin.id, row!.id]);
+    const read = await post.findOne({ where: { id: row!.id }, select: ['title'], populate: ['createdBy', 'updatedBy'] });
+    expect(read).toEqual({
+      title: 'By an admin',
+      createdBy: expect.objectContaining({ id: Number(admin.id), documentId: 'adm1', firstname: 'Ada', lastname: 'Admin', email: 'ada@example.com', password: 'hash', isActive: true, blocked: false, preferedLanguage: 'en' }),
+      updatedBy: null,
+    });
+    expect((await post.findOne({ where: { id: row!.id }, select: ['title'], populate: { createdBy: { select: ['firstname'] } } }))!.createdBy).toEqual({ id: Number(admin.id), firstname: 'Ada' });
+    // '*' counts them among the relations, as Strapi's metadata does.
+    expect(await post.findOne({ where: { id: row!.id }, populate: '*' })).toMatchObject({ createdBy: { firstname: 'Ada' }, updatedBy: null });
+    // Strapi's Document Service populates them by name for app code too; REST never (unknown keys, as Strapi's
+    // Content API sanitizes them away).
+    const documents = app.cairn.strapi.documents('api::post.post');
+    const doc = await documents.findOne({ documentId: row!.documentId as string, status: 'published', populate: ['createdBy', 'updatedBy'] } as never);
+    expect(doc).toMatchObject({ createdBy: { id: Number(admin.id), documentId: 'adm1', firstname: 'Ada', email: 'ada@example.com', password: 'hash', isActive: true }, updatedBy: null });
+    const picked = await documents.findOne({ documentId: row!.documentId as string, status: 'published', fields: ['title'], populate: { createdBy: { fields: ['firstname'] } } } as never);
+    expect(picked!.createdBy).toEqual({ id: Number(admin.id), documentId: 'adm1', firstname: 'Ada' });
+    expect((await app.request('GET', `/api/posts/${row!.documentId as string}?populate=createdBy`)).status).toBe(400);
+    await post.delete({ where: { id: row!.id } });
+    await db.execute(`DELETE FROM admin_users WHERE document_id = 'adm1'`);
+  });
+
+  it("plugin::i18n.locale: i18n's locales as rows; a locale created or deleted is one at once for REST and the Document Service", async () => {
+    const locales = query('plugin::i18n.locale');
+    expect(await locales.findMany({ select: ['code', 'name'] })).toEqual([{ code: 'en', name: 'English (en)' }]);
+    const fr = await locales.create({ data: { name: 'French (fr)', code: 'fr' } });
+    expect(fr).toMatchObject({ code: 'fr', name: 'French (fr)', documentId: expect.any(String) });
+    expect((await app.request('GET', '/api/i18n/locales')).body.map((l: { code: string }) => l.code)).toEqual(['en', 'fr']);
+    const note = await app.cairn.strapi.documents('api::note.note').create({ data: { text: 'Bonjour' }, locale: 'fr' });
+    expect(note.locale).toBe('fr');
+    expect((await app.request('GET', '/api/notes?locale=fr')).body.data.map((n: { text: string }) => n.text)).toEqual(['Bonjour']);
+    // Strapi's tests clean up so.
+    expect(await locales.deleteMany({ where: { code: { $ne: 'en' } } })).toEqual({ count: 1 });
+    expect((await app.request('GET', '/api/i18n/locales')).body.map((l: { code: string }) => l.code)).toEqual(['en']);
+    expect((await app.request('GET', '/api/notes?locale=fr')).status).toBe(400);
+    await expect(app.cairn.strapi.documents('api::note.note').create({ data: { text: 'Salut' }, locale: 'fr' })).rejects.toThrow(/locale/i);
+    await query('api::note.note').deleteMany({ where: { locale: 'fr' } });
+  });
+
+  it('a locale made or deleted elsewhere (Strapi\'s admin, another process) applies to requests within a second', async () => {
+    const db = app.cairn.db;
+    await db.execute(`INSERT INTO i18n_locale (document_id, name, code) VALUES ('loc-de', 'German (de)', 'de')`);
+    await new Promise((done) => setTimeout(done, 1100));
+    // The request that finds the check due waits for it.
+    expect((await app.request('GET', '/api/notes?locale=de')).status).toBe(200);
+    expect(app.cairn.locales.map((l) => l.code)).toEqual(['en', 'de']);
+    await db.execute(`DELETE FROM i18n_locale WHERE code = 'de'`);
+    await new Promise((done) => setTimeout(done, 1100));
+    expect((await app.request('GET', '/api/notes?locale=de')).status).toBe(400);
   });
 
   it('a bad write is refused before anything is written, naming what is wrong', async () => {

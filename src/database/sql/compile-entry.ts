@@ -1,4 +1,5 @@
 import type { Component, ContentType, DynamicZoneAttribute, MorphAttribute } from '../../model/types.js';
+import { ADMIN_USER_UID, creatorColumn, systemContentType } from '../../model/system-types.js';
 import { MORPH_TO_ONE_COLUMNS, morphTableOf } from '../strapi-layout/names.js';
 import type { ColumnType, OutputShape, PopulateNode, PopulateTree, SortItem } from '../../query/types.js';
 import { compileFilter } from './compile-filter.js';
@@ -137,6 +138,8 @@ function populatedValue(
   if (attributeName === 'localizations' && schema.modelType === 'contentType') {
     return targetList(targetCtx, localizationsSource(targetCtx, schema, alias), node, true);
   }
+  const creator = creatorColumn(schema, attributeName);
+  if (creator) return targetList(targetCtx, creatorSource(targetCtx, schema, alias, creator), node, false);
   const attribute = schema.attributes.get(attributeName);
   if (!attribute) throw new Error(`cannot populate ${attributeName}`);
   switch (attribute.kind) {
@@ -153,6 +156,13 @@ function populatedValue(
     default:
       throw new Error(`cannot populate scalar ${name}`);
   }
+}
+
+/** createdBy / updatedBy (code's reads only): the admin user a column of the row names (`admin_users`), or none. */
+function creatorSource(ctx: CompileContext, schema: ContentType | Component, alias: string, column: string): RelationSource {
+  const users = systemContentType(ADMIN_USER_UID)!;
+  const u = ctx.alias('u');
+  return { from: `${ctx.table(users.table)} ${u}`, where: `${ctx.col(u, 'id')} = ${ctx.col(alias, column)}`, orderBy: ctx.col(u, 'id'), target: users, alias: u };
 }
 
 /** A populated relation: an object or null (to-one), an array (to-many), or `{ count }`. */
