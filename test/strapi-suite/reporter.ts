@@ -127,7 +127,11 @@ export default class StrapiSuiteReporter implements Reporter {
         }
       }
       if (tests.length === 0) {
-        const outcome = classify(file.result?.errors);
+        // A file that cannot load counts once, as `(the file)` (a listed difference when differences.ts names it so).
+        const key = `${path}\n(the file)`;
+        const difference = listed.get(key);
+        if (difference) seen.add(key);
+        const outcome = difference ? listedOutcome(classify(file.result?.errors), difference) : classify(file.result?.errors);
         counts[outcome.status] += 1;
         lines.push(`    ${outcome.status.padEnd(12)} (the file) — ${outcome.reason}`);
       }
