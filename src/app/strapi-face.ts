@@ -7,6 +7,7 @@ import { queryEngine, type QueryEngine } from '../documents/query-engine.js';
 import { LOCALE_UID } from '../model/system-types.js';
 import { strapiTransaction, type StrapiTransactionHandles } from './strapi-transaction.js';
 import type { Model } from '../model/types.js';
+import { strapiMetadata, type StrapiMetadata } from '../database/strapi-layout/metadata.js';
 import { notProvided, QUIET } from '../server-code/strapi-object.js';
 import type { StrapiConfig } from '../project/strapi-config.js';
 
@@ -32,6 +33,8 @@ export type StrapiFace<T extends FaceHost> = Omit<T, 'documents' | 'db' | 'confi
     lifecycles: { subscribe(subscriber: LifecycleSubscriber): () => void };
     query: StrapiDbQuery;
     transaction<T>(callback: (handles: StrapiTransactionHandles) => Promise<T> | T): Promise<T>;
+    /** Strapi's `db.metadata`: each model's table, columns and link tables, by the names of Cairn's plan (read-only). */
+    metadata: StrapiMetadata;
   };
 };
 
@@ -44,7 +47,7 @@ type StrapiDbQuery = ((uid: string) => QueryEngine) & Database['query'];
  * (`strapi.documents(uid).findMany()`, `strapi.documents.use(middleware)`); `strapi.db.lifecycles.subscribe` adds
  * lifecycle subscribers; `strapi.config` is Strapi's config provider (get, set, has); `strapi.db.query(uid)` is Strapi's Query Engine (its reads: documents/query-engine.ts), while
  * `db.query(sql, params)` stays Cairn's SQL (a model's uid is never SQL); `strapi.db.transaction(cb)` is Strapi's
- * (strapi-transaction.ts); once the server code is registered, Strapi's members it provides (`service`, `controller`,
+ * (strapi-transaction.ts); `strapi.db.metadata` Strapi's model metadata (database/strapi-layout/metadata.ts); once the server code is registered, Strapi's members it provides (`service`, `controller`,
  * `contentTypes`...), the app's own (`plugin`, `customFields`, `log`...); any other member is an error.
  */
 export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
@@ -54,6 +57,8 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
   });
   const lifecycles = { subscribe: (subscriber: LifecycleSubscriber) => cairn.documentHooks.subscribe(subscriber) };
   let db: object | undefined;
+  // Built once, on first read: the model does not change while the app runs.
+  let metadata: StrapiMetadata | undefined;
   return new Proxy(cairn, {
     get: (target, key) => {
       if (key === 'documents') return documents;
@@ -70,7 +75,14 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
             ? queryEngine(joining, cairn.model, first, cairn.documentHooks, first === LOCALE_UID ? () => cairn.appLocales.reload(joining) : undefined)
             : current().query(first, params);
         const transaction = (callback: Parameters<typeof strapiTransaction>[2]) => strapiTransaction(cairn.db, cairn.documentHooks, callback);
-        const own: Record<string | symbol, unknown> = { lifecycles, query, transaction };
+        const own: Record<string | symbol, unknown> = {
+          lifecycles,
+          query,
+          transaction,
+          get metadata() {
+            return (metadata ??= strapiMetadata(cairn.model, cairn.db.dialect));
+          },
+        };
         db ??= new Proxy(cairn.db, {
           get: (inner, name) => (name in own ? own[name] : bound(inner, Reflect.get(inner, name, inner))),
         });

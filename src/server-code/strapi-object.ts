@@ -21,7 +21,7 @@ export function notProvided(key: string): NotProvidedError {
 /**
  * The `strapi` an app's server code receives (`({ strapi }) => ({ ... })`, policies' and middlewares' third
  * argument, and the global `strapi` Strapi's code relies on): a face over the app's composition root. What Cairn
- * provides: `documents(uid)` (and `documents.use`), `db.lifecycles`, `db.query(uid)`, `db.transaction`, `eventHub`, `service(uid)`, `controller(uid)`, `policy(name)`, `middleware(name)`,
+ * provides: `documents(uid)` (and `documents.use`), `db.lifecycles`, `db.query(uid)`, `db.transaction`, `db.metadata`, `eventHub`, `service(uid)`, `controller(uid)`, `policy(name)`, `middleware(name)`,
  * `plugin(name).service(name)`, `config` (`get`, `set`, `has`), `log`, `contentTypes`, `contentType(uid)`,
  * `components`. Any other member is an error naming it (never `undefined`, which would fail later, elsewhere).
  */

@@ -393,6 +393,13 @@ export const DIFFERENCES: Difference[] = [
     readme: 'does not propagate links of components inside a Draft & Publish entry',
     failure: ['expected [] to have a length of 1 but got +0'],
   },
+  {
+    kind: 'not Strapi 5.54',
+    file: 'tests/api/core/strapi/document-service/relations/unidirectional-relations.test.api.ts',
+    test: 'Document Service unidirectional relations > Publishing the relation target after parent publish links the nested published component',
+    readme: 'does not propagate links of components inside a Draft & Publish entry',
+    failure: ['expected [] to have a length of 1 but got +0'],
+  },
 ];
 
 /** Whether the README explains `difference`: a row of the table of differences, or the phrase it names. */

@@ -37,6 +37,12 @@ export function planStrapiSchemas(schemas: readonly StrapiSchema[], dialect: Dia
   return sortTables(tables);
 }
 
+/**
+ * The columns of Strapi's createdBy / updatedBy on every content type's row (`addCreatorFields`, `useJoinTable: false`:
+ * `getJoinColumnAttributeIdName(snakeCase(name))`), pointing at `admin_users`.
+ */
+export const CREATOR_COLUMNS = { createdBy: 'created_by_id', updatedBy: 'updated_by_id' } as const;
+
 const table = (name: string, columns: LayoutColumn[], indexes: LayoutIndex[] = [], foreignKeys: LayoutForeignKey[] = []): LayoutTable => ({
   name,
   columns: [idColumn(), ...columns],
@@ -66,7 +72,7 @@ function ownTable(schema: StrapiSchema, dialect: DialectName): LayoutTable {
     columns.push(stringColumn('document_id'), datetimeColumn('created_at'), datetimeColumn('updated_at'), datetimeColumn('published_at'), stringColumn('locale'));
     indexes.push(index(ids.indexName([schema.collectionName, 'documents']), ['document_id', 'locale', 'published_at']));
     // createdBy / updatedBy: admin users, by a column on the row (not a join table), index and key of one name.
-    for (const column of ['created_by_id', 'updated_by_id']) {
+    for (const column of Object.values(CREATOR_COLUMNS)) {
       const key = ids.fkIndexName([name, column]);
       columns.push(rowIdColumn(column));
       indexes.push(index(key, [column]));

@@ -3,7 +3,7 @@
 /**
  * `api-tests/strapi` over Cairn: `createStrapiInstance()` starts Cairn on the declared models (if the builder has
  * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer`, `documents(uid)`,
- * `eventHub` and `db.query(uid)` (the Query Engine) are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
+ * `eventHub`, `db.query(uid)` (the Query Engine) and `db.metadata` are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
  * server (the test says so when it reads one), and so is what Cairn's Query Engine says it does not provide.
  *
  * A `register({ strapi })` option runs before Cairn starts, as Strapi runs it before its server: its `strapi.config`
@@ -152,12 +152,16 @@ async function createStrapiInstance(options = {}) {
         get lifecycles() {
           return cairnStrapi().db.lifecycles;
         },
+        // Strapi's model metadata (tables, columns, link tables), as Cairn gives it to app code: the names of its tables.
+        get metadata() {
+          return cairnStrapi().db.metadata;
+        },
       },
       {
         get(target, key) {
           if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
-          // `connection` (its knex), `metadata`, `dialect`: Cairn's SQL is its own (db.query(sql, params)).
-          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object (its knex and metadata)`);
+          // `connection` (its knex), `dialect`: Cairn's SQL is its own (db.query(sql, params)).
+          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object (its knex)`);
         },
       },
     ),
