@@ -3,7 +3,7 @@
 /**
  * `api-tests/strapi` over Cairn: `createStrapiInstance()` starts Cairn on the declared models (if the builder has
  * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer`, `documents(uid)`,
- * `eventHub` and `db.query(uid)` (the Query Engine) are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
+ * `eventHub`, `db.query(uid)` (the Query Engine), `db.transaction`, `db.connection` (Strapi's knex) and `db.dialect` are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
  * server (the test says so when it reads one), and so is what Cairn's Query Engine says it does not provide.
  *
  * A `register({ strapi })` option runs before Cairn starts, as Strapi runs it before its server: its `strapi.config`
@@ -152,12 +152,20 @@ async function createStrapiInstance(options = {}) {
         get lifecycles() {
           return cairnStrapi().db.lifecycles;
         },
+        // Strapi's knex on Cairn's database (made on first read), and its dialect's members Cairn provides
+        // (`schemaInspector.getTables()`, `startSchemaUpdate()`, `endSchemaUpdate()`: Strapi's setupDatabaseReset).
+        get connection() {
+          return cairnStrapi().db.connection;
+        },
+        get dialect() {
+          return cairnStrapi().db.dialect;
+        },
       },
       {
         get(target, key) {
           if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
-          // `connection` (its knex), `metadata`, `dialect`: Cairn's SQL is its own (db.query(sql, params)).
-          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object (its knex and metadata)`);
+          // `metadata`: Strapi's in-process model of its tables.
+          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object (its metadata)`);
         },
       },
     ),
