@@ -7,6 +7,7 @@ import type { Database } from '../database/types.js';
 import { QueryStringParser, type ReadSettings } from '../query/index.js';
 import { buildModel, CustomFields, readModelFiles } from '../model/index.js';
 import { createDatabase } from '../database/index.js';
+import { strapiKnex, type StrapiKnex } from '../database/knex.js';
 import { Documents } from '../documents/index.js';
 import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from '../project/config.js';
@@ -95,6 +96,11 @@ export class Cairn {
   readonly eventHub: EventHub = createEventHub();
   /** The Document Service's side of the hub: events queued in a write's transaction, emitted once it commits. */
   readonly entryEvents: EntryEvents;
+  /**
+   * `strapi.db.connection` (Strapi's knex, on this app's database) and `strapi.db.dialect`: knex is loaded and its
+   * pool made the first time app code reads `connection`; destroyed at close.
+   */
+  strapiKnex: StrapiKnex;
   /** What app code gets as `strapi` (strapi-face.ts): Strapi's Document Service, `db.lifecycles`, and this app's members. */
   readonly strapi: StrapiFace<Cairn> = strapiFace<Cairn>(this);
   /** What the app's server code receives as `strapi` (server-code/strapi-object.ts); the face above reads its members first. */
@@ -129,6 +135,7 @@ export class Cairn {
     configuredLocales: LocaleInfo[] = locales,
   ) {
     this.strapiConfig = strapiConfig(config, { warn: (message) => log.warn(message) });
+    this.strapiKnex = strapiKnex(config.database, { baseDir: config.dir });
     this.appLocales = new AppLocales(locales, configuredLocales, (message) => log.warn(message));
     this.locales = this.appLocales.list;
     const appLocales = this.appLocales;
@@ -234,6 +241,8 @@ export class Cairn {
     await this.hooks.destroy?.({ cairn: this, strapi: this.strapi });
     // As Strapi's destroy: after the app's, the hub lets go of its listeners and subscribers.
     this.eventHub.destroy();
+    // After the app's destroy (which may still use it): knex's connections, if app code ever made them.
+    await this.strapiKnex.close();
     await this.db.close();
   }
 }
@@ -297,6 +306,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     await fastify.ready();
     return cairn;
   } catch (error) {
+    await cairn.strapiKnex.close();
     await db.close();
     throw error;
   }
@@ -335,6 +345,8 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
   const modelFiles = await readModelFiles(options.dir);
   const log = options.log ?? createLogger();
   const db = await createDatabase(config.database, { baseDir: options.dir, readOnly: options.readOnly });
+  // Knex, if `register()` made it: closed with the database when the start fails.
+  let made: Cairn | undefined;
   try {
     // Before anything is written: a database holding tables but not Strapi's (Cairn's former layout, or something
     // else's) is refused. A read-only open (`cairn db check`, `db create`'s first look) reports on it instead.
@@ -353,7 +365,10 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
       schemaController: { compilersFactory: lazySchemaCompilers() as never },
     });
     const cairn = new Cairn(config, db, locales, fastify, log, configured);
+    made = cairn;
     cairn.createsStrapiLayout = createsStrapi;
+    // Read-only: knex's SQLite file too (it is made on first use only: nothing opened here).
+    if (options.readOnly) cairn.strapiKnex = strapiKnex(config.database, { baseDir: config.dir, readOnly: true });
     cairn.hooks = await loadAppHooks(options.dir);
     // Services apps call from register() exist before it runs (the features' own registration comes after).
     registerGraphqlServices(cairn);
@@ -375,6 +390,7 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
     }
     return cairn;
   } catch (error) {
+    await made?.strapiKnex.close();
     await db.close();
     throw error;
   }

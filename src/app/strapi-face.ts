@@ -10,6 +10,8 @@ import type { Model } from '../model/types.js';
 import { strapiMetadata, type StrapiMetadata } from '../database/strapi-layout/metadata.js';
 import { notProvided, QUIET } from '../server-code/strapi-object.js';
 import type { StrapiConfig } from '../project/strapi-config.js';
+import type { StrapiDialect, StrapiKnex } from '../database/knex.js';
+import type { Knex } from 'knex';
 
 /** What the face needs of the app (the `Cairn` object). */
 interface FaceHost {
@@ -21,6 +23,8 @@ interface FaceHost {
   readonly appLocales: { reload(db: Database): Promise<void> };
   /** `strapi.config` (project/strapi-config.ts): get, set and has over the app's config. */
   readonly strapiConfig: StrapiConfig;
+  /** `strapi.db.connection` (Strapi's knex, made on first read) and `strapi.db.dialect` (database/knex.ts). */
+  readonly strapiKnex: StrapiKnex;
   /** What the app's server code gets as `strapi` (server-code/strapi-object.ts), once registered: its members come first. */
   readonly serverStrapi?: Record<string, unknown>;
 }
@@ -29,7 +33,11 @@ interface FaceHost {
 export type StrapiFace<T extends FaceHost> = Omit<T, 'documents' | 'db' | 'config'> & {
   documents: StrapiDocuments;
   config: StrapiConfig;
-  db: Omit<Database, 'query' | 'transaction'> & {
+  db: Omit<Database, 'query' | 'transaction' | 'dialect'> & {
+    /** Strapi's knex on the app's database: its queries run outside Cairn's transactions. */
+    connection: Knex;
+    /** Strapi's dialect: `client`, `getBatchInsertSize()`, `schemaInspector.getTables()`, `startSchemaUpdate()`, `endSchemaUpdate()`. */
+    dialect: StrapiDialect;
     lifecycles: { subscribe(subscriber: LifecycleSubscriber): () => void };
     query: StrapiDbQuery;
     transaction<T>(callback: (handles: StrapiTransactionHandles) => Promise<T> | T): Promise<T>;
@@ -59,6 +67,7 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
   let db: object | undefined;
   // Built once, on first read: the model does not change while the app runs.
   let metadata: StrapiMetadata | undefined;
+  let dialect: StrapiDialect | undefined;
   return new Proxy(cairn, {
     get: (target, key) => {
       if (key === 'documents') return documents;
@@ -82,6 +91,15 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
           get metadata() {
             return (metadata ??= strapiMetadata(cairn.model, cairn.db.dialect));
           },
+          // Strapi's knex, built on first read (database/knex.ts); its queries never join Cairn's transactions.
+          get connection() {
+            return cairn.strapiKnex.connection;
+          },
+          // Strapi's dialect object (not Cairn's dialect name): the members database/knex.ts provides; others are errors.
+          get dialect() {
+            const strapiDialect = cairn.strapiKnex.dialect;
+            return (dialect ??= loud({ ...strapiDialect, schemaInspector: loud(strapiDialect.schemaInspector, 'db.dialect.schemaInspector') }, 'db.dialect'));
+          },
         };
         db ??= new Proxy(cairn.db, {
           get: (inner, name) => (name in own ? own[name] : bound(inner, Reflect.get(inner, name, inner))),
@@ -97,6 +115,16 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
       throw notProvided(key);
     },
   }) as unknown as StrapiFace<T>;
+}
+
+/** An object of Strapi's whose other members are APIs Cairn does not provide: reading one throws, naming it. */
+function loud<T extends object>(object: T, path: string): T {
+  return new Proxy(object, {
+    get: (target, key) => {
+      if (typeof key === 'symbol' || key in target || QUIET.has(key)) return Reflect.get(target, key, target);
+      throw notProvided(`${path}.${key}`);
+    },
+  });
 }
 
 /** `api::post.post`, `plugin::users-permissions.user`, `default.seo`-like uids are never SQL (which has a space). */

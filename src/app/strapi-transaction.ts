@@ -10,6 +10,26 @@ export interface StrapiTransactionHandles {
   onRollback(callback: () => unknown): void;
 }
 
+/**
+ * Strapi's `trx` is a knex transaction; Cairn's is its own (its SQL runs on its own drivers). Knex's
+ * `.transacting(trx)` reads `trx.client`: given Cairn's, it would run the query outside the transaction without a
+ * word, so reading `client` throws instead, saying why.
+ */
+function notKnex(trx: Database): Database {
+  return new Proxy(trx, {
+    get(target, key) {
+      if (key === 'client') {
+        throw new Error(
+          "strapi.db.transaction's trx is Cairn's transaction, not a knex one: strapi.db.connection's queries (.transacting(trx)) cannot join it. " +
+            'Use strapi.db.query(uid) or strapi.documents(uid) inside the transaction, or run the knex query outside it (see README: strapi.db.connection)',
+        );
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 /** Ends a transaction whose callback called `rollback()`, carrying the callback's value out. */
 class RolledBack {
   constructor(readonly value: unknown) {}
@@ -26,7 +46,7 @@ export async function strapiTransaction<T>(db: Database, hooks: DocumentHooks, c
   const onRollback: Array<() => unknown> = [];
   let rolledBack = false;
   const handles = (trx: Database): StrapiTransactionHandles => ({
-    trx,
+    trx: notKnex(trx),
     // Strapi commits an explicit `commit()` at once; here the transaction commits when the callback returns.
     commit: async () => {},
     rollback: async () => {

@@ -236,7 +236,16 @@ class KyselyDatabase implements Database {
  * fails with a 503: a database that is down answers at once (connection refused), one that is unreachable or
  * saturated within this time, instead of holding requests. Strapi's `acquireConnectionTimeout` overrides it.
  */
-const ACQUIRE_TIMEOUT_MS = 3000;
+export const ACQUIRE_TIMEOUT_MS = 3000;
+
+/** How long a SQLite statement waits for another connection's write lock (busy_timeout) before SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/** The SQLite file of `config/database`: a relative `filename` is resolved against the app folder. */
+export function sqliteFilename(connection: Record<string, unknown>, baseDir: string | undefined): string {
+  const given = String(connection.filename ?? '.tmp/data.db');
+  return given === ':memory:' || isAbsolute(given) ? given : resolve(baseDir ?? process.cwd(), given);
+}
 
 /** See the 'connect' and 'connection' listeners below: the failing statement reports the error. */
 const ignoreLostConnection = () => {};
@@ -319,14 +328,13 @@ export async function createDatabase(config: DatabaseConfig, options: CreateData
   let processLock: ProcessLock;
   if (dialectName === 'sqlite') {
     const { default: SQLite } = await import('better-sqlite3');
-    const given = String(connection.filename ?? '.tmp/data.db');
-    const filename = given === ':memory:' || isAbsolute(given) ? given : resolve(options.baseDir ?? process.cwd(), given);
+    const filename = sqliteFilename(connection, options.baseDir);
     if (filename !== ':memory:' && !options.readOnly) mkdirSync(dirname(filename), { recursive: true });
     if (options.readOnly && filename !== ':memory:' && !existsSync(filename)) {
       throw Object.assign(new Error(`no SQLite database file at ${filename} (opened read-only: none is created)`), { code: 'SQLITE_CANTOPEN' });
     }
     const sqliteHandle = options.readOnly ? new SQLite(filename, { readonly: true, fileMustExist: true }) : new SQLite(filename);
-    sqliteHandle.pragma('busy_timeout = 5000');
+    sqliteHandle.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     // The journal mode is left as the file has it (WAL would be written into its header): Strapi's (rollback
     // journal) in a file Strapi or Cairn made; an empty file gets Strapi's tables in that mode.
     sqliteHandle.pragma('foreign_keys = ON');

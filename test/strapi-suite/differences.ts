@@ -400,6 +400,30 @@ export const DIFFERENCES: Difference[] = [
     readme: 'does not propagate links of components inside a Draft & Publish entry',
     failure: ['expected [] to have a length of 1 but got +0'],
   },
+  // The same rule, for a component (not a dynamic zone's): and the test after it counts the join table's rows, which
+  // this one leaves behind when it fails (it deletes its product at its end), as it fails on Strapi 5.54.
+  {
+    kind: 'not Strapi 5.54',
+    file: 'tests/api/core/strapi/document-service/relations/unidirectional-relations.test.api.ts',
+    test: 'Document Service unidirectional relations > Publishing the relation target after parent publish links the published component',
+    readme: 'does not propagate links of components inside a Draft & Publish entry',
+    failure: ['expected [] to have a length of 1 but got +0'],
+  },
+  {
+    kind: 'not Strapi 5.54',
+    file: 'tests/api/core/strapi/document-service/relations/unidirectional-relations.test.api.ts',
+    test: 'Document Service unidirectional relations > Should not create orphaned relations for a draft and publish content-type when updating from the relation side',
+    readme: 'counts the rows of the join table, with those the test before it leaves',
+    failure: ['expected 3 to be 2'],
+  },
+  // Strapi's Document Service runs its SQL on its knex, whose `query` event hears it: Cairn's runs on its own drivers.
+  {
+    kind: 'on purpose',
+    file: 'tests/api/core/strapi/document-service/relations/shared-component-relations.test.api.ts',
+    test: 'Document Service relations held by a component shared across content types > runs the same number of ownership lookups regardless of how many instances there are',
+    readme: "`strapi.db.connection.on('query')` hears the statements sent through knex",
+    failure: ['expected 0 to be greater than 0'],
+  },
 ];
 
 /** Whether the README explains `difference`: a row of the table of differences, or the phrase it names. */

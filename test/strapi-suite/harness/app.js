@@ -71,8 +71,9 @@ function schemaFiles(extensible = new Map()) {
     const attributes = JSON.parse(JSON.stringify(def.attributes || {}));
     if (kind === 'component') {
       components.set(uid, {
-        // The definition's own, else as the content-type builder names it (a category like `mixed-content` snake-cased).
-        collectionName: def.collectionName || `components_${snake(uid.split('.')[0])}_${snake(def.displayName)}s`,
+        // As the content-type builder names it, whatever the definition says (its component-builder.js sets
+        // `components_<category>_<displayName, plural>`): a category like `mixed-content` snake-cased.
+        collectionName: `components_${snake(uid.split('.')[0])}_${snake(def.displayName)}s`,
         info: { displayName: def.displayName, icon: def.icon || 'default', description: def.description || '' },
         options: {},
         attributes,

@@ -3,7 +3,7 @@
 /**
  * `api-tests/strapi` over Cairn: `createStrapiInstance()` starts Cairn on the declared models (if the builder has
  * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer`, `documents(uid)`,
- * `eventHub`, `db.query(uid)` (the Query Engine) and `db.metadata` are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
+ * `eventHub`, `db.query(uid)` (the Query Engine), `db.transaction`, `db.metadata`, `db.connection` (Strapi's knex) and `db.dialect` are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
  * server (the test says so when it reads one), and so is what Cairn's Query Engine says it does not provide.
  *
  * A `register({ strapi })` option runs before Cairn starts, as Strapi runs it before its server: its `strapi.config`
@@ -156,12 +156,19 @@ async function createStrapiInstance(options = {}) {
         get metadata() {
           return cairnStrapi().db.metadata;
         },
+        // Strapi's knex on Cairn's database (made on first read), and its dialect's members Cairn provides
+        // (`schemaInspector.getTables()`, `startSchemaUpdate()`, `endSchemaUpdate()`: Strapi's setupDatabaseReset).
+        get connection() {
+          return cairnStrapi().db.connection;
+        },
+        get dialect() {
+          return cairnStrapi().db.dialect;
+        },
       },
       {
         get(target, key) {
           if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
-          // `connection` (its knex), `dialect`: Cairn's SQL is its own (db.query(sql, params)).
-          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object (its knex)`);
+          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object`);
         },
       },
     ),
