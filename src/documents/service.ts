@@ -17,6 +17,7 @@ import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
 import { holdsUnique, uniqueErrors, type TakenLookup } from './unique-rule.js';
 import { bodyTree } from './unique-tree.js';
+import { sharedPopulate, withSharedValues } from './shared-values.js';
 import { deleteLockSet, lockForWrite, publishLockSet, writeLockSet } from './write-locks.js';
 import { strapiSchema, type DocumentHooks, type LifecycleAction, type LifecycleStates } from './hooks.js';
 import type { PaginationMeta } from './read.js';
@@ -438,7 +439,11 @@ export class Documents implements DocumentService {
       if (!rows.length) {
         const elsewhere = ct.localized ? await versionRows(trx, ct, params.documentId, '*') : [];
         if (!elsewhere.length) return false;
-        // A new locale of the document: a create, as Strapi's update makes it (with its lifecycles).
+        // A new locale of the document: a create, as Strapi's update makes it (with its lifecycles), its
+        // non-localized values taken from an existing version (the published one first) where data leaves them out.
+        const source = elsewhere.find((r) => r.published) ?? elsewhere[0];
+        const existing = await this.on(trx).versionEntry(params.documentId, source.published ? 'published' : 'draft', source.locale ?? undefined, { populate: sharedPopulate(this.ctx.model, ct) });
+        if (existing) params = { ...params, data: withSharedValues(this.ctx.model, ct, params.data, existing) };
         if (listens('beforeCreate') || listens('afterCreate')) {
           await this.on(trx).createDocument(params, params.documentId);
           return true;

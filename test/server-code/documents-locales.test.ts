@@ -16,6 +16,8 @@ const model = {
         title: { type: 'string', pluginOptions: { i18n: { localized: true } } },
         tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', inversedBy: 'pages' },
         seo: { type: 'component', component: 'default.seo', pluginOptions: { i18n: { localized: true } } },
+        code: { type: 'string', pluginOptions: { i18n: { localized: false } } },
+        badge: { type: 'component', component: 'default.seo', pluginOptions: { i18n: { localized: false } } },
       },
     },
     tag: {
@@ -227,6 +229,17 @@ describeEachDialect('the Document Service: publish, unpublish and discardDraft i
     await expect(pages().findFirst({ locale: { en: true } } as never)).rejects.toThrow('Invalid locale param [object Object] provided. Document locales must be strings.');
     await expect(pages().create({ locale: '*', data: { title: 'everywhere' } } as never)).rejects.toThrow('Invalid locale param * provided. Document locales must be strings.');
     await expect(pages().findMany({ locale: ['en', 'xx'] } as never)).rejects.toThrow('Invalid locale xx');
+  });
+
+  it("an update making a new locale takes the non-localized values data leaves out from an existing version, as Strapi 5.54's", async () => {
+    const made = await pages().create({ data: { title: 'Shared', code: 'C1', badge: { metaTitle: 'B' }, seo: { metaTitle: 'S' } } } as never);
+    const fr = await pages().update({ documentId: made.documentId, locale: 'fr', data: { title: 'Partagé' }, populate: { badge: true, seo: true } } as never);
+    expect(fr).toMatchObject({ locale: 'fr', title: 'Partagé', code: 'C1', badge: { metaTitle: 'B' }, seo: null });
+    const en = await pages().findOne({ documentId: made.documentId, populate: { badge: true } } as never);
+    expect(fr.badge.id).not.toBe(en.badge.id);
+    // What data gives stays: a value, and null for a component.
+    const de = await pages().update({ documentId: made.documentId, locale: 'de', data: { title: 'Geteilt', code: 'C2' }, populate: { badge: true } } as never);
+    expect(de).toMatchObject({ code: 'C2', badge: { metaTitle: 'B' } });
   });
 
   it('a locale the app does not have is refused, nothing changed', async () => {
