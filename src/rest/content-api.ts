@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentType } from '../model/types.js';
-import type { LocaleInfo } from '../project/locales.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { Documents } from '../documents/index.js';
 import type { RestContext } from './context.js';
@@ -74,12 +73,13 @@ export function registerContentApi(app: FastifyInstance, ctx: RestContext, optio
     }
   }
   // Locales come from config, with the entry fields the reference answers with, stable per process; a database that
-  // Strapi made has them stored. They change while the app runs (app/app-locales.ts changes the list in place, with
-  // new objects): the answer is made again when the list holds others.
+  // Strapi made has them stored. They change while the app runs (app/app-locales.ts changes the list in place and
+  // moves its version): the answer is made again when the version moved.
   const startedAt = new Date().toISOString();
-  let answered: { locales: LocaleInfo[]; json: string } | undefined;
+  let answered: { version: number; json: string } | undefined;
   const localeEntries = () => {
-    if (answered && answered.locales.length === ctx.locales.length && answered.locales.every((l, i) => l === ctx.locales[i])) return answered.json;
+    const version = ctx.localesVersion?.() ?? 0;
+    if (answered?.version === version) return answered.json;
     const json = JSON.stringify(
       ctx.locales.map((l, i) => ({
         id: l.stored?.id ?? i + 1,
@@ -92,7 +92,7 @@ export function registerContentApi(app: FastifyInstance, ctx: RestContext, optio
         isDefault: l.isDefault,
       })),
     );
-    answered = { locales: [...ctx.locales], json };
+    answered = { version, json };
     return json;
   };
   app.get('/api/i18n/locales', async (req, reply) => {

@@ -257,7 +257,7 @@ export const DIFFERENCES: Difference[] = [
     readme: 'unknown locale → 400',
     failure: ['Invalid locale "en-US": expected one of en, nl, it, es, *'],
   },
-  // Strapi's document-service tests (tests/api/core/strapi/document-service/, not in ../shared/strapi-tests): its
+  // Strapi's document-service tests (tests/api/core/strapi/document-service/, not among the 39 files CI runs): its
   // validation file calls every action naming one document without a documentId, to see its other params accepted.
   ...['findOne', 'update', 'delete', 'clone', 'publish', 'unpublish', 'discardDraft'].flatMap((method) =>
     Object.entries(VALIDATION_NAMES).flatMap(([group, names]) =>
