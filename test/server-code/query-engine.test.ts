@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { contentStatements, isLocalesRecheck } from '../helpers/auth-statements.js';
 import { errors } from '../../src/server-code/strapi-errors.js';
 
 const model = {
@@ -320,8 +321,15 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     const db = app.cairn.db;
     await db.execute(`INSERT INTO i18n_locale (document_id, name, code) VALUES ('loc-de', 'German (de)', 'de')`);
     await new Promise((done) => setTimeout(done, 1100));
-    // The request that finds the check due waits for it.
-    expect((await app.request('GET', '/api/notes?locale=de')).status).toBe(200);
+    // The request that finds the check due waits for it: the recheck's two reads, then the request's own (an empty
+    // page, then its count), which statement-count tests tell apart from the recheck's.
+    const statements: string[] = [];
+    const stop = db.onQuery((sql) => void statements.push(sql));
+    const due = await app.request('GET', '/api/notes?locale=de');
+    stop();
+    expect(due.status).toBe(200);
+    expect(statements.filter(isLocalesRecheck), statements.join('\n---\n')).toHaveLength(2);
+    expect(contentStatements(statements).map((sql) => /FROM [`"]?notes[`"]? /.test(sql)), statements.join('\n---\n')).toEqual([true, true]);
     expect(app.cairn.locales.map((l) => l.code)).toEqual(['en', 'de']);
     await db.execute(`DELETE FROM i18n_locale WHERE code = 'de'`);
     await new Promise((done) => setTimeout(done, 1100));
