@@ -32,9 +32,9 @@ export interface RowPlan {
 }
 
 /**
- * A component or dynamic-zone attribute is replaced whole: `items` is the new content (empty to clear). An item's
- * `id` is the one the client sent with it on an update (top-level attributes only): it must name one of the
- * document's own components (the store checks it), as in Strapi.
+ * A component or dynamic-zone attribute's new list: `items` in order (empty to clear). An item's `id` is the one the
+ * client sent with it on an update: it must name one of the entry's own components (the store checks it), which the
+ * item's `row` patches, as in Strapi; an item without one is a new component.
  */
 export interface ComponentPlan {
   attribute: string;
@@ -72,8 +72,8 @@ interface Collect {
 
 /**
  * Checks a request body's `data` against a content-type (or component) and turns it into a RowPlan.
- * `create` applies defaults and `required`; an update only checks what it is given (a component it is given is
- * checked whole: it replaces the previous one). Every problem is collected, then thrown as one ValidationError
+ * `create` applies defaults and `required`; an update only checks what it is given (a component it is given without
+ * its `id` is checked whole: it replaces the previous one). Every problem is collected, then thrown as one ValidationError
  * with `details.errors[]`, worded and ordered as Strapi 5 does.
  */
 export function planRow(
@@ -237,8 +237,15 @@ function checkList(ctx: Collect, attribute: ComponentAttribute | DynamicZoneAttr
   return true;
 }
 
-/** The id a client sent with a component item, kept on updates so the store can check it is the document's own. */
-const givenId = (item: unknown, keepIds: boolean) => (keepIds && isObject(item) && 'id' in item ? { id: item.id } : {});
+/**
+ * A component item's plan. On an update, an item given with its `id` (as read) patches that component (the store
+ * checks it is the entry's own): only what it gives is checked and written, and ids inside it name its own
+ * components. Any other item is a new component, checked whole, ids inside it ignored (Strapi's createComponent).
+ */
+function itemPlan(ctx: Collect, component: Component, item: Record<string, unknown>, path: BodyPath, keepIds: boolean): ComponentPlan['items'][number] {
+  if (keepIds && item.id !== undefined) return { component, row: collect(ctx, component, item, 'update', path, true), id: item.id };
+  return { component, row: collect(ctx, component, item, 'create', path, false) };
+}
 
 function componentPlan(ctx: Collect, attribute: ComponentAttribute, value: unknown, path: BodyPath, keepIds: boolean): ComponentPlan {
   const component = ctx.model.components.get(attribute.component)!;
@@ -251,7 +258,7 @@ function componentPlan(ctx: Collect, attribute: ComponentAttribute, value: unkno
         ctx.errors.push({ path: errorPath(at), message: typeError(at, 'object', item), name: 'ValidationError', value: item });
         return;
       }
-      plan.items.push({ component, row: collect(ctx, component, item, 'create', at, false), ...givenId(item, keepIds) });
+      plan.items.push(itemPlan(ctx, component, item, at, keepIds));
     });
     return plan;
   }
@@ -263,7 +270,7 @@ function componentPlan(ctx: Collect, attribute: ComponentAttribute, value: unkno
     ctx.errors.push({ path: errorPath(path), message: typeError(path, 'object', value), name: 'ValidationError', value });
     return plan;
   }
-  plan.items.push({ component, row: collect(ctx, component, value, 'create', path, false), ...givenId(value, keepIds) });
+  plan.items.push(itemPlan(ctx, component, value, path, keepIds));
   return plan;
 }
 
@@ -292,8 +299,7 @@ function dynamicZonePlan(ctx: Collect, attribute: DynamicZoneAttribute, value: u
       // An unknown component is refused by Strapi too; one this zone does not list, by Cairn only.
       refuse(`${pathLabel(uidPath)} must be one of the following values: ${allowed.join(', ')}`, ctx.model.components.has(uid) ? undefined : 'Invalid relations');
     } else {
-      const component = ctx.model.components.get(uid)!;
-      plan.items.push({ component, row: collect(ctx, component, item, 'create', at, false), ...givenId(item, keepIds) });
+      plan.items.push(itemPlan(ctx, ctx.model.components.get(uid)!, item, at, keepIds));
     }
   });
   return plan;

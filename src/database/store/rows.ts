@@ -5,7 +5,7 @@ import type { ColumnType } from '../../query/types.js';
 import { layoutBindValue, sqlDialect } from '../sql/index.js';
 import { incomingJoins, owningJoins } from '../strapi-store/relations-of.js';
 import { copyNonDraftSourceLinks, mirrorSelfLinks } from '../strapi-store/publish-links.js';
-import { checkedRowId, copyInverseLinks, copyColumns, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
+import { checkedRowId, copyComponentRow, copyInverseLinks, copyColumns, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
 import { columnTypes } from './bind-types.js';
 import { copyFileRows, deleteFileRows } from './media-links.js';
 
@@ -132,17 +132,41 @@ export class RowStore {
    * The components in `field` of the entry a row belongs to: for a content type, those of every version of the row's
    * document in its locale (its draft's and its published version's); for a component, the row's own.
    */
-  async entryComponents(owner: ContentType | Component, rowId: number, field: string): Promise<Array<Pick<ComponentLink, 'cmp_id' | 'component_type'>>> {
+  async entryComponents(owner: ContentType | Component, rowId: number, field: string): Promise<Array<Pick<ComponentLink, 'cmp_id' | 'component_type'> & { entity_id: number }>> {
     const cmps = this.q(owner.componentsTable);
     const table = this.q(owner.table);
     const sameLocale = owner.modelType === 'contentType' && owner.localized ? ' AND v.locale = m.locale' : '';
-    return this.db.query<{ cmp_id: number | string; component_type: string }>(
+    const links = await this.db.query<{ cmp_id: number | string; component_type: string; entity_id: number | string }>(
       owner.modelType === 'contentType'
-        ? `SELECT l.cmp_id, l.component_type FROM ${cmps} l JOIN ${table} v ON v.id = l.entity_id ` +
+        ? `SELECT l.cmp_id, l.component_type, l.entity_id FROM ${cmps} l JOIN ${table} v ON v.id = l.entity_id ` +
             `JOIN ${table} m ON m.document_id = v.document_id${sameLocale} WHERE m.id = ? AND l.field = ?`
-        : `SELECT cmp_id, component_type FROM ${cmps} WHERE entity_id = ? AND field = ?`,
+        : `SELECT cmp_id, component_type, entity_id FROM ${cmps} WHERE entity_id = ? AND field = ?`,
       [rowId, field],
     );
+    return links.map((link) => ({ ...link, entity_id: Number(link.entity_id) }));
+  }
+
+  /**
+   * Empties `field` of row `rowId` before it is written again: its `_cmps` rows go, and so do the component rows
+   * (with what hangs off them) but those in `keep`, which the caller links again.
+   */
+  async detachComponents(owner: ContentType | Component, rowId: number, field: string, keep: ReadonlyArray<{ id: number; component: string }>): Promise<void> {
+    const kept = new Set(keep.map((item) => `${item.id}|${item.component}`));
+    const links = await this.db.query<{ cmp_id: number | string; component_type: string }>(
+      `SELECT cmp_id, component_type FROM ${this.q(owner.componentsTable)} WHERE entity_id = ? AND field = ?`,
+      [rowId, field],
+    );
+    const dropped = links.map((link) => ({ id: Number(link.cmp_id), component: link.component_type })).filter((item) => !kept.has(`${item.id}|${item.component}`));
+    for (const [uid, ids] of groupBy(dropped)) {
+      const component = this.model.components.get(uid);
+      if (component) await this.deleteRows(component, ids);
+    }
+    await this.db.execute(`DELETE FROM ${this.q(owner.componentsTable)} WHERE entity_id = ? AND field = ?`, [rowId, field]);
+  }
+
+  /** A deep copy of component row `id`, attached to nothing, its relations kept on `members` versions; its id. */
+  copyComponent(component: Component, id: number, members: 'published' | 'draft' | 'same'): Promise<number> {
+    return copyComponentRow(this.db, this.model, component, id, members);
   }
 
   /** Deletes the components attached to rows (all fields, or one), depth first. */

@@ -169,15 +169,23 @@ export async function copyComponents(db: Database, model: Model, owner: ContentT
   for (const link of links) {
     const component = model.components.get(link.component_type);
     if (!component) continue;
-    const oldId = Number(link.cmp_id);
-    const newId = await copyColumns(db, component, oldId, undefined, storedColumns(component));
+    const newId = await copyComponentRow(db, model, component, Number(link.cmp_id), members);
     await db.execute(
       `INSERT INTO ${cmps} (entity_id, cmp_id, component_type, field, ${order}) SELECT ${checkedRowId(toId, owner.componentsTable, 'the row copied to')}, ${newId}, component_type, field, ${order} FROM ${cmps} WHERE id = ?`,
       [Number(link.id)],
     );
-    if ([...component.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, component.uid, oldId, newId);
-    await copyOwnLinks(db, model, component, oldId, newId, members, true);
-    if ([...component.attributes.values()].some((a) => a.kind === 'morph')) await copyOwnMorphLinks(db, model, component, oldId, newId, members);
-    await copyComponents(db, model, component, oldId, newId, members);
   }
+}
+
+/**
+ * A fresh copy of component row `oldId`, attached to nothing: its columns, media rows, own relation and morph links
+ * (members mapped to their `members` version) and its own components (every level). Returns the copy's id.
+ */
+export async function copyComponentRow(db: Database, model: Model, component: Component, oldId: number, members: 'published' | 'draft' | 'same'): Promise<number> {
+  const newId = await copyColumns(db, component, oldId, undefined, storedColumns(component));
+  if ([...component.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, component.uid, oldId, newId);
+  await copyOwnLinks(db, model, component, oldId, newId, members, true);
+  if ([...component.attributes.values()].some((a) => a.kind === 'morph')) await copyOwnMorphLinks(db, model, component, oldId, newId, members);
+  await copyComponents(db, model, component, oldId, newId, members);
+  return newId;
 }
