@@ -388,7 +388,7 @@ export const DIFFERENCES: Difference[] = [
     kind: 'on purpose' as const,
     file: 'tests/api/core/strapi/document-service/component-replacement.test.api.ts',
     test: `Document Service | component replacement on update > ${name}`,
-    readme: 'a component given on `PUT` replaces the previous one and is checked whole',
+    readme: 'a component given on `PUT` without its `id` replaces the previous one and is checked whole',
     failure: [failure],
   })),
   // Its migration of component keys (`5.0.0-08-component-key-twinning`) is none of Strapi 5.54's @strapi/database.
