@@ -3,7 +3,7 @@ import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams, specSource } from '../query/index.js';
 import type { Database } from '../database/types.js';
 import { cloneData, clonePopulate } from './clone-data.js';
-import { cloneRow, firstDocumentId, otherLocaleRows, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
+import { cloneRow, firstDocumentId, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
 import { ApplicationError, ValidationError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
@@ -17,7 +17,7 @@ import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
 import { holdsUnique, uniqueErrors, type TakenLookup } from './unique-rule.js';
 import { bodyTree } from './unique-tree.js';
-import { sharedPopulate, withSharedValues } from './shared-values.js';
+import { sharedAttributes, sharedPopulate, withSharedValues } from './shared-values.js';
 import { deleteLockSet, lockForWrite, publishLockSet, writeLockSet } from './write-locks.js';
 import { strapiSchema, type DocumentHooks, type LifecycleAction, type LifecycleStates } from './hooks.js';
 import type { PaginationMeta } from './read.js';
@@ -400,13 +400,12 @@ export class Documents implements DocumentService {
     columns.published_at = ct.draftAndPublish ? null : now;
     const rowId = await store.insert(ct, columns);
     await writeChildren(store, ct, rowId, plan, this.relationScope(locale, true));
-    await this.shareColumns(trx, plan, documentId, locale);
     await created?.();
     // Strapi's create (and an update making a new locale) emits entry.create for the draft, before the publish's.
     this.announce(trx, 'entry.create', documentId, 'draft', locale);
-    if (ct.draftAndPublish && status !== 'draft') {
-      await this.publishChecked(store, documentId, await versionRows(trx, ct, documentId, locale), now, locale);
-    }
+    const publishing = ct.draftAndPublish && status !== 'draft';
+    if (publishing) await this.publishChecked(store, documentId, await versionRows(trx, ct, documentId, locale), now, locale);
+    if (givesShared(ct, plan)) await this.syncSharedValues(store, documentId, locale, publishing || !ct.draftAndPublish);
   }
 
   update(params: WriteParams & { documentId: string }): Promise<Entry | null> {
@@ -478,7 +477,6 @@ export class Documents implements DocumentService {
       const hooked = (['beforeCreate', 'afterCreate', 'beforeUpdate', 'afterUpdate', 'beforeDelete', 'afterDelete'] as const).some(listens);
       if (!hooked) scope.targetsRead = new Map();
       await writeChildren(store, ct, target.id, plan, scope);
-      await this.shareColumns(trx, plan, params.documentId, locale);
       // Strapi's update emits entry.update for the draft, before the publish's (a clone's own write emits none).
       if (options.lifecycles !== false) this.announce(trx, 'entry.update', params.documentId, 'draft', locale);
       // The draft's afterUpdate comes before the publish's events, as Strapi's update then publish fire them.
@@ -492,6 +490,7 @@ export class Documents implements DocumentService {
         if (published) await separateDraftStamp(trx, ct, target.id, published.id);
         await updated();
       }
+      if (givesShared(ct, plan)) await this.syncSharedValues(store, params.documentId, locale, publishing || !ct.draftAndPublish);
       return true;
     });
   }
@@ -682,9 +681,13 @@ export class Documents implements DocumentService {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
     return this.changeVersions(params, async (store, rows) => {
       const published = rows.some((r) => r.published);
+      // A draft that was the published version's copy has its shared values: the others' drafts have them already.
+      const modified = await this.modifiedDrafts(store, rows);
       await this.versionEvents(store, params.documentId, locale, rows, { replaces: 'draft', makes: published ? 'draft' : undefined, from: 'published' }, () => discardStrapiDraft(store, this.contentType, rows));
       // Strapi makes drafts from published versions only: without one, no entry.draft-discard.
       if (published) this.announce(store.db, 'entry.draft-discard', params.documentId, 'draft', locale);
+      const first = modified[0];
+      if (first !== undefined) await this.syncSharedValues(store, params.documentId, first.locale, false);
     });
   }
 
@@ -785,12 +788,45 @@ export class Documents implements DocumentService {
   }
 
   /** Attributes not localized (`i18n.localized: false`) hold one value for every locale of the document. */
-  private async shareColumns(trx: Database, plan: RowPlan, documentId: string, locale: string | undefined) {
-    if (!plan.sharedColumns.size || !locale) return;
-    const shared = Object.fromEntries([...plan.sharedColumns].map((c) => [c, plan.columns[c]]));
-    const others = await otherLocaleRows(trx, this.contentType, documentId, locale);
-    await new RowStore(trx, this.ctx.model).update(this.contentType, others, shared);
+  /**
+   * Strapi 5.54's i18n sync after a write (its document middleware on create, update, publish and discardDraft):
+   * when the write changed the shared values (non-localized scalars, components, dynamic zones, media), those of the
+   * version it answers with, the document's `published` row in `locale` or its draft there, become those of the
+   * document's other locales in the same status. So a draft-only write reaches the other drafts, a publishing one
+   * the other published versions; a publish alone changes no shared value (the draft had them), so syncs nothing.
+   */
+  private async syncSharedValues(store: RowStore, documentId: string, locale: string | null | undefined, published: boolean): Promise<void> {
+    const attributes = sharedAttributes(this.contentType);
+    if (!attributes.length || !locale) return;
+    const rows = (await versionRows(store.db, this.contentType, documentId, '*')).filter((r) => r.published === published);
+    const source = rows.find((r) => r.locale === locale);
+    const others = rows.filter((r) => r.locale !== locale).map((r) => r.id);
+    if (!source || !others.length) return;
+    const members = !this.contentType.draftAndPublish ? 'same' : published ? 'published' : 'draft';
+    await store.copyFields(this.contentType, source.id, others, attributes, members);
   }
+
+  /** Of a document's version rows, the drafts edited since their locale's last publish (by id), before a discard. */
+  private async modifiedDrafts(store: RowStore, rows: readonly VersionRow[]): Promise<VersionRow[]> {
+    if (!sharedAttributes(this.contentType).length) return [];
+    const modified: VersionRow[] = [];
+    for (const draft of [...rows].filter((r) => !r.published).sort((a, b) => a.id - b.id)) {
+      const published = rows.find((r) => r.published && r.locale === draft.locale);
+      if (published && !(await versionsInSync(store.db, this.contentType, draft.id, published.id))) modified.push(draft);
+    }
+    return modified;
+  }
+}
+
+/**
+ * Whether a write's plan gives a shared value (see syncSharedValues): Strapi syncs when one changed, and a value given
+ * again unchanged spreads what the other locales hold already.
+ */
+function givesShared(contentType: ContentType, plan: RowPlan): boolean {
+  const shared = sharedAttributes(contentType);
+  if (!shared.length) return false;
+  const given = new Set([...plan.components.map((c) => c.attribute), ...plan.relations.map((r) => r.attribute.name)]);
+  return shared.some((a) => (a.kind === 'scalar' ? a.column in plan.columns : given.has(a.name)));
 }
 
 /** An entry's JSON text parsed (null stays null). */

@@ -1,4 +1,4 @@
-import type { Component, ContentType, Model } from '../model/types.js';
+import type { Attribute, Component, ContentType, Model } from '../model/types.js';
 import { clonePopulate } from './clone-data.js';
 
 type Params = Record<string, unknown>;
@@ -28,10 +28,21 @@ export function withSharedValues(model: Model, contentType: ContentType, data: P
   return merged;
 }
 
-/** Whether an attribute's value is shared by every locale (not localized, and not a relation: those are per locale). */
+/**
+ * Whether an attribute's value is shared by every locale: not localized, and neither a relation nor a uid (those are
+ * per locale, as Strapi's i18n isLocalizedAttribute says).
+ */
 function isShared(schema: ContentType, name: string): boolean {
   const attribute = schema.attributes.get(name);
-  return attribute !== undefined && !attribute.localized && attribute.kind !== 'relation' && attribute.kind !== 'morph';
+  return attribute !== undefined && isSharedAttribute(attribute);
+}
+
+const isSharedAttribute = (attribute: Attribute): boolean =>
+  !attribute.localized && attribute.kind !== 'relation' && attribute.kind !== 'morph' && !(attribute.kind === 'scalar' && attribute.type === 'uid');
+
+/** The attributes of a localized type whose values every locale of a document shares (none for another type). */
+export function sharedAttributes(contentType: ContentType): Attribute[] {
+  return contentType.localized ? [...contentType.attributes.values()].filter(isSharedAttribute) : [];
 }
 
 /** A read value as a write takes it: components without their row ids (new rows), media and relations by reference. */

@@ -18,8 +18,6 @@ import { parseMorphValue, type MorphPlan } from './morph-ops.js';
 export interface RowPlan {
   /** Column name -> value as stored (before dialect binding). */
   columns: Record<string, unknown>;
-  /** Attributes whose value is shared by every locale (`pluginOptions.i18n.localized: false`). */
-  sharedColumns: Set<string>;
   components: ComponentPlan[];
   relations: RelationPlan[];
   /** Polymorphic relations (morph-writes.ts). */
@@ -100,7 +98,7 @@ function collect(
   path: BodyPath,
   keepIds: boolean,
 ): RowPlan {
-  const plan: RowPlan = { columns: {}, sharedColumns: new Set(), components: [], relations: [], morphs: [], source: isObject(data) ? data : {} };
+  const plan: RowPlan = { columns: {}, components: [], relations: [], morphs: [], source: isObject(data) ? data : {} };
   if (!isObject(data)) {
     ctx.errors.push({ path: errorPath(path), message: `${pathLabel(path) || 'data'} must be an object`, name: 'ValidationError', value: data });
     return plan;
@@ -144,12 +142,7 @@ function collect(
       const result = checkScalar(attribute, value, pathLabel(at), { draft: ctx.draft });
       if (!result.ok) {
         (result.late ? ctx.late : ctx.errors).push({ path: errorPath(at), message: result.message, name: 'ValidationError', value });
-      } else {
-        plan.columns[attribute.column] = result.value;
-        if (!attribute.localized && schema.modelType === 'contentType' && schema.localized) {
-          plan.sharedColumns.add(attribute.column);
-        }
-      }
+      } else plan.columns[attribute.column] = result.value;
       continue;
     }
     if (!present) {

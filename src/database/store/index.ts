@@ -7,7 +7,6 @@ export {
   documentIdsByRowId,
   documentsRows,
   firstDocumentId,
-  otherLocaleRows,
   siblingRowIds,
   versionRows,
   versionsInSync,

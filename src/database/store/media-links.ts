@@ -91,18 +91,21 @@ export async function deleteFileRows(db: Database, relatedType: string, rowIds: 
 }
 
 /**
- * Gives row `toId` of `relatedType` the media rows `fromId` has (files, fields and orders), in place of its own: one
+ * Gives row `toId` of `relatedType` the media rows `fromId` has (files, fields and orders; in `field` only, when
+ * given), in place of its own: one
  * DELETE and one `INSERT ... SELECT`, whatever the number of files. The ids are checked integers, written as
  * literals (a parameter in a SELECT list has no type PostgreSQL can infer).
  */
-export async function copyFileRows(db: Database, relatedType: string, fromId: number, toId: number): Promise<void> {
+export async function copyFileRows(db: Database, relatedType: string, fromId: number, toId: number, field?: string): Promise<void> {
   for (const id of [fromId, toId]) if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`${MEDIA_MORPH_TABLE}: ${String(id)} is not a row id`);
   const table = db.quote(MEDIA_MORPH_TABLE);
   const order = db.quote('order');
-  await db.execute(`DELETE FROM ${table} WHERE related_id = ? AND related_type = ?`, [toId, relatedType]);
+  const inField = field === undefined ? '' : ' AND field = ?';
+  const onlyField = field === undefined ? [] : [field];
+  await db.execute(`DELETE FROM ${table} WHERE related_id = ? AND related_type = ?${inField}`, [toId, relatedType, ...onlyField]);
   await db.execute(
-    `INSERT INTO ${table} (file_id, related_id, related_type, field, ${order}) SELECT file_id, ${toId}, related_type, field, ${order} FROM ${table} WHERE related_id = ? AND related_type = ? ORDER BY id`,
-    [fromId, relatedType],
+    `INSERT INTO ${table} (file_id, related_id, related_type, field, ${order}) SELECT file_id, ${toId}, related_type, field, ${order} FROM ${table} WHERE related_id = ? AND related_type = ?${inField} ORDER BY id`,
+    [fromId, relatedType, ...onlyField],
   );
 }
 

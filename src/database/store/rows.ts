@@ -1,5 +1,5 @@
 import { copyMorphLinks, deleteMorphRows } from './morph-links.js';
-import type { Component, ContentType, Model } from '../../model/types.js';
+import type { Attribute, Component, ContentType, Model } from '../../model/types.js';
 import type { Database } from '../types.js';
 import type { ColumnType } from '../../query/types.js';
 import { layoutBindValue, sqlDialect } from '../sql/index.js';
@@ -162,6 +162,24 @@ export class RowStore {
       if (component) await this.deleteRows(component, ids);
     }
     await this.db.execute(`DELETE FROM ${this.q(owner.componentsTable)} WHERE entity_id = ? AND field = ?`, [rowId, field]);
+  }
+
+  /**
+   * Makes rows `toIds` of a content type hold what row `fromId` holds in `attributes` (Strapi's i18n sync of a
+   * document's non-localized values to its other locales): scalar columns copied by the database, each component
+   * field's components replaced by fresh copies of `fromId`'s, each media field's files linked as `fromId` links them.
+   */
+  async copyFields(contentType: ContentType, fromId: number, toIds: readonly number[], attributes: readonly Attribute[], members: 'published' | 'draft' | 'same'): Promise<void> {
+    const columns = attributes.flatMap((a) => (a.kind === 'scalar' ? [a.column] : []));
+    for (const toId of toIds) {
+      if (columns.length) await copyColumns(this.db, contentType, fromId, toId, columns);
+      for (const attribute of attributes) {
+        if (attribute.kind === 'component' || attribute.kind === 'dynamiczone') {
+          await this.detachComponents(contentType, toId, attribute.name, []);
+          await copyComponents(this.db, this.model, contentType, fromId, toId, members, attribute.name);
+        } else if (attribute.kind === 'media') await copyFileRows(this.db, contentType.uid, fromId, toId, attribute.name);
+      }
+    }
   }
 
   /** A deep copy of component row `id`, attached to nothing, its relations kept on `members` versions; its id. */

@@ -55,15 +55,6 @@ export async function firstDocumentId(db: Database, contentType: ContentType): P
   return rows[0]?.document_id ?? undefined;
 }
 
-/** The ids of a document's rows in every locale but one (a localized type). */
-export async function otherLocaleRows(db: Database, contentType: ContentType, documentId: string, locale: string): Promise<number[]> {
-  const rows = await db.query<{ id: number }>(`SELECT id FROM ${sqlDialect(db.dialect).quote(contentType.table)} WHERE document_id = ? AND locale <> ?`, [
-    documentId,
-    locale,
-  ]);
-  return rows.map((r) => Number(r.id));
-}
-
 /** Row id -> its documentId, for the rows of these ids that exist. */
 export async function documentIdsByRowId(db: Database, contentType: ContentType, rowIds: readonly number[]): Promise<Map<number, string>> {
   const rows = await db.query<{ id: number; document_id: string }>(

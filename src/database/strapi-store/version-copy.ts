@@ -154,18 +154,29 @@ interface CmpsRow {
 }
 
 /**
- * Attaches fresh copies of row `fromId`'s components (every level) to row `toId` of `owner`: each component row copied
- * by the database, its `_cmps` row copied with its field and `order` (NULL for a single component), its media rows,
- * its own relation links and its morph links (members mapped to their `members` version) with it. `toId` must have no
- * components.
+ * Attaches fresh copies of row `fromId`'s components (in `field` only, when given; every level) to row `toId` of
+ * `owner`: each component row copied by the database, its `_cmps` row copied with its field and `order` (NULL for a
+ * single component), its media rows, its own relation links and its morph links (members mapped to their `members`
+ * version) with it. `toId` must have no components (in that field).
  * Components are a handful per entry: one `INSERT ... SELECT` per component row, as a new row's id comes back one
  * at a time on every dialect.
  */
-export async function copyComponents(db: Database, model: Model, owner: ContentType | Component, fromId: number, toId: number, members: 'published' | 'draft' | 'same'): Promise<void> {
+export async function copyComponents(
+  db: Database,
+  model: Model,
+  owner: ContentType | Component,
+  fromId: number,
+  toId: number,
+  members: 'published' | 'draft' | 'same',
+  field?: string,
+): Promise<void> {
   if (![...owner.attributes.values()].some((a) => a.kind === 'component' || a.kind === 'dynamiczone')) return;
   const cmps = db.quote(owner.componentsTable);
   const order = db.quote('order');
-  const links = await db.query<CmpsRow>(`SELECT id, cmp_id, component_type FROM ${cmps} WHERE entity_id = ? ORDER BY id`, [fromId]);
+  const links = await db.query<CmpsRow>(
+    `SELECT id, cmp_id, component_type FROM ${cmps} WHERE entity_id = ?${field === undefined ? '' : ' AND field = ?'} ORDER BY id`,
+    field === undefined ? [fromId] : [fromId, field],
+  );
   for (const link of links) {
     const component = model.components.get(link.component_type);
     if (!component) continue;
