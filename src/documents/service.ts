@@ -394,6 +394,7 @@ export class Documents implements DocumentService {
     const ct = this.contentType;
     const store = new RowStore(trx, this.ctx.model);
     await this.checkUnique(trx, plan, documentId, locale);
+    const before = await this.sharedSnapshot(trx, documentId);
     const now = new Date().toISOString();
     const columns: Record<string, unknown> = { ...plan.columns, document_id: documentId, created_at: now, updated_at: now };
     if (ct.localized) columns.locale = locale;
@@ -405,7 +406,7 @@ export class Documents implements DocumentService {
     this.announce(trx, 'entry.create', documentId, 'draft', locale);
     const publishing = ct.draftAndPublish && status !== 'draft';
     if (publishing) await this.publishChecked(store, documentId, await versionRows(trx, ct, documentId, locale), now, locale);
-    if (givesShared(ct, plan)) await this.syncSharedValues(store, documentId, locale, publishing || !ct.draftAndPublish);
+    await this.syncSharedValues(store, documentId, locale, publishing || !ct.draftAndPublish, before);
   }
 
   update(params: WriteParams & { documentId: string }): Promise<Entry | null> {
@@ -461,6 +462,7 @@ export class Documents implements DocumentService {
       }
       const plan = updatePlan;
       await this.checkUnique(trx, plan, params.documentId, locale);
+      const before = await this.sharedSnapshot(trx, params.documentId);
       const store = new RowStore(trx, this.ctx.model);
       const now = new Date().toISOString();
       const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
@@ -490,7 +492,7 @@ export class Documents implements DocumentService {
         if (published) await separateDraftStamp(trx, ct, target.id, published.id);
         await updated();
       }
-      if (givesShared(ct, plan)) await this.syncSharedValues(store, params.documentId, locale, publishing || !ct.draftAndPublish);
+      await this.syncSharedValues(store, params.documentId, locale, publishing || !ct.draftAndPublish, before);
       return true;
     });
   }
@@ -641,7 +643,11 @@ export class Documents implements DocumentService {
 
   async publish(params: { documentId: string; locale?: string }): Promise<boolean> {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
-    return this.changeVersions(params, (store, rows) => this.publishChecked(store, params.documentId, rows, new Date().toISOString(), locale));
+    return this.changeVersions(params, async (store, rows) => {
+      const before = await this.sharedSnapshot(store.db, params.documentId);
+      await this.publishChecked(store, params.documentId, rows, new Date().toISOString(), locale);
+      await this.syncSharedValues(store, params.documentId, firstLocale(rows.filter((r) => !r.published)), true, before);
+    });
   }
 
   /**
@@ -681,13 +687,11 @@ export class Documents implements DocumentService {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
     return this.changeVersions(params, async (store, rows) => {
       const published = rows.some((r) => r.published);
-      // A draft that was the published version's copy has its shared values: the others' drafts have them already.
-      const modified = await this.modifiedDrafts(store, rows);
+      const before = await this.sharedSnapshot(store.db, params.documentId);
       await this.versionEvents(store, params.documentId, locale, rows, { replaces: 'draft', makes: published ? 'draft' : undefined, from: 'published' }, () => discardStrapiDraft(store, this.contentType, rows));
       // Strapi makes drafts from published versions only: without one, no entry.draft-discard.
       if (published) this.announce(store.db, 'entry.draft-discard', params.documentId, 'draft', locale);
-      const first = modified[0];
-      if (first !== undefined) await this.syncSharedValues(store, params.documentId, first.locale, false);
+      await this.syncSharedValues(store, params.documentId, firstLocale(rows.filter((r) => r.published)), false, before);
     });
   }
 
@@ -789,44 +793,54 @@ export class Documents implements DocumentService {
 
   /** Attributes not localized (`i18n.localized: false`) hold one value for every locale of the document. */
   /**
-   * Strapi 5.54's i18n sync after a write (its document middleware on create, update, publish and discardDraft):
-   * when the write changed the shared values (non-localized scalars, components, dynamic zones, media), those of the
-   * version it answers with, the document's `published` row in `locale` or its draft there, become those of the
-   * document's other locales in the same status. So a draft-only write reaches the other drafts, a publishing one
-   * the other published versions; a publish alone changes no shared value (the draft had them), so syncs nothing.
+   * Strapi 5.54's i18n sync after a write (its document middleware on create, update, publish and discardDraft): the
+   * shared values (non-localized scalars, components, dynamic zones, media) of the version the write answers with, the
+   * document's `published` row in `locale` or its draft there, become those of the document's other locales in the
+   * same status, when they differ from `before` (sharedSnapshot, read before the write). So a draft-only write reaches
+   * the other drafts, a publishing one the other published versions.
    */
-  private async syncSharedValues(store: RowStore, documentId: string, locale: string | null | undefined, published: boolean): Promise<void> {
+  private async syncSharedValues(store: RowStore, documentId: string, locale: string | null | undefined, published: boolean, before: string | undefined): Promise<void> {
     const attributes = sharedAttributes(this.contentType);
     if (!attributes.length || !locale) return;
     const rows = (await versionRows(store.db, this.contentType, documentId, '*')).filter((r) => r.published === published);
     const source = rows.find((r) => r.locale === locale);
     const others = rows.filter((r) => r.locale !== locale).map((r) => r.id);
     if (!source || !others.length) return;
+    if (before !== undefined && before === (await this.sharedSnapshotOf(store.db, documentId, source))) return;
     const members = !this.contentType.draftAndPublish ? 'same' : published ? 'published' : 'draft';
     await store.copyFields(this.contentType, source.id, others, attributes, members);
   }
 
-  /** Of a document's version rows, the drafts edited since their locale's last publish (by id), before a discard. */
-  private async modifiedDrafts(store: RowStore, rows: readonly VersionRow[]): Promise<VersionRow[]> {
-    if (!sharedAttributes(this.contentType).length) return [];
-    const modified: VersionRow[] = [];
-    for (const draft of [...rows].filter((r) => !r.published).sort((a, b) => a.id - b.id)) {
-      const published = rows.find((r) => r.published && r.locale === draft.locale);
-      if (published && !(await versionsInSync(store.db, this.contentType, draft.id, published.id))) modified.push(draft);
-    }
-    return modified;
+  /**
+   * What Strapi 5.54's i18n sync compares a write's result with: the shared values of the document's first row (the
+   * lowest id, any locale and status: Strapi reads `findOne({ where: { documentId } })`), as text without row ids.
+   * Undefined when the type shares nothing or the document has no row yet.
+   */
+  private async sharedSnapshot(db: Database, documentId: string): Promise<string | undefined> {
+    if (!sharedAttributes(this.contentType).length) return undefined;
+    const rows = await versionRows(db, this.contentType, documentId, '*');
+    const first = [...rows].sort((a, b) => a.id - b.id)[0];
+    return first ? this.sharedSnapshotOf(db, documentId, first) : undefined;
+  }
+
+  private async sharedSnapshotOf(db: Database, documentId: string, row: VersionRow): Promise<string> {
+    const attributes = sharedAttributes(this.contentType);
+    const fields = attributes.filter((a) => a.kind === 'scalar').map((a) => a.name);
+    const entry = await this.on(db).versionEntry(documentId, row.published ? 'published' : 'draft', row.locale ?? undefined, { fields, populate: sharedPopulate(this.ctx.model, this.contentType) });
+    return JSON.stringify(withoutIds(Object.fromEntries(attributes.map((a) => [a.name, entry?.[a.name] ?? null]))));
   }
 }
 
-/**
- * Whether a write's plan gives a shared value (see syncSharedValues): Strapi syncs when one changed, and a value given
- * again unchanged spreads what the other locales hold already.
- */
-function givesShared(contentType: ContentType, plan: RowPlan): boolean {
-  const shared = sharedAttributes(contentType);
-  if (!shared.length) return false;
-  const given = new Set([...plan.components.map((c) => c.attribute), ...plan.relations.map((r) => r.attribute.name)]);
-  return shared.some((a) => (a.kind === 'scalar' ? a.column in plan.columns : given.has(a.name)));
+/** The locale of the first of some version rows (by id): the one whose values Strapi's i18n sync spreads. */
+function firstLocale(rows: readonly VersionRow[]): string | null | undefined {
+  return [...rows].sort((a, b) => a.id - b.id)[0]?.locale;
+}
+
+/** A read value without the row ids in it (components and files are compared by what they hold). */
+function withoutIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'id' && key !== 'documentId').map(([key, v]) => [key, withoutIds(v)]));
 }
 
 /** An entry's JSON text parsed (null stays null). */

@@ -131,9 +131,39 @@ describeEachDialect('values shared by the locales of a document', (dialect) => {
     expect((await app.request('PUT', `/api/dishes/${documentId}?status=draft`, { data: { title: 'Broth' } })).status).toBe(200);
     // A sync would have given de fresh copies of en's components.
     expect((await read(documentId, 'de', 'draft')).badge).toEqual(before.badge);
-    // One that does gives them.
+    // Nor does one that gives a shared value it has already.
     expect((await app.request('PUT', `/api/dishes/${documentId}?status=draft`, { data: { price: 1 } })).status).toBe(200);
+    expect((await read(documentId, 'de', 'draft')).badge).toEqual(before.badge);
+    // One that changes one gives them all.
+    expect((await app.request('PUT', `/api/dishes/${documentId}?status=draft`, { data: { price: 5 } })).status).toBe(200);
     expect((await read(documentId, 'de', 'draft')).badge.id).not.toBe(before.badge.id);
+    expect((await read(documentId, 'de', 'draft')).price).toBe(5);
+  });
+
+  it('the exchange recorded from real Strapi 5.54: what each write leaves in each version (price / badge)', async () => {
+    const documentId = await threeLocales();
+    const state = async () => {
+      const out: string[] = [];
+      for (const locale of ['en', 'fr']) {
+        for (const status of ['draft', 'published'] as const) {
+          const entry = await read(documentId, locale, status);
+          out.push(`${locale}.${status}=${entry.price}/${entry.badge?.label ?? null}`);
+        }
+      }
+      return out.join(' ');
+    };
+    const put = async (query: string, data: Entry) => expect((await app.request('PUT', `/api/dishes/${documentId}${query}`, { data })).status).toBe(200);
+    expect(await state()).toBe('en.draft=1/one en.published=1/one fr.draft=1/one fr.published=1/one');
+    await put('?status=draft', { price: 2, badge: { label: 'two' } });
+    expect(await state()).toBe('en.draft=2/two en.published=1/one fr.draft=2/two fr.published=1/one');
+    await put('?locale=fr', { price: 3 });
+    expect(await state()).toBe('en.draft=2/two en.published=3/two fr.draft=3/two fr.published=3/two');
+    // Publishes en's draft; its values equal the document's first row's (en's draft): nothing to sync.
+    await put('', { title: 'Broth' });
+    expect(await state()).toBe('en.draft=2/two en.published=2/two fr.draft=3/two fr.published=3/two');
+    // fr's draft differs from the first row (en's draft): synced, though the write gave no shared value.
+    await put('?locale=fr&status=draft', { title: 'Bouillon' });
+    expect(await state()).toBe('en.draft=3/two en.published=2/two fr.draft=3/two fr.published=3/two');
   });
 
   it('discarding a draft that changed shared values gives the other drafts the published ones back', async () => {
