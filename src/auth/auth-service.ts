@@ -160,6 +160,7 @@ export class AuthService {
    */
   async createUser(input: unknown): Promise<Record<string, unknown>> {
     const body = inputObject(input);
+    this.checkUserKeys(body);
     const { username, email, password } = await this.newCredentials(body, 'admin');
     const { role, confirmed, blocked } = body;
     if (role === undefined || role === null || role === '') throw ValidationError.fromFieldErrors([{ path: ['role'], message: 'role is a required field', name: 'ValidationError' }]);
@@ -176,8 +177,8 @@ export class AuthService {
     const user = await this.user(id, 'User not found');
     const body = inputObject(input);
     const data: Record<string, unknown> = {};
+    this.checkUserKeys(body);
     for (const [key, value] of Object.entries(body)) {
-      if (!USER_KEYS.includes(key) && !this.options.extendedFields.includes(key)) throw new ValidationError(`Invalid key ${key}`);
       if (key === 'password') {
         if (typeof value !== 'string' || value.length < this.options.minPasswordLength) throw new ValidationError(`password must be at least ${this.options.minPasswordLength} characters`);
         data.password = await bcrypt.hash(value, 10);
@@ -192,6 +193,16 @@ export class AuthService {
     if (typeof data.email === 'string' && (await this.takenByAnother('email', data.email, id))) throw new ApplicationError('Email already taken');
     await this.users.updateDocument({ documentId: user.documentId as string, data });
     return this.userWithRole(user.id as number);
+  }
+
+  /**
+   * The users administration writes the user's own keys and the app's extended fields; any other key would be dropped
+   * (Strapi's Query Engine writes known attributes only): refused, named, as on the Content API.
+   */
+  private checkUserKeys(body: Record<string, unknown>): void {
+    for (const key of Object.keys(body)) {
+      if (!USER_KEYS.includes(key) && !this.options.extendedFields.includes(key)) throw new ValidationError(`Invalid key ${key}`);
+    }
   }
 
   private async takenByAnother(column: 'username' | 'email', value: string, id: number): Promise<boolean> {

@@ -394,7 +394,7 @@ export class Documents implements DocumentService {
     const ct = this.contentType;
     const store = new RowStore(trx, this.ctx.model);
     await this.checkUnique(trx, plan, documentId, locale);
-    const before = await this.sharedSnapshot(trx, documentId);
+    const before = await this.sharedSnapshot(trx, documentId, true);
     const now = new Date().toISOString();
     const columns: Record<string, unknown> = { ...plan.columns, document_id: documentId, created_at: now, updated_at: now };
     if (ct.localized) columns.locale = locale;
@@ -462,7 +462,7 @@ export class Documents implements DocumentService {
       }
       const plan = updatePlan;
       await this.checkUnique(trx, plan, params.documentId, locale);
-      const before = await this.sharedSnapshot(trx, params.documentId);
+      const before = await this.sharedSnapshot(trx, params.documentId, false);
       const store = new RowStore(trx, this.ctx.model);
       const now = new Date().toISOString();
       const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
@@ -644,7 +644,7 @@ export class Documents implements DocumentService {
   async publish(params: { documentId: string; locale?: string }): Promise<boolean> {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
     return this.changeVersions(params, async (store, rows) => {
-      const before = await this.sharedSnapshot(store.db, params.documentId);
+      const before = await this.sharedSnapshot(store.db, params.documentId, false);
       await this.publishChecked(store, params.documentId, rows, new Date().toISOString(), locale);
       await this.syncSharedValues(store, params.documentId, firstLocale(rows.filter((r) => !r.published)), true, before);
     });
@@ -687,7 +687,7 @@ export class Documents implements DocumentService {
     const locale = this.contentType.localized ? this.writeLocale(params) : undefined;
     return this.changeVersions(params, async (store, rows) => {
       const published = rows.some((r) => r.published);
-      const before = await this.sharedSnapshot(store.db, params.documentId);
+      const before = await this.sharedSnapshot(store.db, params.documentId, false);
       await this.versionEvents(store, params.documentId, locale, rows, { replaces: 'draft', makes: published ? 'draft' : undefined, from: 'published' }, () => discardStrapiDraft(store, this.contentType, rows));
       // Strapi makes drafts from published versions only: without one, no entry.draft-discard.
       if (published) this.announce(store.db, 'entry.draft-discard', params.documentId, 'draft', locale);
@@ -796,31 +796,31 @@ export class Documents implements DocumentService {
    * Strapi 5.54's i18n sync after a write (its document middleware on create, update, publish and discardDraft): the
    * shared values (non-localized scalars, components, dynamic zones, media) of the version the write answers with, the
    * document's `published` row in `locale` or its draft there, become those of the document's other locales in the
-   * same status, when they differ from `before` (sharedSnapshot, read before the write). So a draft-only write reaches
-   * the other drafts, a publishing one the other published versions.
+   * same status, when they differ from `before` (sharedSnapshot, read before the write; null: nothing to sync). So a
+   * draft-only write reaches the other drafts, a publishing one the other published versions.
    */
-  private async syncSharedValues(store: RowStore, documentId: string, locale: string | null | undefined, published: boolean, before: string | undefined): Promise<void> {
-    const attributes = sharedAttributes(this.contentType);
-    if (!attributes.length || !locale) return;
+  private async syncSharedValues(store: RowStore, documentId: string, locale: string | null | undefined, published: boolean, before: string | null): Promise<void> {
+    if (before === null || !locale) return;
     const rows = (await versionRows(store.db, this.contentType, documentId, '*')).filter((r) => r.published === published);
     const source = rows.find((r) => r.locale === locale);
     const others = rows.filter((r) => r.locale !== locale).map((r) => r.id);
-    if (!source || !others.length) return;
-    if (before !== undefined && before === (await this.sharedSnapshotOf(store.db, documentId, source))) return;
+    if (!source || !others.length || before === (await this.sharedSnapshotOf(store.db, documentId, source))) return;
     const members = !this.contentType.draftAndPublish ? 'same' : published ? 'published' : 'draft';
-    await store.copyFields(this.contentType, source.id, others, attributes, members);
+    await store.copyFields(this.contentType, source.id, others, sharedAttributes(this.contentType), members);
   }
 
   /**
    * What Strapi 5.54's i18n sync compares a write's result with: the shared values of the document's first row (the
    * lowest id, any locale and status: Strapi reads `findOne({ where: { documentId } })`), as text without row ids.
-   * Undefined when the type shares nothing or the document has no row yet.
+   * Null when there will be nothing to sync: the type shares nothing, or the document will have one locale only (it
+   * has none yet, or one and the write is not `adding` a locale).
    */
-  private async sharedSnapshot(db: Database, documentId: string): Promise<string | undefined> {
-    if (!sharedAttributes(this.contentType).length) return undefined;
+  private async sharedSnapshot(db: Database, documentId: string, adding: boolean): Promise<string | null> {
+    if (!sharedAttributes(this.contentType).length) return null;
     const rows = await versionRows(db, this.contentType, documentId, '*');
     const first = [...rows].sort((a, b) => a.id - b.id)[0];
-    return first ? this.sharedSnapshotOf(db, documentId, first) : undefined;
+    if (!first || (!adding && rows.every((r) => r.locale === first.locale))) return null;
+    return this.sharedSnapshotOf(db, documentId, first);
   }
 
   private async sharedSnapshotOf(db: Database, documentId: string, row: VersionRow): Promise<string> {

@@ -363,7 +363,7 @@ export const DIFFERENCES: Difference[] = [
     kind: 'on purpose' as const,
     file: 'tests/api/plugins/users-permissions/content-api/user-update-relations.test.api.js',
     test: `U&P users REST relation handling (issue 26606) > existing behavior (regression safety net) > ${name}`,
-    readme: 'unknown keys in the body of `PUT /api/users/:id`',
+    readme: 'unknown keys in the body of `POST /api/users` and `PUT /api/users/:id`',
     failure: ['expected 400 to be 200', answer],
   })),
   // `componentKey` on components (a later Strapi's durable component key): not in Strapi 5.54's Document Service.

@@ -2,6 +2,8 @@ SELECT t.id, t.name, t.description, t.type, t.access_key, t.expires_at, t.last_u
 
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
 
+SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? ORDER BY id;
+
 SELECT "name" FROM "restaurants" WHERE id = ?;
 
 UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
@@ -30,13 +32,13 @@ INSERT INTO "restaurants_cmps" (entity_id, cmp_id, component_type, field, "order
 
 INSERT INTO "components_sections_menus" ("title") SELECT "title" FROM "components_sections_menus" WHERE id = ? RETURNING id;
 
-INSERT INTO "restaurants_cmps" (entity_id, cmp_id, component_type, field, "order") SELECT 2, 3, component_type, field, "order" FROM "restaurants_cmps" WHERE id = ?;
-
 SELECT id, cmp_id, component_type FROM "components_sections_menus_cmps" WHERE entity_id = ? ORDER BY id;
 
 INSERT INTO "components_location_geos" ("lat", "lng") SELECT "lat", "lng" FROM "components_location_geos" WHERE id = ? RETURNING id;
 
 INSERT INTO "components_sections_menus_cmps" (entity_id, cmp_id, component_type, field, "order") SELECT 3, 4, component_type, field, "order" FROM "components_sections_menus_cmps" WHERE id = ?;
+
+INSERT INTO "restaurants_cmps" (entity_id, cmp_id, component_type, field, "order") SELECT 2, 3, component_type, field, "order" FROM "restaurants_cmps" WHERE id = ?;
 
 SELECT id FROM "restaurants" WHERE id IN (?, ?);
 

@@ -6,6 +6,8 @@ SELECT GET_LOCK(CONCAT('cairn_doc_', SHA1(CONCAT(DATABASE(), '|', ?))), ?) AS lo
 
 SELECT id, published_at, locale FROM `restaurants` WHERE document_id = ? AND locale = ? ORDER BY id;
 
+SELECT id, published_at, locale FROM `restaurants` WHERE document_id = ? ORDER BY id;
+
 UPDATE `restaurants` SET `updated_at` = ? WHERE id IN (?);
 
 SELECT id, document_id, published_at FROM `categories` WHERE document_id IN (?, ?) ORDER BY id;

@@ -4,6 +4,8 @@ SELECT pg_advisory_xact_lock(72616954, k) AS locked FROM unnest(ARRAY[?, ?]::int
 
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
 
+SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? ORDER BY id;
+
 UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
 
 SELECT id, document_id, published_at FROM "categories" WHERE document_id IN (?, ?) ORDER BY id;

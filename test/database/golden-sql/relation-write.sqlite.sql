@@ -2,6 +2,8 @@ SELECT t.id, t.name, t.description, t.type, t.access_key, t.expires_at, t.last_u
 
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
 
+SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? ORDER BY id;
+
 UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
 
 SELECT id, document_id, published_at FROM "categories" WHERE document_id IN (?, ?) ORDER BY id;
