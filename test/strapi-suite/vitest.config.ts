@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import StrapiSuiteReporter from './reporter.js';
@@ -8,8 +9,27 @@ import StrapiSuiteReporter from './reporter.js';
  */
 const here = import.meta.dirname;
 const suiteDir = process.env.STRAPI_SUITE_DIR ?? '';
+const fromRepo = createRequire(import.meta.url);
+
+/**
+ * The suite's folder has no node_modules: a package its files `import` (lodash/fp, qs) is the repository's, as
+ * setup.ts makes it for `require`. Only bare names imported from the suite's folder; Strapi's own packages stay unresolved.
+ */
+const packagesFromRepo = {
+  name: 'strapi-suite-packages-from-repo',
+  enforce: 'pre' as const,
+  resolveId(id: string, importer?: string) {
+    if (!importer || !suiteDir || !importer.startsWith(suiteDir) || /^[./]/.test(id) || id.startsWith('@strapi/')) return null;
+    try {
+      return fromRepo.resolve(id);
+    } catch {
+      return null;
+    }
+  },
+};
 
 export default defineConfig({
+  plugins: [packagesFromRepo],
   resolve: {
     // Test files that `import` the harness (TypeScript ones) get the same modules `require` gives the others.
     alias: [
