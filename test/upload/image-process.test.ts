@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { uploadFile } from '../helpers/upload.js';
 
 /**
  * Images are processed by sharp in a child process: the server never loads libvips (~27 MB resident for the rest
@@ -57,18 +58,7 @@ describe('image processing runs outside the server process', () => {
   });
   afterAll(async () => app?.close());
 
-  const upload = async (name: string, type: string, data: Buffer) => {
-    const form = new FormData();
-    form.append('files', new Blob([new Uint8Array(data)], { type }), name);
-    const body = new Response(form);
-    const res = await app.cairn.fastify.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload: Buffer.from(await body.arrayBuffer()),
-      headers: { 'content-type': body.headers.get('content-type')!, authorization: `Bearer ${app.token}` },
-    });
-    return { status: res.statusCode, body: JSON.parse(res.body) };
-  };
+  const upload = (name: string, type: string, data: Buffer) => uploadFile(app, name, type, data);
 
   it.runIf(process.platform === 'linux')('uploads get their dimensions and formats; libvips never enters the server', async () => {
     const uploads = await Promise.all([upload('a.png', 'image/png', png(600, 400)), upload('b.png', 'image/png', png(40, 30))]);

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { uploadFile } from '../helpers/upload.js';
 
 /**
  * Media is populated for any caller who may read the entry, whatever its upload permissions: Strapi's sanitizers
@@ -31,17 +32,8 @@ describeEachDialect('media populated for a caller without upload permissions', (
   const asPublic = (url: string) => app.request('GET', url, undefined, { authorization: '' });
   beforeAll(async () => {
     app = await startTestApp(dialect, model);
-    const form = new FormData();
     const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
-    form.append('files', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'face.png');
-    const body = new Response(form);
-    const res = await app.cairn.fastify.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload: Buffer.from(await body.arrayBuffer()),
-      headers: { 'content-type': body.headers.get('content-type')!, authorization: `Bearer ${app.token}` },
-    });
-    fileId = JSON.parse(res.body)[0].id;
+    fileId = (await uploadFile(app, 'face.png', 'image/png', png)).body[0].id;
     expect((await app.request('POST', '/api/authors', { data: { name: 'Ada', avatar: fileId } })).status).toBe(201);
   });
   afterAll(async () => app?.close());

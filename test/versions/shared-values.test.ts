@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { uploadFile } from '../helpers/upload.js';
 
 /**
  * Non-localized values (scalars, components, dynamic zones, media) are shared by a document's locales, as Strapi
@@ -50,17 +51,8 @@ describeEachDialect('values shared by the locales of a document', (dialect) => {
   let chef: Entry;
   beforeAll(async () => {
     app = await startTestApp(dialect, model);
-    const form = new FormData();
     const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: { r: 9, g: 9, b: 9 } } }).png().toBuffer();
-    form.append('files', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'p.png');
-    const body = new Response(form);
-    const res = await app.cairn.fastify.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload: Buffer.from(await body.arrayBuffer()),
-      headers: { 'content-type': body.headers.get('content-type')!, authorization: `Bearer ${app.token}` },
-    });
-    photo = JSON.parse(res.body)[0];
+    photo = (await uploadFile(app, 'p.png', 'image/png', png)).body[0];
     chef = (await app.request('POST', '/api/chefs', { data: { name: 'Ann' } })).body.data;
   });
   afterAll(async () => app?.close());
