@@ -791,7 +791,6 @@ export class Documents implements DocumentService {
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
   }
 
-  /** Attributes not localized (`i18n.localized: false`) hold one value for every locale of the document. */
   /**
    * Strapi 5.54's i18n sync after a write (its document middleware on create, update, publish and discardDraft): the
    * shared values (non-localized scalars, components, dynamic zones, media) of the version the write answers with, the

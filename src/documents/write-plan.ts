@@ -71,8 +71,8 @@ interface Collect {
 /**
  * Checks a request body's `data` against a content-type (or component) and turns it into a RowPlan.
  * `create` applies defaults and `required`; an update only checks what it is given (a component it is given without
- * its `id` is checked whole: it replaces the previous one). Every problem is collected, then thrown as one ValidationError
- * with `details.errors[]`, worded and ordered as Strapi 5 does.
+ * its `id` is checked whole: it replaces the previous one). Every problem is collected, then thrown as one
+ * ValidationError with `details.errors[]`, worded and ordered as Strapi 5 does.
  */
 export function planRow(
   model: Model,

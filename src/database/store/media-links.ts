@@ -92,9 +92,8 @@ export async function deleteFileRows(db: Database, relatedType: string, rowIds: 
 
 /**
  * Gives row `toId` of `relatedType` the media rows `fromId` has (files, fields and orders; in `field` only, when
- * given), in place of its own: one
- * DELETE and one `INSERT ... SELECT`, whatever the number of files. The ids are checked integers, written as
- * literals (a parameter in a SELECT list has no type PostgreSQL can infer).
+ * given), in place of its own: one DELETE and one `INSERT ... SELECT`, whatever the number of files. The ids are
+ * checked integers, written as literals (a parameter in a SELECT list has no type PostgreSQL can infer).
  */
 export async function copyFileRows(db: Database, relatedType: string, fromId: number, toId: number, field?: string): Promise<void> {
   for (const id of [fromId, toId]) if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`${MEDIA_MORPH_TABLE}: ${String(id)} is not a row id`);
