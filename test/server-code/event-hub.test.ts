@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { isLocalesRecheck } from '../helpers/auth-statements.js';
 
 const model = {
   contentTypes: {
@@ -316,7 +317,8 @@ describeEachDialect('strapi.eventHub: what the Document Service and the media li
     heard(before, 1);
     const statements = async () => {
       let count = 0;
-      const stop = app.cairn.db.onQuery(() => void count++);
+      // The locales' recheck, sent by whichever request first finds its period over, is not the write's.
+      const stop = app.cairn.db.onQuery((sql) => void (isLocalesRecheck(sql) || count++));
       await app.request('PUT', `/api/categories/${documentId}`, { data: { name: 'quieter' } });
       stop();
       return count;
