@@ -435,9 +435,11 @@ export class Documents implements DocumentService {
     let updatePlan = planRow(this.ctx.model, ct, params.data, 'update', this.planOptions(params));
     return this.ctx.db.transaction(async (trx) => {
       await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, this.publishes(params)));
-      const rows = await versionRows(trx, ct, params.documentId, locale);
+      // A type whose locales share values reads every locale's rows at once: the sync compares with the first of them.
+      const everyLocale = sharedAttributes(ct).length ? await versionRows(trx, ct, params.documentId, '*') : undefined;
+      const rows = everyLocale ? everyLocale.filter((r) => r.locale === locale) : await versionRows(trx, ct, params.documentId, locale);
       if (!rows.length) {
-        const elsewhere = ct.localized ? await versionRows(trx, ct, params.documentId, '*') : [];
+        const elsewhere = everyLocale ?? (ct.localized ? await versionRows(trx, ct, params.documentId, '*') : []);
         if (!elsewhere.length) return false;
         // A new locale of the document: a create, as Strapi's update makes it (with its lifecycles), its
         // non-localized values taken from an existing version (the published one first) where data leaves them out.
@@ -462,7 +464,7 @@ export class Documents implements DocumentService {
       }
       const plan = updatePlan;
       await this.checkUnique(trx, plan, params.documentId, locale);
-      const before = await this.sharedSnapshot(trx, params.documentId, false);
+      const before = await this.sharedSnapshot(trx, params.documentId, false, everyLocale);
       const store = new RowStore(trx, this.ctx.model);
       const now = new Date().toISOString();
       const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
@@ -812,11 +814,11 @@ export class Documents implements DocumentService {
    * What Strapi 5.54's i18n sync compares a write's result with: the shared values of the document's first row (the
    * lowest id, any locale and status: Strapi reads `findOne({ where: { documentId } })`), as text without row ids.
    * Null when there will be nothing to sync: the type shares nothing, or the document will have one locale only (it
-   * has none yet, or one and the write is not `adding` a locale).
+   * has none yet, or one and the write is not `adding` a locale). `everyLocale`: the document's rows, when read already.
    */
-  private async sharedSnapshot(db: Database, documentId: string, adding: boolean): Promise<string | null> {
+  private async sharedSnapshot(db: Database, documentId: string, adding: boolean, everyLocale?: VersionRow[]): Promise<string | null> {
     if (!sharedAttributes(this.contentType).length) return null;
-    const rows = await versionRows(db, this.contentType, documentId, '*');
+    const rows = everyLocale ?? (await versionRows(db, this.contentType, documentId, '*'));
     const first = [...rows].sort((a, b) => a.id - b.id)[0];
     if (!first || (!adding && rows.every((r) => r.locale === first.locale))) return null;
     return this.sharedSnapshotOf(db, documentId, first);

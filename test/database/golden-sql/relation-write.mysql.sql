@@ -4,8 +4,6 @@ SELECT GET_LOCK(CONCAT('cairn_doc_', SHA1(CONCAT(DATABASE(), '|', ?))), ?) AS lo
 
 SELECT GET_LOCK(CONCAT('cairn_doc_', SHA1(CONCAT(DATABASE(), '|', ?))), ?) AS locked;
 
-SELECT id, published_at, locale FROM `restaurants` WHERE document_id = ? AND locale = ? ORDER BY id;
-
 SELECT id, published_at, locale FROM `restaurants` WHERE document_id = ? ORDER BY id;
 
 UPDATE `restaurants` SET `updated_at` = ? WHERE id IN (?);

@@ -2,8 +2,6 @@ SELECT t.id, t.name, t.description, t.type, t.access_key, t.expires_at, t.last_u
 
 SELECT pg_advisory_xact_lock(72616954, k) AS locked FROM unnest(ARRAY[?, ?]::int[]) AS k;
 
-SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
-
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? ORDER BY id;
 
 UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);

@@ -1,7 +1,5 @@
 SELECT t.id, t.name, t.description, t.type, t.access_key, t.expires_at, t.last_used_at, t.created_at, p.action FROM strapi_api_tokens t LEFT JOIN strapi_api_token_permissions_token_lnk l ON l.api_token_id = t.id LEFT JOIN strapi_api_token_permissions p ON p.id = l.api_token_permission_id WHERE t.access_key = ? AND (t.kind = 'content-api' OR t.kind IS NULL) ORDER BY t.id, l.api_token_permission_ord, p.id;
 
-SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? AND locale = ? ORDER BY id;
-
 SELECT id, published_at, locale FROM "restaurants" WHERE document_id = ? ORDER BY id;
 
 UPDATE "restaurants" SET "updated_at" = ? WHERE id IN (?);
