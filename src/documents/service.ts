@@ -17,7 +17,7 @@ import { planRow, type RowPlan } from './write-plan.js';
 import { checkPublishable } from './publish-check.js';
 import { holdsUnique, uniqueErrors, type TakenLookup } from './unique-rule.js';
 import { bodyTree } from './unique-tree.js';
-import { sharedAttributes, sharedPopulate, withSharedValues } from './shared-values.js';
+import { sharedAttributes, sharedPopulate, sharedValuesText, withSharedValues } from './shared-values.js';
 import { deleteLockSet, lockForWrite, publishLockSet, writeLockSet } from './write-locks.js';
 import { strapiSchema, type DocumentHooks, type LifecycleAction, type LifecycleStates } from './hooks.js';
 import type { PaginationMeta } from './read.js';
@@ -825,23 +825,15 @@ export class Documents implements DocumentService {
   }
 
   private async sharedSnapshotOf(db: Database, documentId: string, row: VersionRow): Promise<string> {
-    const attributes = sharedAttributes(this.contentType);
-    const fields = attributes.filter((a) => a.kind === 'scalar').map((a) => a.name);
+    const fields = sharedAttributes(this.contentType).filter((a) => a.kind === 'scalar').map((a) => a.name);
     const entry = await this.on(db).versionEntry(documentId, row.published ? 'published' : 'draft', row.locale ?? undefined, { fields, populate: sharedPopulate(this.ctx.model, this.contentType) });
-    return JSON.stringify(withoutIds(Object.fromEntries(attributes.map((a) => [a.name, entry?.[a.name] ?? null]))));
+    return sharedValuesText(this.contentType, entry);
   }
 }
 
 /** The locale of the first of some version rows (by id): the one whose values Strapi's i18n sync spreads. */
 function firstLocale(rows: readonly VersionRow[]): string | null | undefined {
   return [...rows].sort((a, b) => a.id - b.id)[0]?.locale;
-}
-
-/** A read value without the row ids in it (components and files are compared by what they hold). */
-function withoutIds(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutIds);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'id' && key !== 'documentId').map(([key, v]) => [key, withoutIds(v)]));
 }
 
 /** An entry's JSON text parsed (null stays null). */

@@ -28,21 +28,44 @@ export function withSharedValues(model: Model, contentType: ContentType, data: P
   return merged;
 }
 
-/**
- * Whether an attribute's value is shared by every locale: not localized, and neither a relation nor a uid (those are
- * per locale, as Strapi's i18n isLocalizedAttribute says).
- */
+/** Whether an attribute's value is shared by every locale of a document (see sharedAttributes). */
 function isShared(schema: ContentType, name: string): boolean {
-  const attribute = schema.attributes.get(name);
-  return attribute !== undefined && isSharedAttribute(attribute);
+  return sharedAttributes(schema).some((a) => a.name === name);
 }
 
-const isSharedAttribute = (attribute: Attribute): boolean =>
-  !attribute.localized && attribute.kind !== 'relation' && attribute.kind !== 'morph' && !(attribute.kind === 'scalar' && attribute.type === 'uid');
+/** sharedAttributes by type: asked on every write, and a type's attributes do not change while the app runs. */
+const sharedByType = new WeakMap<ContentType, readonly Attribute[]>();
 
-/** The attributes of a localized type whose values every locale of a document shares (none for another type). */
-export function sharedAttributes(contentType: ContentType): Attribute[] {
-  return contentType.localized ? [...contentType.attributes.values()].filter(isSharedAttribute) : [];
+/**
+ * The attributes of a localized type whose values every locale of a document shares (none for another type): not
+ * localized, and neither a relation nor a uid (those are per locale, as Strapi's i18n isLocalizedAttribute says).
+ */
+export function sharedAttributes(contentType: ContentType): readonly Attribute[] {
+  let shared = sharedByType.get(contentType);
+  if (!shared) {
+    shared = contentType.localized
+      ? [...contentType.attributes.values()].filter(
+          (a) => !a.localized && a.kind !== 'relation' && a.kind !== 'morph' && !(a.kind === 'scalar' && a.type === 'uid'),
+        )
+      : [];
+    sharedByType.set(contentType, shared);
+  }
+  return shared;
+}
+
+/**
+ * A version's shared values as text that compares equal when they hold the same (Strapi 5.54's i18n sync compares so,
+ * ids aside): `entry` is the version read with sharedPopulate and the shared scalars as fields.
+ */
+export function sharedValuesText(contentType: ContentType, entry: Params | null): string {
+  return JSON.stringify(withoutIds(Object.fromEntries(sharedAttributes(contentType).map((a) => [a.name, entry?.[a.name] ?? null]))));
+}
+
+/** A read value without the row ids in it (components and files are compared by what they hold). */
+function withoutIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'id' && key !== 'documentId').map(([key, v]) => [key, withoutIds(v)]));
 }
 
 /** A read value as a write takes it: components without their row ids (new rows), media and relations by reference. */

@@ -13,29 +13,9 @@ const { cases } = JSON.parse(readFileSync(join(STRAPI_FIXTURE_DIR, 'identifiers.
 
 /** Strapi's function name → Cairn's (the same rule, without `get`). */
 const FUNCTIONS: Record<string, (...args: never[]) => string> = {
-  getTableName: ids.tableName,
-  getColumnName: ids.columnName,
-  getJoinTableName: ids.joinTableName,
-  getMorphTableName: ids.morphTableName,
-  getJoinColumnAttributeIdName: ids.joinColumnAttributeIdName,
-  getInverseJoinColumnAttributeIdName: ids.inverseJoinColumnAttributeIdName,
-  getOrderColumnName: ids.orderColumnName,
-  getInverseOrderColumnName: ids.inverseOrderColumnName,
-  getMorphColumnJoinTableIdName: ids.morphColumnJoinTableIdName,
-  getMorphColumnAttributeIdName: ids.morphColumnAttributeIdName,
-  getMorphColumnTypeName: ids.morphColumnTypeName,
-  getIndexName: ids.indexName,
-  getFkIndexName: ids.fkIndexName,
-  getUniqueIndexName: ids.uniqueIndexName,
-  getPrimaryIndexName: ids.primaryIndexName,
-  getInverseFkIndexName: ids.inverseFkIndexName,
-  getOrderFkIndexName: ids.orderFkIndexName,
-  getOrderInverseFkIndexName: ids.orderInverseFkIndexName,
-  getIdColumnIndexName: ids.idColumnIndexName,
-  getOrderIndexName: ids.orderIndexName,
+  ...ids.STRAPI_NAME_RULES,
   getComponentJoinTableName: ids.componentJoinTableName,
   getComponentFkIndexName: ids.componentFkIndexName,
-  getNameFromTokens: ids.nameFromTokens,
 };
 
 describe("Strapi's identifier rules", () => {

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { uploadFile } from '../helpers/upload.js';
 
 interface FileEntry {
   id: number;
@@ -51,18 +52,7 @@ describeEachDialect('filters on media attributes', (dialect) => {
   beforeAll(async () => {
     app = await startTestApp(dialect, model);
     const image = await sharp({ create: { width: 30, height: 20, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
-    const upload = async (name: string, type: string, data: Buffer) => {
-      const form = new FormData();
-      form.append('files', new Blob([new Uint8Array(data)], { type }), name);
-      const body = new Response(form);
-      const res = await app.cairn.fastify.inject({
-        method: 'POST',
-        url: '/api/upload',
-        payload: Buffer.from(await body.arrayBuffer()),
-        headers: { 'content-type': body.headers.get('content-type')!, authorization: `Bearer ${app.token}` },
-      });
-      return JSON.parse(res.body)[0] as FileEntry;
-    };
+    const upload = async (name: string, type: string, data: Buffer) => (await uploadFile(app, name, type, data)).body[0] as FileEntry;
     files.menu = await upload('menu.pdf', 'application/pdf', Buffer.from('%PDF-1.4\n%%EOF\n'));
     files.pic = await upload('pic.png', 'image/png', image);
     files.doc = await upload('doc.png', 'image/png', image);

@@ -144,3 +144,28 @@ export const COMPONENT_TYPE_COLUMN = nameFromTokens([fixed('component_type')]);
 export const FIELD_COLUMN = 'field';
 export const ORDER_COLUMN = 'order';
 export const ID_COLUMN = 'id';
+
+/** The rules above by the names Strapi's `identifiers` object gives them (its `get...` functions). */
+export const STRAPI_NAME_RULES = Object.freeze({
+  getNameFromTokens: nameFromTokens,
+  getTableName: tableName,
+  getColumnName: columnName,
+  getJoinTableName: joinTableName,
+  getMorphTableName: morphTableName,
+  getJoinColumnAttributeIdName: joinColumnAttributeIdName,
+  getInverseJoinColumnAttributeIdName: inverseJoinColumnAttributeIdName,
+  getOrderColumnName: orderColumnName,
+  getInverseOrderColumnName: inverseOrderColumnName,
+  getMorphColumnJoinTableIdName: morphColumnJoinTableIdName,
+  getMorphColumnAttributeIdName: morphColumnAttributeIdName,
+  getMorphColumnTypeName: morphColumnTypeName,
+  getIndexName: indexName,
+  getFkIndexName: fkIndexName,
+  getUniqueIndexName: uniqueIndexName,
+  getPrimaryIndexName: primaryIndexName,
+  getInverseFkIndexName: inverseFkIndexName,
+  getOrderFkIndexName: orderFkIndexName,
+  getOrderInverseFkIndexName: orderInverseFkIndexName,
+  getIdColumnIndexName: idColumnIndexName,
+  getOrderIndexName: orderIndexName,
+});
