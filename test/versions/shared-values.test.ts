@@ -101,7 +101,7 @@ describeEachDialect('values shared by the locales of a document', (dialect) => {
       expect(sharedOf(await read(documentId, locale, 'published')), locale).toEqual({ price: 1, badge: 'one', zone: [], photo: null });
     }
     // Publishing en alone changes no shared value of the others' published versions (Strapi 5.54: nothing to sync).
-    await app.cairn.strapi.documents('api::dish.dish').publish({ documentId, locale: 'en' });
+    await app.cairn.strapi.documents('api::dish.dish').publish!({ documentId, locale: 'en' });
     expect(sharedOf(await read(documentId, 'en', 'published'))).toEqual({ price: 2, badge: 'two', zone: ['z'], photo: photo.id });
     expect(sharedOf(await read(documentId, 'fr', 'published'))).toEqual({ price: 1, badge: 'one', zone: [], photo: null });
   });
@@ -162,7 +162,7 @@ describeEachDialect('values shared by the locales of a document', (dialect) => {
     const documentId = await threeLocales();
     await app.request('PUT', `/api/dishes/${documentId}?status=draft`, { data: { price: 8, badge: { label: 'eight' } } });
     expect((await read(documentId, 'fr', 'draft')).price).toBe(8);
-    await app.cairn.strapi.documents('api::dish.dish').discardDraft({ documentId, locale: 'en' });
+    await app.cairn.strapi.documents('api::dish.dish').discardDraft!({ documentId, locale: 'en' });
     for (const locale of ['en', 'fr', 'de']) expect(sharedOf(await read(documentId, locale, 'draft')), locale).toEqual({ price: 1, badge: 'one', zone: [], photo: null });
   });
 });
