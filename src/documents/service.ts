@@ -3,7 +3,7 @@ import type { ReadSpec, Status } from '../query/types.js';
 import { parseDocumentParams, specSource } from '../query/index.js';
 import type { Database } from '../database/types.js';
 import { cloneData, clonePopulate } from './clone-data.js';
-import { cloneRow, firstDocumentId, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, versionsInSync, type VersionRow } from '../database/store/index.js';
+import { cloneRow, firstDocumentId, RowStore, separateDraftStamp, uniqueValueTaken, versionRows, type VersionRow } from '../database/store/index.js';
 import { ApplicationError, ValidationError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
@@ -434,10 +434,13 @@ export class Documents implements DocumentService {
     // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
     let updatePlan = planRow(this.ctx.model, ct, params.data, 'update', this.planOptions(params));
     return this.ctx.db.transaction(async (trx) => {
-      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, this.publishes(params)));
+      const publishing = this.publishes(params);
+      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, publishing));
       // A type whose locales share values reads every locale's rows at once: the sync compares with the first of them.
-      const everyLocale = sharedAttributes(ct).length ? await versionRows(trx, ct, params.documentId, '*') : undefined;
-      const rows = everyLocale ? everyLocale.filter((r) => r.locale === locale) : await versionRows(trx, ct, params.documentId, locale);
+      // A publishing write reads whether its published row is the draft's copy with them (VersionRow.sameStamp).
+      const stamps = { stamps: publishing && ct.draftAndPublish };
+      const everyLocale = sharedAttributes(ct).length ? await versionRows(trx, ct, params.documentId, '*', stamps) : undefined;
+      const rows = everyLocale ? everyLocale.filter((r) => r.locale === locale) : await versionRows(trx, ct, params.documentId, locale, stamps);
       if (!rows.length) {
         const elsewhere = everyLocale ?? (ct.localized ? await versionRows(trx, ct, params.documentId, '*') : []);
         if (!elsewhere.length) return false;
@@ -460,7 +463,7 @@ export class Documents implements DocumentService {
       if (listens('beforeUpdate')) {
         await this.on(trx).fire('beforeUpdate', event, undefined, states);
         updatePlan = planRow(this.ctx.model, ct, event.data as Params, 'update', this.planOptions(params));
-        await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, this.publishes(params)));
+        await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, publishing));
       }
       const plan = updatePlan;
       await this.checkUnique(trx, plan, params.documentId, locale);
@@ -469,9 +472,8 @@ export class Documents implements DocumentService {
       const now = new Date().toISOString();
       const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
       const published = ct.draftAndPublish ? rows.find((r) => r.published) : undefined;
-      const publishing = this.publishes(params);
       // Read before the draft changes: whether the published row is the draft's copy, to which the same write applies.
-      const inSync = publishing && published !== undefined && target !== published && (await versionsInSync(trx, ct, target.id, published.id));
+      const inSync = publishing && published !== undefined && target !== published && target.sameStamp === true;
       // Strapi sets published_at again on every update of a type without Draft & Publish (docs/strapi-5-writes.md, 2).
       const republished = !ct.draftAndPublish ? { published_at: now } : {};
       await store.update(ct, [target.id], { ...plan.columns, updated_at: now, ...republished });

@@ -90,10 +90,15 @@ describeEachDialect('Writes into a database that Strapi made', (dialect) => {
       expect(republished.statusCode, republished.body).toBe(200);
       expect(republished.json().data.title).toBe('Draft title');
       expect(names(republished.json().data)).toEqual([categories[2], categories[1]]);
-      // In sync again: this connect is applied to the published row as to the draft.
+      // In sync again: this connect is applied to the published row as to the draft (one link inserted per row),
+      // not by a copy of the draft's whole list (which deletes the published row's links first).
+      const statements: string[] = [];
+      const stop = app.cairn.db.onQuery((sql) => statements.push(sql));
       const connected = await app.request('PUT', `/api/articles/${documentId}?populate=categories`, {
         data: { categories: { connect: [{ documentId: categories[3], position: { start: true } }] } },
-      });
+      }).finally(stop);
+      const listWrites = statements.filter((sql) => /^(INSERT INTO|DELETE FROM) [`"]?articles_categories_lnk\b/.test(sql.trim()));
+      expect(listWrites.map((sql) => sql.trim().split(' ')[0]), statements.join('\n')).toEqual(['INSERT', 'INSERT']);
       expect(names(connected.json().data)).toEqual([categories[3], categories[2], categories[1]]);
       const draft = (await app.get(`/api/articles/${documentId}?status=draft&populate=categories`)).json().data;
       expect(names(draft)).toEqual(names(connected.json().data));

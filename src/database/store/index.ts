@@ -9,7 +9,6 @@ export {
   firstDocumentId,
   siblingRowIds,
   versionRows,
-  versionsInSync,
   separateDraftStamp,
   type VersionRow,
 } from './version-rows.js';

@@ -12,19 +12,34 @@ export interface VersionRow {
   id: number;
   locale: string | null;
   published: boolean;
+  /**
+   * Read when asked (versionRows' `stamps`): every version of the row's locale has the same `updated_at`. With a
+   * draft and a published row, the published row is still the copy of the draft that the last publish made (a
+   * publish gives the published row the draft's, a draft edit moves the draft's; Strapi's admin tells "modified"
+   * from "published" the same way).
+   */
+  sameStamp?: boolean;
 }
 
-/** A row as the driver reads `id, published_at[, locale]`. */
-function versionRow(r: { id: number; locale?: string; published_at: unknown }): VersionRow {
-  return { id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null };
+/** A row as the driver reads `id, published_at[, locale][, same_stamp]`. */
+function versionRow(r: { id: number; locale?: string; published_at: unknown; same_stamp?: unknown }): VersionRow {
+  const row: VersionRow = { id: Number(r.id), locale: r.locale ?? null, published: r.published_at !== null };
+  if (r.same_stamp !== undefined) row.sameStamp = r.same_stamp === true || Number(r.same_stamp) === 1;
+  return row;
 }
 
-/** A document's rows in `locale`; every locale's for '*' or undefined (and for types without locales). */
-export async function versionRows(db: Database, contentType: ContentType, documentId: string, locale: string | undefined): Promise<VersionRow[]> {
+/**
+ * A document's rows in `locale`; every locale's for '*' or undefined (and for types without locales). `stamps`
+ * reads each row's `sameStamp` in the same statement (a window over the locale's versions), which a publishing
+ * update asks to know whether its published row is the draft's copy.
+ */
+export async function versionRows(db: Database, contentType: ContentType, documentId: string, locale: string | undefined, options: { stamps?: boolean } = {}): Promise<VersionRow[]> {
   const q = sqlDialect(db.dialect).quote;
   const byLocale = contentType.localized && locale !== undefined && locale !== '*';
-  const rows = await db.query<{ id: number; locale?: string; published_at: unknown }>(
-    `SELECT id, published_at${contentType.localized ? ', locale' : ''} FROM ${q(contentType.table)} WHERE document_id = ?${byLocale ? ' AND locale = ?' : ''} ORDER BY id`,
+  const versions = `OVER (${contentType.localized ? 'PARTITION BY locale' : ''})`;
+  const stamps = options.stamps ? `, CASE WHEN MIN(updated_at) ${versions} = MAX(updated_at) ${versions} THEN 1 ELSE 0 END AS same_stamp` : '';
+  const rows = await db.query<{ id: number; locale?: string; published_at: unknown; same_stamp?: unknown }>(
+    `SELECT id, published_at${contentType.localized ? ', locale' : ''}${stamps} FROM ${q(contentType.table)} WHERE document_id = ?${byLocale ? ' AND locale = ?' : ''} ORDER BY id`,
     byLocale ? [documentId, locale] : [documentId],
   );
   return rows.map(versionRow);
@@ -77,19 +92,8 @@ export async function siblingRowIds(db: Database, contentType: ContentType, rowI
 }
 
 /**
- * Whether a document's published row is still the copy of its draft that the last publish made: their `updated_at`
- * are equal (a publish gives the published row the draft's, a draft edit moves the draft's; Strapi's admin tells
- * "modified" from "published" the same way).
- */
-export async function versionsInSync(db: Database, contentType: ContentType, draftId: number, publishedId: number): Promise<boolean> {
-  const t = sqlDialect(db.dialect).quote(contentType.table);
-  const rows = await db.query(`SELECT 1 AS hit FROM ${t} d JOIN ${t} p ON p.id = ? WHERE d.id = ? AND d.updated_at = p.updated_at`, [publishedId, draftId]);
-  return rows.length > 0;
-}
-
-/**
  * After a draft edit: moves the draft's `updated_at` 1 ms past the published row's when the edit landed in the very
- * millisecond of the last publish, so that versionsInSync never takes an edited draft for the published copy.
+ * millisecond of the last publish, so that a row's `sameStamp` never takes an edited draft for the published copy.
  */
 export async function separateDraftStamp(db: Database, contentType: ContentType, draftId: number, publishedId: number): Promise<void> {
   const t = sqlDialect(db.dialect).quote(contentType.table);
