@@ -57,8 +57,17 @@ export async function mirrorSelfLinks(db: Database, model: Model, links: Version
     if (from === to) throw new LinkListError('self-anchor', `${join.name}: a row's links cannot be mirrored onto itself (row ${from})`, { table: join.name, row: from });
     const [src, tgt] = [q(join.ownerColumn), q(join.targetColumn)];
     const orders = [join.orderColumn, join.inverseOrderColumn].filter((c): c is string => c !== undefined).map(q);
+    // Which of the three statements below can change anything, read first where there are three: a document that
+    // links to no other row through this table, and to which none links (the common case), skips them all.
+    const [found] = orders.length
+      ? await db.query<{ own: unknown; inbound: unknown }>(
+          `SELECT (SELECT 1 FROM ${t} WHERE ${src} = ? LIMIT 1) AS own, (SELECT 1 FROM ${t} WHERE ${tgt} = ? AND ${src} <> ? LIMIT 1) AS inbound`,
+          [from, from, from],
+        )
+      : [{ own: 1, inbound: 1 }];
+    const [ownLinks, inboundLinks] = [found.own !== null, found.inbound !== null];
     // `to`'s own links: the order values of `from`'s link to the member they were mapped from.
-    if (orders.length) {
+    if (orders.length && ownLinks) {
       const mapped = (column: string) =>
         `(SELECT MIN(l.${column}) FROM ${t} l${counterpartJoin(db, join.targetTable, join.targetColumn, links.status)} WHERE l.${src} = ${from} AND c.id = ${t}.${tgt})`;
       await db.execute(
@@ -67,6 +76,7 @@ export async function mirrorSelfLinks(db: Database, model: Model, links: Version
       );
     }
     // Links to `from` from other rows, mirrored onto their `status` version's links to `to`.
+    if (!inboundLinks) continue;
     const mirrored = `FROM ${t} l${counterpartJoin(db, join.ownerTable, join.ownerColumn, links.status)} WHERE l.${tgt} = ${from} AND l.${src} <> ${from}`;
     if (orders.length) {
       const value = (column: string) => `(SELECT MIN(l.${column}) ${mirrored} AND c.id = ${t}.${src})`;
