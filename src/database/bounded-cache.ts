@@ -12,6 +12,7 @@ export class BoundedCache<V> {
   private recent = new Map<string, V>();
   private older = new Map<string, V>();
   private readonly generation: number;
+  private droppedGenerations = 0;
 
   constructor(capacity: number) {
     this.generation = Math.max(1, Math.floor(capacity / 2));
@@ -30,10 +31,21 @@ export class BoundedCache<V> {
 
   set(key: string, value: V): void {
     if (this.recent.size >= this.generation) {
+      if (this.older.size) this.droppedGenerations++;
       this.older = this.recent;
       this.recent = new Map();
     }
     this.recent.set(key, value);
+  }
+
+  /** The entry held for `key`, without counting as a use (it is not moved to the recent generation). */
+  peek(key: string): V | undefined {
+    return this.recent.get(key) ?? this.older.get(key);
+  }
+
+  /** How many times entries were dropped so far: what a holder of values taken from here checks before its own tidying. */
+  get drops(): number {
+    return this.droppedGenerations;
   }
 
   /** Entries held now (both generations). */

@@ -10,13 +10,14 @@ import { CairnError, ServiceUnavailableError } from '../errors/index.js';
 import type { Pool as MysqlPool, PoolConnection } from 'mysql2';
 import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './types.js';
 import { mysqlLock, postgresLock, sqliteLock, type LockOptions, type ProcessLock } from './process-lock.js';
+import { StatementNames } from './statement-names.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
 import { DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatements, lockTimedOut, RELEASE_SESSION_LOCKS } from './document-locks.js';
 import { dialectOf } from './clients.js';
 import { isTransientConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './transient.js';
 
-/** A read: what may run as a prepared statement outside transactions. */
-const READ = /^\s*(?:SELECT|WITH)\b/i;
+/** A read (after a leading comment, if any: statement-names.ts PLANNED_PER_RUN): what may run as a prepared statement outside transactions. */
+const READ = /^\s*(?:\/\*[^*]*\*\/\s*)?(?:SELECT|WITH)\b/i;
 
 type Listener = (sql: string, params: readonly unknown[]) => void;
 type KyselyModule = typeof import('kysely');
@@ -366,15 +367,21 @@ export async function createDatabase(config: DatabaseConfig, options: CreateData
       keepAlive: true,
     };
     const pgPool = new pg.default.Pool(poolConfig as never);
+    // Every statement with parameters, a transaction's as a read's, runs prepared once it repeats (statement-names.ts).
+    const statementNames = new StatementNames(PREPARED_CAPACITY);
     // A connection the server cuts (restart, failover, pg_terminate_backend) emits 'error' on its client. An idle
     // client's goes to the pool's listener; a checked-out one (a transaction, a read) has none of pg's, and an
     // 'error' nobody listens to ends the process. Its statement fails too (answered 503, logged with the cause),
     // and the pool drops the client when it comes back (not queryable), opening a new one when needed.
-    pgPool.on('connect', (client) => client.on('error', ignoreLostConnection));
+    pgPool.on('connect', (client) => {
+      client.on('error', ignoreLostConnection);
+      statementNames.nameStatements(client);
+    });
+    pgPool.on('acquire', (client) => statementNames.tidy(client));
     pgPool.on('error', (error: Error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
     // Kysely gets the pool to borrow connections from, not to close: the Database closes it once (see close()).
     dialect = ({ PostgresDialect }) => new PostgresDialect({ pool: { connect: () => pgPool.connect(), end: async () => {} } as never });
-    preparedReads = postgresPreparedReads(pgPool);
+    preparedReads = postgresPreparedReads(pgPool, statementNames);
     processLock = postgresLock(async () => {
       const client = new pg.default.Client(poolConfig as never);
       // Lost while held: the server released the lock; the unlock that follows reports the failure.

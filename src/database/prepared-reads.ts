@@ -3,10 +3,12 @@ import type { Pool as PgPool } from 'pg';
 import type { Pool as MysqlPool, PoolConnection, RowDataPacket } from 'mysql2';
 import { toPostgresPlaceholders } from './placeholders.js';
 import { BoundedCache } from './bounded-cache.js';
+import type { StatementNames } from './statement-names.js';
 
 /**
  * Reads outside transactions run as prepared statements, so the database parses and plans each SQL text once
- * per connection: better-sqlite3 statements cached by text, PostgreSQL named statements, mysql2 `execute`.
+ * per connection: better-sqlite3 statements cached by text, PostgreSQL named statements (statement-names.ts, which
+ * names the statements of transactions too), mysql2 `execute`.
  * The compiler emits one SQL text per query shape (database/sql/read-statements.ts), so a handful of texts
  * serve every request. Writes and transactions keep going through Kysely.
  */
@@ -37,22 +39,21 @@ export function sqlitePreparedReads(handle: BetterSqlite3.Database, capacity = P
 }
 
 /**
- * PostgreSQL: each SQL text gets a name; a pooled connection prepares it the first time it runs it. A name is
- * never reused for another text (pg refuses that): a text forgotten by the cache comes back under a new name,
- * and the old statement goes with its connection when the pool closes it.
+ * PostgreSQL: a text run a second time runs as a named statement (statement-names.ts, whose names the pool's
+ * connections use for transactions' statements too); each SQL text's `$n` form is computed once.
  */
-export function postgresPreparedReads(pool: PgPool, capacity = PREPARED_CAPACITY): PreparedReads {
-  /** Cairn's SQL text -> the statement's name and its text with `$n` placeholders. */
-  const named = new BoundedCache<{ name: string; text: string }>(capacity);
-  let next = 0;
+export function postgresPreparedReads(pool: PgPool, names: StatementNames, capacity = PREPARED_CAPACITY): PreparedReads {
+  /** Cairn's SQL text -> its text with `$n` placeholders. */
+  const texts = new BoundedCache<string>(capacity);
   return {
     async run<Row>(sql: string, values: readonly unknown[]): Promise<Row[]> {
-      let statement = named.get(sql);
-      if (!statement) {
-        statement = { name: `cairn_${(next++).toString(36)}`, text: toPostgresPlaceholders(sql) };
-        named.set(sql, statement);
+      let text = texts.get(sql);
+      if (text === undefined) {
+        text = toPostgresPlaceholders(sql);
+        texts.set(sql, text);
       }
-      const result = await pool.query({ ...statement, values: values as unknown[] });
+      const name = names.nameOf(text);
+      const result = await pool.query(name === undefined ? { text, values: values as unknown[] } : { name, text, values: values as unknown[] });
       return result.rows as Row[];
     },
     async close() {

@@ -33,4 +33,21 @@ describe('BoundedCache', () => {
     expect(cache.get('y')).toBe('Y');
     expect(cache.size).toBeLessThanOrEqual(2);
   });
+
+  it('peek reads without counting as a use; drops counts the generations dropped', () => {
+    const cache = new BoundedCache<number>(4);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.drops).toBe(0);
+    cache.set('c', 3); // a and b become the older generation: nothing dropped yet
+    expect(cache.drops).toBe(0);
+    expect(cache.peek('a')).toBe(1); // still older: not moved back
+    cache.set('d', 4); // recent: c, d
+    expect(cache.drops).toBe(0);
+    cache.set('e', 5); // the older generation (a, b) goes
+    expect(cache.drops).toBe(1);
+    expect(cache.peek('a')).toBeUndefined();
+    expect(cache.peek('c')).toBe(3);
+    expect(cache.peek('zz')).toBeUndefined();
+  });
 });

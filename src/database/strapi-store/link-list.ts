@@ -2,6 +2,7 @@ import type { Database } from '../types.js';
 import type { RelationJoin } from '../strapi-layout/names.js';
 import { listSide, quotedSide, type ListSide } from './list-side.js';
 import { LinkListError, rowIdOf } from './link-errors.js';
+import { PLANNED_PER_RUN } from '../statement-names.js';
 
 /** Where a member goes: before or after another member (a row id already in the list), first, or last. */
 export type LinkPosition = { before: number } | { after: number } | { start: true } | { end: true };
@@ -243,7 +244,7 @@ export class StrapiLinkList {
     const skipParams = moving === undefined ? [] : [moving];
     if (anchor === undefined) {
       const start = 'start' in position;
-      const [r] = await db.query<{ v: number | null }>(`SELECT ${start ? 'MIN' : 'MAX'}(${o}) AS v FROM ${this.t} WHERE ${this.key} = ?${skip}`, [this.rowId, ...skipParams]);
+      const [r] = await db.query<{ v: number | null }>(`${PLANNED_PER_RUN}SELECT ${start ? 'MIN' : 'MAX'}(${o}) AS v FROM ${this.t} WHERE ${this.key} = ?${skip}`, [this.rowId, ...skipParams]);
       const bound = numberOrNull(r?.v);
       if (bound === null) return 1;
       return start ? midpoint(0, bound) : bound + 1 > bound ? bound + 1 : undefined;
