@@ -16,8 +16,8 @@ import { DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatements, lockTimedOut, RELEAS
 import { dialectOf } from './clients.js';
 import { isTransientConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './transient.js';
 
-/** A read (after a leading comment, if any: statement-names.ts PLANNED_PER_RUN): what may run as a prepared statement outside transactions. */
-const READ = /^\s*(?:\/\*[^*]*\*\/\s*)?(?:SELECT|WITH)\b/i;
+/** A read: what may run as a prepared statement outside transactions. */
+const READ = /^\s*(?:SELECT|WITH)\b/i;
 
 type Listener = (sql: string, params: readonly unknown[]) => void;
 type KyselyModule = typeof import('kysely');

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, freshDatabaseConfig } from '../helpers/databases.js';
 import { createDatabase } from '../../src/database/index.js';
-import { StatementNames } from '../../src/database/statement-names.js';
+import { plannedPerRun, StatementNames } from '../../src/database/statement-names.js';
 import type { Database, DatabaseConfig } from '../../src/database/types.js';
 
 /**
@@ -43,6 +43,16 @@ describe.skipIf(!postgres.available)('PostgreSQL statement names', () => {
       expect(await texts()).toContain('INSERT INTO names_probe (label) VALUES ($1)');
       // Run prepared, it still writes what it is given.
       expect((await db.query<{ label: string }>('SELECT label FROM names_probe ORDER BY id')).map((r) => r.label)).toEqual(['first', 'second', 'third']);
+    });
+
+    it('a statement marked planned per run is never prepared, however often it runs, and still runs', async () => {
+      const marked = plannedPerRun('SELECT COUNT(*) AS n FROM names_probe WHERE id > ?');
+      for (let i = 0; i < 3; i++) {
+        const [row] = await db.transaction((trx) => trx.query<{ n: string }>(marked, [0]));
+        expect(Number(row.n)).toBe(3);
+        await db.query(marked, [0]);
+      }
+      expect((await preparedTexts((sql) => db.query(sql))).filter((t) => t.includes('names_probe WHERE id >'))).toEqual([]);
     });
 
     it('a read outside transactions too, with or without parameters', async () => {

@@ -2,6 +2,7 @@ import type { Database } from '../types.js';
 import type { RelationJoin } from '../strapi-layout/names.js';
 import { listSide } from './list-side.js';
 import { LinkListError, rowIdOf } from './link-errors.js';
+import { plannedPerRun } from '../statement-names.js';
 
 /**
  * Which row of each member the copy links: 'same' (members without Draft & Publish, components: one row each), or
@@ -76,7 +77,7 @@ export async function copyLinksMapped(db: Database, join: RelationJoin, copy: Co
     }
     params.push(from);
     const result = await trx.execute(
-      `INSERT INTO ${t} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${t} l${counterpart.join} WHERE l.${key} = ?${counterpart.first}`,
+      plannedPerRun(`INSERT INTO ${t} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${t} l${counterpart.join} WHERE l.${key} = ?${counterpart.first}`),
       params,
     );
     return result.affectedRows;
@@ -134,10 +135,10 @@ export async function replaceLinksMapped(db: Database, join: RelationJoin, copy:
       if (!found.has(id)) throw new LinkListError('unknown-row', `${side.table}: ${side.keyTable} has no row ${id} to copy links ${id === from ? 'from' : 'to'}`, { table: side.table, row: id });
     }
     // MariaDB (10.3.1+) and the others let DELETE and UPDATE read the table they write in a subquery.
-    await trx.execute(`DELETE FROM ${t} WHERE ${t}.${key} = ? AND NOT EXISTS (${mapped('1', ` AND ${counterpart.id} = ${t}.${member}`)})`, [to, from]);
+    await trx.execute(plannedPerRun(`DELETE FROM ${t} WHERE ${t}.${key} = ? AND NOT EXISTS (${mapped('1', ` AND ${counterpart.id} = ${t}.${member}`)})`), [to, from]);
     if (side.order) {
       const o = q(side.order);
-      await trx.execute(`UPDATE ${t} SET ${o} = (${mapped(`MIN(l.${o})`, ` AND ${counterpart.id} = ${t}.${member}`)}) WHERE ${t}.${key} = ?`, [from, to]);
+      await trx.execute(plannedPerRun(`UPDATE ${t} SET ${o} = (${mapped(`MIN(l.${o})`, ` AND ${counterpart.id} = ${t}.${member}`)}) WHERE ${t}.${key} = ?`), [from, to]);
     }
     const columns = [key, member];
     // `to` is a checked row id: a literal, as a parameter in a SELECT list has no type PostgreSQL can infer.
@@ -152,7 +153,7 @@ export async function replaceLinksMapped(db: Database, join: RelationJoin, copy:
       values.push(`COALESCE((SELECT MAX(x.${x}) FROM ${t} x WHERE x.${member} = ${counterpart.id}), 0) + 1`);
     }
     await trx.execute(
-      `INSERT INTO ${t} (${columns.join(', ')}) ${mapped(values.join(', '), ` AND NOT EXISTS (SELECT 1 FROM ${t} k WHERE k.${key} = ${to} AND k.${member} = ${counterpart.id})${counterpart.first}`)}`,
+      plannedPerRun(`INSERT INTO ${t} (${columns.join(', ')}) ${mapped(values.join(', '), ` AND NOT EXISTS (SELECT 1 FROM ${t} k WHERE k.${key} = ${to} AND k.${member} = ${counterpart.id})${counterpart.first}`)}`),
       [from],
     );
     const [count] = await trx.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${t} WHERE ${key} = ?`, [to]);

@@ -2,7 +2,7 @@ import type { Database } from '../types.js';
 import type { RelationJoin } from '../strapi-layout/names.js';
 import { listSide, quotedSide, type ListSide } from './list-side.js';
 import { LinkListError, rowIdOf } from './link-errors.js';
-import { PLANNED_PER_RUN } from '../statement-names.js';
+import { plannedPerRun } from '../statement-names.js';
 
 /** Where a member goes: before or after another member (a row id already in the list), first, or last. */
 export type LinkPosition = { before: number } | { after: number } | { start: true } | { end: true };
@@ -208,12 +208,13 @@ export class StrapiLinkList {
   private async renumberIn(db: Database): Promise<void> {
     const o = this.order;
     if (!o) return;
+    // The list's length decides the plan (statement-names.ts).
     const ranked = `SELECT id, ROW_NUMBER() OVER (ORDER BY ${o}, id) AS n FROM ${this.t} WHERE ${this.key} = ?`;
     if (db.dialect === 'mysql') {
       // A window function makes MariaDB/MySQL materialise the derived table, so it may read the table it updates.
-      await db.execute(`UPDATE ${this.t} JOIN (${ranked}) r ON ${this.t}.id = r.id SET ${this.t}.${o} = r.n`, [this.rowId]);
+      await db.execute(plannedPerRun(`UPDATE ${this.t} JOIN (${ranked}) r ON ${this.t}.id = r.id SET ${this.t}.${o} = r.n`), [this.rowId]);
     } else {
-      await db.execute(`UPDATE ${this.t} SET ${o} = r.n FROM (${ranked}) r WHERE ${this.t}.id = r.id`, [this.rowId]);
+      await db.execute(plannedPerRun(`UPDATE ${this.t} SET ${o} = r.n FROM (${ranked}) r WHERE ${this.t}.id = r.id`), [this.rowId]);
     }
   }
 
@@ -244,7 +245,7 @@ export class StrapiLinkList {
     const skipParams = moving === undefined ? [] : [moving];
     if (anchor === undefined) {
       const start = 'start' in position;
-      const [r] = await db.query<{ v: number | null }>(`${PLANNED_PER_RUN}SELECT ${start ? 'MIN' : 'MAX'}(${o}) AS v FROM ${this.t} WHERE ${this.key} = ?${skip}`, [this.rowId, ...skipParams]);
+      const [r] = await db.query<{ v: number | null }>(plannedPerRun(`SELECT ${start ? 'MIN' : 'MAX'}(${o}) AS v FROM ${this.t} WHERE ${this.key} = ?${skip}`), [this.rowId, ...skipParams]);
       const bound = numberOrNull(r?.v);
       if (bound === null) return 1;
       return start ? midpoint(0, bound) : bound + 1 > bound ? bound + 1 : undefined;
@@ -255,7 +256,7 @@ export class StrapiLinkList {
     const neighbour = `SELECT ${before ? 'MAX' : 'MIN'}(p.${o}) FROM ${this.t} p WHERE p.${this.key} = ? AND p.${o} ${before ? '<' : '>'} a.${o}${skip.replace(' AND ', ' AND p.')}`;
     const ties = `SELECT COUNT(*) FROM ${this.t} p WHERE p.${this.key} = ? AND p.${o} = a.${o} AND p.id ${before ? '<' : '>'} a.id${skip.replace(' AND ', ' AND p.')}`;
     const [r] = await db.query<{ o: number | null; n: number | null; ties: number | string }>(
-      `SELECT a.${o} AS o, (${neighbour}) AS n, (${ties}) AS ties FROM ${this.t} a WHERE a.${this.key} = ? AND a.${this.member} = ?`,
+      plannedPerRun(`SELECT a.${o} AS o, (${neighbour}) AS n, (${ties}) AS ties FROM ${this.t} a WHERE a.${this.key} = ? AND a.${this.member} = ?`),
       [this.rowId, ...skipParams, this.rowId, ...skipParams, this.rowId, anchor],
     );
     if (!r) throw this.notAMember(anchor, 'it cannot be an anchor');

@@ -1,5 +1,5 @@
 import type { Database } from '../types.js';
-import { PLANNED_PER_RUN } from '../statement-names.js';
+import { plannedPerRun } from '../statement-names.js';
 import type { WindowMember } from '../store/link-types.js';
 
 /** The quoted names one list's statements use: its table, the column holding the list's row, its order column. */
@@ -22,7 +22,7 @@ export interface WindowSide {
 export async function exactWindow(db: Database, side: WindowSide, rowId: number, anchors: readonly number[]): Promise<WindowMember[]> {
   const { t, key, order: o } = side;
   const byId = anchors.length ? `SELECT w.id, w.${o} AS o, ${neighbours(side)} FROM ${t} w WHERE w.${key} = ? AND w.id IN (${marks(anchors)}) UNION ALL ` : '';
-  const rows = await db.query<{ id: number; o: number; prev: number | null; next: number | null }>(`${PLANNED_PER_RUN}${byId}${ends(side)}`, [
+  const rows = await db.query<{ id: number; o: number; prev: number | null; next: number | null }>(plannedPerRun(`${byId}${ends(side)}`), [
     ...(anchors.length ? [rowId, rowId, rowId, ...anchors] : []),
     rowId,
     rowId,
@@ -52,9 +52,11 @@ export async function linksAndWindow(
   const [prev, next] = neighbourTerms(side);
   const anchored = anchorMembers.length ? `w.${member} IN (${marks(anchorMembers)})` : '1 = 0';
   const rows = await db.query<{ id: number; m: number | null; o: number | null; prev: number | null; next: number | null }>(
-    `${PLANNED_PER_RUN}SELECT w.id, w.${member} AS m, w.${o} AS o, CASE WHEN ${anchored} THEN ${prev} END AS prev, CASE WHEN ${anchored} THEN ${next} END AS next ` +
-      `FROM ${t} w WHERE w.${key} = ? AND w.${member} IN (${marks(members)}) UNION ALL ` +
-      ends({ t, key, order: o }, `NULL AS m, `),
+    plannedPerRun(
+      `SELECT w.id, w.${member} AS m, w.${o} AS o, CASE WHEN ${anchored} THEN ${prev} END AS prev, CASE WHEN ${anchored} THEN ${next} END AS next ` +
+        `FROM ${t} w WHERE w.${key} = ? AND w.${member} IN (${marks(members)}) UNION ALL ` +
+        ends({ t, key, order: o }, `NULL AS m, `),
+    ),
     [...anchorMembers, rowId, ...anchorMembers, rowId, rowId, ...members, rowId, rowId, rowId, rowId, rowId],
   );
   const links: MemberLinks = new Map();
@@ -130,7 +132,7 @@ interface From {
 export async function walkWindow(db: Database, side: WindowSide, rowId: number, anchors: readonly number[]): Promise<WindowMember[]> {
   const { t, key, order: o } = side;
   const at = anchors.length
-    ? await db.query<{ id: number; o: number | null }>(`${PLANNED_PER_RUN}SELECT id, ${o} AS o FROM ${t} WHERE ${key} = ? AND id IN (${marks(anchors)})`, [rowId, ...anchors])
+    ? await db.query<{ id: number; o: number | null }>(plannedPerRun(`SELECT id, ${o} AS o FROM ${t} WHERE ${key} = ? AND id IN (${marks(anchors)})`), [rowId, ...anchors])
     : [];
   if (at.some((a) => a.o === null)) return exactWindow(db, side, rowId, anchors);
   const starts: From[] = [{ direction: 1 }, { direction: -1 }];
@@ -182,7 +184,7 @@ async function indexWalks(db: Database, { t, key, order: o }: WindowSide, rowId:
     parts.push(`SELECT ${i} AS w, NULL AS id, COUNT(*) AS o FROM (${ahead(o)}) c`);
     params.push(...whereParams);
   }
-  const rows = await db.query<{ w: number; id: number | null; o: number }>(PLANNED_PER_RUN + parts.join(' UNION ALL '), params);
+  const rows = await db.query<{ w: number; id: number | null; o: number }>(plannedPerRun(parts.join(' UNION ALL ')), params);
   const walks: Walk[] = starts.map(() => ({ entries: [], complete: false }));
   for (const r of rows) {
     const walk = walks[Number(r.w)];
@@ -203,7 +205,7 @@ async function indexWalks(db: Database, { t, key, order: o }: WindowSide, rowId:
  */
 async function ownWalk(db: Database, { t, key, order: o }: WindowSide, rowId: number, from: From, limit: number): Promise<Walk> {
   const { where, whereParams, orderBy } = walkFrom(`+${o}`, from);
-  const rows = await db.query<{ id: number; o: number }>(`${PLANNED_PER_RUN}SELECT id, ${o} AS o FROM ${t} WHERE ${key} = ? AND ${where} ORDER BY ${orderBy} LIMIT ${limit + 1}`, [
+  const rows = await db.query<{ id: number; o: number }>(plannedPerRun(`SELECT id, ${o} AS o FROM ${t} WHERE ${key} = ? AND ${where} ORDER BY ${orderBy} LIMIT ${limit + 1}`), [
     rowId,
     ...whereParams,
   ]);

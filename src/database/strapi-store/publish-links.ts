@@ -3,6 +3,7 @@ import type { Database } from '../types.js';
 import type { JoinTable } from '../strapi-layout/names.js';
 import { LinkListError, rowIdOf } from './link-errors.js';
 import { incomingJoins, owningJoins } from './relations-of.js';
+import { plannedPerRun } from '../statement-names.js';
 
 /**
  * What publishing (or discarding a draft) does to links that are not the copied row's own list, as Strapi's
@@ -71,7 +72,7 @@ export async function mirrorSelfLinks(db: Database, model: Model, links: Version
       const mapped = (column: string) =>
         `(SELECT MIN(l.${column}) FROM ${t} l${counterpartJoin(db, join.targetTable, join.targetColumn, links.status)} WHERE l.${src} = ${from} AND c.id = ${t}.${tgt})`;
       await db.execute(
-        `UPDATE ${t} SET ${orders.map((o) => `${o} = COALESCE(${mapped(o)}, ${o})`).join(', ')} WHERE ${t}.${src} = ?`,
+        plannedPerRun(`UPDATE ${t} SET ${orders.map((o) => `${o} = COALESCE(${mapped(o)}, ${o})`).join(', ')} WHERE ${t}.${src} = ?`),
         [to],
       );
     }
@@ -81,14 +82,16 @@ export async function mirrorSelfLinks(db: Database, model: Model, links: Version
     if (orders.length) {
       const value = (column: string) => `(SELECT MIN(l.${column}) ${mirrored} AND c.id = ${t}.${src})`;
       await db.execute(
-        `UPDATE ${t} SET ${orders.map((o) => `${o} = COALESCE(${value(o)}, ${o})`).join(', ')} WHERE ${t}.${tgt} = ? AND ${t}.${src} <> ?`,
+        plannedPerRun(`UPDATE ${t} SET ${orders.map((o) => `${o} = COALESCE(${value(o)}, ${o})`).join(', ')} WHERE ${t}.${tgt} = ? AND ${t}.${src} <> ?`),
         [to, to],
       );
     }
     const columns = [src, tgt, ...orders];
     await db.execute(
-      `INSERT INTO ${t} (${columns.join(', ')}) SELECT c.id, ${to}${orders.map((o) => `, MIN(l.${o})`).join('')} ${mirrored}` +
-        ` AND NOT EXISTS (SELECT 1 FROM ${t} k WHERE k.${src} = c.id AND k.${tgt} = ${to}) GROUP BY c.id`,
+      plannedPerRun(
+        `INSERT INTO ${t} (${columns.join(', ')}) SELECT c.id, ${to}${orders.map((o) => `, MIN(l.${o})`).join('')} ${mirrored}` +
+          ` AND NOT EXISTS (SELECT 1 FROM ${t} k WHERE k.${src} = c.id AND k.${tgt} = ${to}) GROUP BY c.id`,
+      ),
     );
   }
 }
@@ -115,8 +118,10 @@ export async function copyNonDraftSourceLinks(db: Database, model: Model, links:
     const columns = [src, tgt, ...orders];
     const inDraftEntry = owner.modelType === 'component' ? componentInDraftEntry(db, model, owner, `l.${src}`) : '';
     await db.execute(
-      `INSERT INTO ${t} (${columns.join(', ')}) SELECT l.${src}, ${to}${orders.map((o) => `, l.${o}`).join('')} FROM ${t} l` +
-        ` WHERE l.${tgt} = ${from} AND NOT EXISTS (SELECT 1 FROM ${t} k WHERE k.${src} = l.${src} AND k.${tgt} = ${to})${inDraftEntry}`,
+      plannedPerRun(
+        `INSERT INTO ${t} (${columns.join(', ')}) SELECT l.${src}, ${to}${orders.map((o) => `, l.${o}`).join('')} FROM ${t} l` +
+          ` WHERE l.${tgt} = ${from} AND NOT EXISTS (SELECT 1 FROM ${t} k WHERE k.${src} = l.${src} AND k.${tgt} = ${to})${inDraftEntry}`,
+      ),
     );
   }
 }

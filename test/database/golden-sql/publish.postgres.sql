@@ -44,19 +44,19 @@ INSERT INTO "restaurants_cmps" (entity_id, cmp_id, component_type, field, "order
 
 SELECT id FROM "restaurants" WHERE id IN (?, ?);
 
-DELETE FROM "restaurants_chef_lnk" WHERE "restaurants_chef_lnk"."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_chef_lnk" l WHERE l."restaurant_id" = ? AND l."chef_id" = "restaurants_chef_lnk"."chef_id");
+DELETE FROM "restaurants_chef_lnk" WHERE "restaurants_chef_lnk"."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_chef_lnk" l WHERE l."restaurant_id" = ? AND l."chef_id" = "restaurants_chef_lnk"."chef_id") /* planned per run */;
 
-INSERT INTO "restaurants_chef_lnk" ("restaurant_id", "chef_id", "restaurant_ord") SELECT 2, l."chef_id", COALESCE((SELECT MAX(x."restaurant_ord") FROM "restaurants_chef_lnk" x WHERE x."chef_id" = l."chef_id"), 0) + 1 FROM "restaurants_chef_lnk" l WHERE l."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_chef_lnk" k WHERE k."restaurant_id" = 2 AND k."chef_id" = l."chef_id");
+INSERT INTO "restaurants_chef_lnk" ("restaurant_id", "chef_id", "restaurant_ord") SELECT 2, l."chef_id", COALESCE((SELECT MAX(x."restaurant_ord") FROM "restaurants_chef_lnk" x WHERE x."chef_id" = l."chef_id"), 0) + 1 FROM "restaurants_chef_lnk" l WHERE l."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_chef_lnk" k WHERE k."restaurant_id" = 2 AND k."chef_id" = l."chef_id") /* planned per run */;
 
 SELECT COUNT(*) AS n FROM "restaurants_chef_lnk" WHERE "restaurant_id" = ?;
 
 SELECT id FROM "restaurants" WHERE id IN (?, ?);
 
-DELETE FROM "restaurants_categories_lnk" WHERE "restaurants_categories_lnk"."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND l."category_id" = "restaurants_categories_lnk"."category_id");
+DELETE FROM "restaurants_categories_lnk" WHERE "restaurants_categories_lnk"."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND l."category_id" = "restaurants_categories_lnk"."category_id") /* planned per run */;
 
-UPDATE "restaurants_categories_lnk" SET "category_ord" = (SELECT MIN(l."category_ord") FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND l."category_id" = "restaurants_categories_lnk"."category_id") WHERE "restaurants_categories_lnk"."restaurant_id" = ?;
+UPDATE "restaurants_categories_lnk" SET "category_ord" = (SELECT MIN(l."category_ord") FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND l."category_id" = "restaurants_categories_lnk"."category_id") WHERE "restaurants_categories_lnk"."restaurant_id" = ? /* planned per run */;
 
-INSERT INTO "restaurants_categories_lnk" ("restaurant_id", "category_id", "category_ord", "restaurant_ord") SELECT 2, l."category_id", l."category_ord", COALESCE((SELECT MAX(x."restaurant_ord") FROM "restaurants_categories_lnk" x WHERE x."category_id" = l."category_id"), 0) + 1 FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_categories_lnk" k WHERE k."restaurant_id" = 2 AND k."category_id" = l."category_id");
+INSERT INTO "restaurants_categories_lnk" ("restaurant_id", "category_id", "category_ord", "restaurant_ord") SELECT 2, l."category_id", l."category_ord", COALESCE((SELECT MAX(x."restaurant_ord") FROM "restaurants_categories_lnk" x WHERE x."category_id" = l."category_id"), 0) + 1 FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_categories_lnk" k WHERE k."restaurant_id" = 2 AND k."category_id" = l."category_id") /* planned per run */;
 
 SELECT COUNT(*) AS n FROM "restaurants_categories_lnk" WHERE "restaurant_id" = ?;
 
