@@ -137,8 +137,20 @@ export async function replaceLinksMapped(db: Database, join: RelationJoin, copy:
     // MariaDB (10.3.1+) and the others let DELETE and UPDATE read the table they write in a subquery.
     await trx.execute(plannedPerRun(`DELETE FROM ${t} WHERE ${t}.${key} = ? AND NOT EXISTS (${mapped('1', ` AND ${counterpart.id} = ${t}.${member}`)})`), [to, from]);
     if (side.order) {
+      // Every link left has its member in the mapped copy: joined to the copy's order per member. Only the links
+      // whose order differs are written: a republished list mostly keeps its order, and rewriting a link row costs an
+      // entry in each of the join table's indexes (11 ms for a list of 1,000 on PostgreSQL when every row was).
       const o = q(side.order);
-      await trx.execute(plannedPerRun(`UPDATE ${t} SET ${o} = (${mapped(`MIN(l.${o})`, ` AND ${counterpart.id} = ${t}.${member}`)}) WHERE ${t}.${key} = ?`), [from, to]);
+      const orders = `(${mapped(`${counterpart.id} AS mm, MIN(l.${o}) AS v`)} GROUP BY ${counterpart.id}) x`;
+      const differs = { mysql: `NOT (${t}.${o} <=> x.v)`, postgres: `${t}.${o} IS DISTINCT FROM x.v`, sqlite: `${t}.${o} IS NOT x.v` }[db.dialect];
+      await trx.execute(
+        plannedPerRun(
+          db.dialect === 'mysql'
+            ? `UPDATE ${t} JOIN ${orders} ON ${t}.${member} = x.mm SET ${t}.${o} = x.v WHERE ${t}.${key} = ? AND ${differs}`
+            : `UPDATE ${t} SET ${o} = x.v FROM ${orders} WHERE ${t}.${key} = ? AND ${t}.${member} = x.mm AND ${differs}`,
+        ),
+        [from, to],
+      );
     }
     const columns = [key, member];
     // `to` is a checked row id: a literal, as a parameter in a SELECT list has no type PostgreSQL can infer.

@@ -52,7 +52,7 @@ SELECT id FROM "restaurants" WHERE id IN (?, ?);
 
 DELETE FROM "restaurants_categories_lnk" WHERE "restaurants_categories_lnk"."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND l."category_id" = "restaurants_categories_lnk"."category_id") /* planned per run */;
 
-UPDATE "restaurants_categories_lnk" SET "category_ord" = (SELECT MIN(l."category_ord") FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND l."category_id" = "restaurants_categories_lnk"."category_id") WHERE "restaurants_categories_lnk"."restaurant_id" = ? /* planned per run */;
+UPDATE "restaurants_categories_lnk" SET "category_ord" = x.v FROM (SELECT l."category_id" AS mm, MIN(l."category_ord") AS v FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? GROUP BY l."category_id") x WHERE "restaurants_categories_lnk"."restaurant_id" = ? AND "restaurants_categories_lnk"."category_id" = x.mm AND "restaurants_categories_lnk"."category_ord" IS NOT x.v /* planned per run */;
 
 INSERT INTO "restaurants_categories_lnk" ("restaurant_id", "category_id", "category_ord", "restaurant_ord") SELECT 2, l."category_id", l."category_ord", COALESCE((SELECT MAX(x."restaurant_ord") FROM "restaurants_categories_lnk" x WHERE x."category_id" = l."category_id"), 0) + 1 FROM "restaurants_categories_lnk" l WHERE l."restaurant_id" = ? AND NOT EXISTS (SELECT 1 FROM "restaurants_categories_lnk" k WHERE k."restaurant_id" = 2 AND k."category_id" = l."category_id") /* planned per run */;
 
