@@ -472,8 +472,10 @@ export class Documents implements DocumentService {
       const now = new Date().toISOString();
       const target = ct.draftAndPublish ? rows.find((r) => !r.published) ?? rows[0] : rows[0];
       const published = ct.draftAndPublish ? rows.find((r) => r.published) : undefined;
-      // Read before the draft changes: whether the published row is the draft's copy, to which the same write applies.
-      const inSync = publishing && published !== undefined && target !== published && target.sameStamp === true;
+      // Read before the draft changes: whether the published row is the draft's copy, to which the same write applies
+      // (read again after a beforeUpdate hook, app code that may have written the document).
+      const stamped = listens('beforeUpdate') && publishing ? (await versionRows(trx, ct, params.documentId, locale, stamps)).find((r) => r.id === target.id) : target;
+      const inSync = publishing && published !== undefined && target !== published && stamped?.sameStamp === true;
       // Strapi sets published_at again on every update of a type without Draft & Publish (docs/strapi-5-writes.md, 2).
       const republished = !ct.draftAndPublish ? { published_at: now } : {};
       await store.update(ct, [target.id], { ...plan.columns, updated_at: now, ...republished });
