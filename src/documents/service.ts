@@ -250,7 +250,7 @@ export class Documents implements DocumentService {
    */
   create(params: WriteParams, documentId?: string): Promise<Entry> {
     return this.transaction(async (documents) => {
-      const id = await documents.createDocument(params, documentId ?? newDocumentId(), documentId !== undefined);
+      const id = await documents.createDocument(params, documentId, documentId !== undefined);
       return documents.writtenEntry(params, id);
     });
   }
@@ -295,7 +295,8 @@ export class Documents implements DocumentService {
   }
 
   /** Creates the document and returns its documentId (no answer read: see createAndRead). */
-  async createDocument(params: WriteParams, documentId = newDocumentId(), given = false): Promise<string> {
+  async createDocument(params: WriteParams, existingId?: string, given = false): Promise<string> {
+    const documentId = existingId ?? newDocumentId();
     const locale = this.writeLocale(params);
     let plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
     return this.ctx.db.transaction(async (trx) => {
@@ -317,7 +318,10 @@ export class Documents implements DocumentService {
         // What the hooks changed in `data` is written (checked again, as a body is).
         plan = planRow(this.ctx.model, this.contentType, event.data as Params, 'create', this.planOptions(params));
       }
-      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, this.contentType, documentId, plan, this.publishes(params)));
+      // A document made here has no rows yet, so no row links to it: its publish has no links of others to mirror,
+      // and the documents that link to it need not be looked for (nor locked).
+      const publishLocks = this.publishes(params) && existingId !== undefined;
+      await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, this.contentType, documentId, plan, publishLocks));
       if (given) await this.checkNewVersion(trx, documentId, locale);
       // The draft's afterCreate comes before the publish's events, as Strapi's create then publish fire them.
       const created = async () => {

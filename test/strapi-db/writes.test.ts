@@ -62,6 +62,23 @@ describeEachDialect('Writes into a database that Strapi made', (dialect) => {
       }
     });
 
+    it('a publishing create looks for no links to the new document (it has no rows yet); a publishing update does', async () => {
+      // Articles relate to themselves: publishing mirrors other rows' links to the document (publish-links.ts), and
+      // the documents holding such links are read to be locked. A document made by the write has none.
+      const linkingReads = async (method: 'POST' | 'PUT', url: string, data: unknown) => {
+        const statements: string[] = [];
+        const stop = app.cairn.db.onQuery((sql) => statements.push(sql));
+        const answer = await app.request(method, url, { data }).finally(stop);
+        expect(answer.statusCode, answer.body).toBeLessThan(300);
+        return { documentId: answer.json().data.documentId as string, reads: statements.filter((sql) => /^SELECT DISTINCT o\.document_id FROM [`"]?articles_related_lnk/.test(sql.trim())) };
+      };
+      const created = await linkingReads('POST', '/api/articles', { title: 'made and published' });
+      expect(created.reads).toEqual([]);
+      const updated = await linkingReads('PUT', `/api/articles/${created.documentId}`, { title: 'published again' });
+      // Read before the locks and again under them.
+      expect(updated.reads).toHaveLength(2);
+    });
+
     it('places a positioned connect and publishes the draft into the same published row', async () => {
       const updated = await app.request('PUT', `/api/articles/${documentId}?populate[categories][fields][0]=name`, {
         data: { categories: { connect: [{ documentId: categories[2], position: { before: categories[1] } }] } },
