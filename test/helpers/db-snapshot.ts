@@ -16,16 +16,21 @@ export async function databaseSnapshot(db: Database, sqliteFile?: string): Promi
   return { layout, counts, bytes: sqliteFile ? createHash('sha256').update(readFileSync(sqliteFile)).digest('hex') : undefined };
 }
 
-/** Every statement that writes rows (INSERT, UPDATE, DELETE) while `fn` runs on `db`. */
-export async function writesDuring(db: Pick<Database, 'onQuery'>, fn: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
+/** Every statement `db` runs while `fn` runs, with what `fn` returned. */
+export async function statementsDuring<T>(db: Pick<Database, 'onQuery'>, fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
   const stop = db.onQuery((sql) => {
-    if (/^\s*(INSERT|UPDATE|DELETE)/i.test(sql)) seen.push(sql);
+    statements.push(sql);
   });
   try {
-    await fn();
+    return { result: await fn(), statements };
   } finally {
     stop();
   }
-  return seen;
+}
+
+/** Every statement that writes rows (INSERT, UPDATE, DELETE) while `fn` runs on `db`. */
+export async function writesDuring(db: Pick<Database, 'onQuery'>, fn: () => Promise<unknown>): Promise<string[]> {
+  const { statements } = await statementsDuring(db, fn);
+  return statements.filter((sql) => /^\s*(INSERT|UPDATE|DELETE)/i.test(sql));
 }

@@ -3,7 +3,7 @@ import { describeEachDialect } from '../helpers/databases.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStrapiFixtureApp, STRAPI_TOKENS, type StrapiFixtureApp } from '../helpers/strapi-app.js';
-import { databaseSnapshot } from '../helpers/db-snapshot.js';
+import { databaseSnapshot, statementsDuring } from '../helpers/db-snapshot.js';
 
 /**
  * Writes through Cairn's REST API into a database that real Strapi 5 made, checked in Strapi's own tables against
@@ -66,9 +66,7 @@ describeEachDialect('Writes into a database that Strapi made', (dialect) => {
       // Articles relate to themselves: publishing mirrors other rows' links to the document (publish-links.ts), and
       // the documents holding such links are read to be locked. A document made by the write has none.
       const linkingReads = async (method: 'POST' | 'PUT', url: string, data: unknown) => {
-        const statements: string[] = [];
-        const stop = app.cairn.db.onQuery((sql) => statements.push(sql));
-        const answer = await app.request(method, url, { data }).finally(stop);
+        const { result: answer, statements } = await statementsDuring(app.cairn.db, () => app.request(method, url, { data }));
         expect(answer.statusCode, answer.body).toBeLessThan(300);
         return { documentId: answer.json().data.documentId as string, reads: statements.filter((sql) => /^SELECT DISTINCT o\.document_id FROM [`"]?articles_related_lnk/.test(sql.trim())) };
       };
@@ -109,11 +107,11 @@ describeEachDialect('Writes into a database that Strapi made', (dialect) => {
       expect(names(republished.json().data)).toEqual([categories[2], categories[1]]);
       // In sync again: this connect is applied to the published row as to the draft (one link inserted per row),
       // not by a copy of the draft's whole list (which deletes the published row's links first).
-      const statements: string[] = [];
-      const stop = app.cairn.db.onQuery((sql) => statements.push(sql));
-      const connected = await app.request('PUT', `/api/articles/${documentId}?populate=categories`, {
-        data: { categories: { connect: [{ documentId: categories[3], position: { start: true } }] } },
-      }).finally(stop);
+      const { result: connected, statements } = await statementsDuring(app.cairn.db, () =>
+        app.request('PUT', `/api/articles/${documentId}?populate=categories`, {
+          data: { categories: { connect: [{ documentId: categories[3], position: { start: true } }] } },
+        }),
+      );
       const listWrites = statements.filter((sql) => /^(INSERT INTO|DELETE FROM) [`"]?articles_categories_lnk\b/.test(sql.trim()));
       expect(listWrites.map((sql) => sql.trim().split(' ')[0]), statements.join('\n')).toEqual(['INSERT', 'INSERT']);
       expect(names(connected.json().data)).toEqual([categories[3], categories[2], categories[1]]);
