@@ -5,7 +5,7 @@ import { compileFilter } from './compile-filter.js';
 import { entryObject } from './compile-entry.js';
 import { compileSortKeys, type SortKey } from './compile-sort.js';
 import { CompileContext } from './context.js';
-import { sqlDialect, type SqlDialect } from './dialect.js';
+import { sqlDialect, type RememberedTotal, type SqlDialect } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
 import { versionConditions } from './relation-source.js';
 import { hoistSharedRelations, PAGE } from './hoist.js';
@@ -21,9 +21,9 @@ export interface CompiledRead {
   count?: Frag;
   /**
    * The total column takes a remembered total (SqlDialect.rememberedTotal): `data` binds three more values after
-   * the spec's, at the slot given, and its rows carry `total_version` and `total_changes`.
+   * the spec's, at the slot given, and a row's `total` is read with this (the total and its stamps).
    */
-  remembersTotal?: boolean;
+  remembersTotal?: (value: unknown) => RememberedTotal;
   limit: number;
   offset: number;
 }
@@ -89,13 +89,13 @@ export function compileRead(
     const order = oneRow ? '' : ` ORDER BY ${orderBy(ctx, keys, t)}`;
     data = sql`SELECT ${rowText(ctx, object)} AS doc${totalColumn} FROM ${from}${where}${order} ${rowsLimit}`;
   }
-  return { data, count: total && sql`SELECT (${total}) AS total`, limit, offset, ...(remembered && { remembersTotal: true }) };
+  return { data, count: total && sql`SELECT (${total}) AS total`, limit, offset, ...(remembered && { remembersTotal: remembered.unpack }) };
 }
 
-/** The total column taking a remembered total, and the columns of the stamps to remember it with. */
+/** The total column taking a remembered total, which gives back the stamps to remember it with. */
 function rememberedTotalColumn(remembered: NonNullable<SqlDialect['rememberedTotal']>, count: Frag, first: Slot): Frag {
   const stamps = [0, 1, 2].map((i) => bindParam(new Slot(first.index + i), (value) => value));
-  return frag(`, ${remembered.total(count.sql)} AS total, ${remembered.stamps}`, [...stamps, ...count.params]);
+  return frag(`, ${remembered.total(count.sql)} AS total`, [...stamps, ...count.params]);
 }
 
 /** Whether this dialect picks a list's page before building its JSON (see SqlDialect.pageFirst). */

@@ -6,6 +6,13 @@ import type { DialectName } from '../types.js';
  * construction, how a stored value is emitted into JSON, case folding and LIKE, and how a bound value must look.
  * Everything else in the compiler is dialect-neutral.
  */
+/** A remembered total as a list row gives it back, with the connection's stamps when it was counted. */
+export interface RememberedTotal {
+  total: number;
+  version: number;
+  changes: number;
+}
+
 export interface SqlDialect {
   readonly name: DialectName;
   quote(identifier: string): string;
@@ -44,12 +51,13 @@ export interface SqlDialect {
   /**
    * A list's total remembered between requests while nothing changed, where counting costs a scan: Strapi's SQLite
    * tables have no index on `published_at` alone, so counting the published rows of a type reads the index entry of
-   * every version row (a list of 25 articles: 40 of its 120 µs in SQLite). `total(count)` is the total column: its
-   * three `?` are the connection's stamps when the total was counted and that total; the count's subquery runs
-   * only when the stamps differ from the connection's now. `stamps` are the columns (`total_version`,
-   * `total_changes`) that give them back. Undefined: every list counts.
+   * every version row (a list of 25 articles: 40 of its 120 µs in SQLite). `total(count)` is the total column's
+   * expression: its three `?` are the connection's stamps when the total was counted and that total; the count's
+   * subquery runs only when the stamps differ from the connection's now. Its value is the total and the stamps it
+   * was counted at, as `total version changes` (`unpack` reads them): one expression reads the stamps once.
+   * Undefined: every list counts.
    */
-  readonly rememberedTotal?: { total(count: string): string; readonly stamps: string };
+  readonly rememberedTotal?: { total(count: string): string; unpack(value: unknown): RememberedTotal };
   /** Emit a stored column as its API JSON value (dates as ISO strings, booleans as true/false, bigints as strings). */
   jsonValue(column: string, type: ColumnType): string;
   /** A row's JSON text as the single result column. */
@@ -159,10 +167,16 @@ const sqlite: SqlDialect = {
   emptyArrayDefault: (subquery) => `(${subquery})`,
   oneRowById: true,
   // data_version changes when another connection (or process) commits; total_changes() counts the rows this
-  // connection changed (a transaction's too, even if it rolls back: a recount, never a stale total).
+  // connection changed (a transaction's too, even if it rolls back: a recount, never a stale total). Reading
+  // data_version costs a pragma (~7 µs on a database in rollback-journal mode, Strapi's): one scalar subquery reads
+  // it once, for the test and for the stamps it gives back.
   rememberedTotal: {
-    total: (count) => `CASE WHEN (SELECT data_version FROM pragma_data_version()) = ? AND total_changes() = ? THEN ? ELSE (${count}) END`,
-    stamps: '(SELECT data_version FROM pragma_data_version()) AS total_version, total_changes() AS total_changes',
+    total: (count) =>
+      `(SELECT CASE WHEN data_version = ? AND total_changes() = ? THEN ? ELSE (${count}) END || ' ' || data_version || ' ' || total_changes() FROM pragma_data_version())`,
+    unpack(value) {
+      const [total, version, changes] = String(value).split(' ').map(Number);
+      return { total, version, changes };
+    },
   },
   materialized: 'AS MATERIALIZED',
   pageFirst: 'sorted',

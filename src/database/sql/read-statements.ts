@@ -16,15 +16,16 @@ export interface BoundRead {
   data: BoundStatement;
   /** The total, when the spec asks for it. */
   count?: BoundStatement;
-  /** When `data` took remembered totals: keeps the total of its first row (with its stamps) for the next request. */
-  remember?: (row: TotalRow) => void;
+  /**
+   * When `data` took remembered totals: a row's total, which it gives back with the stamps it was counted at (kept
+   * for the next request when the request's values can key it). Otherwise a row's `total` is the number.
+   */
+  totalOf?: (row: TotalRow) => number;
 }
 
-/** A list row's total and, when it takes remembered totals, the connection's stamps it was counted at. */
+/** A list row's total column. */
 export interface TotalRow {
   total?: unknown;
-  total_version?: unknown;
-  total_changes?: unknown;
 }
 
 /** A total and the stamps of the connection when it was counted. */
@@ -114,13 +115,18 @@ export class ReadStatements {
       compileRead(this.model, this.dialect, contentType, reads.shape.spec, { rememberedTotal: new Slot(values.length) }),
     ));
     const count = compiled.count && bind(compiled.count, values);
-    if (!compiled.remembersTotal) return { data: bind(compiled.data, values), count };
+    const unpack = compiled.remembersTotal;
+    if (!unpack) return { data: bind(compiled.data, values), count };
     const key = totals && valuesKey(values);
-    if (key === undefined) return { data: bind(compiled.data, [...values, ...UNKNOWN]), count };
+    if (key === undefined) return { data: bind(compiled.data, [...values, ...UNKNOWN]), count, totalOf: (row) => unpack(row.total).total };
     return {
       data: bind(compiled.data, [...values, ...totals!.get(compiled, key)]),
       count,
-      remember: (row) => totals!.set(compiled, key, [row.total_version, row.total_changes, row.total]),
+      totalOf: (row) => {
+        const { total, version, changes } = unpack(row.total);
+        totals!.set(compiled, key, [version, changes, total]);
+        return total;
+      },
     };
   }
 

@@ -15,8 +15,7 @@ export async function readEntries(db: Database, model: Model, contentType: Conte
   const rows = await db.query<{ doc: unknown } & TotalRow>(compiled.data.sql, compiled.data.params);
   let total: number | undefined;
   if (compiled.count) {
-    if (rows.length) compiled.remember?.(rows[0]);
-    total = rows.length ? Number(rows[0].total) : Number((await db.query<{ total: number | string }>(compiled.count.sql, compiled.count.params))[0].total);
+    total = rows.length ? (compiled.totalOf ? compiled.totalOf(rows[0]) : Number(rows[0].total)) : Number((await db.query<{ total: number | string }>(compiled.count.sql, compiled.count.params))[0].total);
   }
   const docs = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) docs[i] = docText(rows[i].doc);
