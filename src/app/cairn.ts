@@ -39,6 +39,7 @@ import { EntryEvents } from '../documents/entry-events.js';
 import { loadModelLifecycles } from '../project/model-lifecycles.js';
 import { strapiFace, type StrapiFace } from './strapi-face.js';
 import { strapiConfig, type StrapiConfig } from '../project/strapi-config.js';
+import { readClientAddressFrom, trustProxyOf } from './proxy-trust.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
@@ -362,8 +363,11 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
       // A trailing slash names the same route, as in Strapi (its router is not strict).
       routerOptions: { querystringParser: () => ({}), ignoreTrailingSlash: true },
       bodyLimit: typeof config.server.bodyLimit === 'number' ? config.server.bodyLimit : 1024 * 1024,
+      // Strapi 5's server.proxy.koa: the client's address and protocol from a trusted proxy's headers.
+      trustProxy: trustProxyOf(config.server.proxy),
       schemaController: { compilersFactory: lazySchemaCompilers() as never },
     });
+    readClientAddressFrom(fastify, config.server.proxy);
     const cairn = new Cairn(config, db, locales, fastify, log, configured);
     made = cairn;
     cairn.createsStrapiLayout = createsStrapi;

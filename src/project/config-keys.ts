@@ -68,7 +68,20 @@ const server = object({
   workers: { normalize: integerOrString, check: positiveInteger.check },
   bodyLimit: positiveInteger,
   socket: { ignoredNote: 'Cairn listens on host and port, not on a socket: socket is ignored' },
-  ...strapiKeys('app', 'emitErrors', 'url', 'absoluteUrl', 'proxy', 'globalProxy', 'cron', 'dirs', 'logger', 'transfer', 'admin', 'openapi', 'webhooks', 'http', 'mcp'),
+  // Strapi 5 trusts a proxy's X-Forwarded-* headers when `proxy.koa` is true (app/proxy-trust.ts); `global`, `fetch`,
+  // `http` and `https` are proxies for Strapi's own outgoing requests.
+  proxy: {
+    check: (v) => (isPlain(v) || typeof v === 'boolean' ? undefined : `must be an object ({ koa: true } trusts a proxy's X-Forwarded-* headers), not ${show(v)}`),
+    ignoredNote: "a boolean is Strapi v4's form: Strapi 5 reads server.proxy.koa, so X-Forwarded-* headers are not trusted (write proxy: { koa: true } to trust them)",
+    noteWhen: (v) => typeof v === 'boolean',
+    keys: {
+      koa: bool,
+      maxIpsCount: { normalize: integerOrString, check: wholeNumber.check },
+      ipHeader: { check: (v) => (typeof v === 'string' && /^[A-Za-z0-9-]+$/.test(v) ? undefined : `must be a header name, not ${show(v)}`) },
+      ...strapiKeys('global', 'fetch', 'http', 'https'),
+    },
+  },
+  ...strapiKeys('app', 'emitErrors', 'url', 'absoluteUrl', 'globalProxy', 'cron', 'dirs', 'logger', 'transfer', 'admin', 'openapi', 'webhooks', 'http', 'mcp'),
 });
 
 /** Knex's own options, which Strapi passes on: Cairn does not use knex, but they are not mistakes. */

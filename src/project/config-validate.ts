@@ -62,7 +62,8 @@ function walk(rule: KeyRule, value: unknown, path: string[], ctx: WalkContext): 
   if (problem !== undefined) ctx.fail(ctx.section, path, problem);
   if (rule.ignoredNote && (rule.noteWhen?.(value) ?? true)) ctx.warn(ctx.section, path, `is set: ${rule.ignoredNote}`);
   if (!rule.keys && !rule.values) return value;
-  if (!isPlain(value)) return ctx.fail(ctx.section, path, `must be an object, not ${show(value)}`);
+  // A rule with a check of its own has said whether a value that is not an object is fine (Strapi v4's boolean proxy).
+  if (!isPlain(value)) return rule.check ? value : ctx.fail(ctx.section, path, `must be an object, not ${show(value)}`);
   for (const [key, child] of Object.entries(rule.keys ?? {})) {
     if (child.required && value[key] === undefined) walk(child, undefined, [...path, key], ctx);
   }

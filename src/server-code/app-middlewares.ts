@@ -87,7 +87,7 @@ export async function loadApplicationMiddlewares(host: AppMiddlewaresHost, wraps
       if (!chain) throw new Error('application middlewares are built before requests');
       // Built once per route: the request is the ctx's (`this` is the route's Fastify instance, the same each time).
       run ??= compose([...chain, koaRoute ? (ctx) => koaRoute(ctx) : (ctx) => answerOf(handler, this, ctx, kind)]);
-      const ctx = new KoaContext(req, reply, paramsOf(req), () => host.queryString.ofUrl(req.url));
+      const ctx = new KoaContext(req, reply, paramsOf(req), () => host.queryString.ofUrl(req.url), host.config.server.app?.keys);
       // The route reads `ctx.query` once a middleware read or replaced it (Strapi's routes read that object).
       host.queryString.give(req, () => ctx.request.parsedQuery);
       try {

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import Cookies from 'cookies';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, httpErrorName, statusText } from './strapi-errors.js';
 
@@ -31,12 +32,15 @@ export class KoaContext {
   private bodyValue: unknown = undefined;
   private statusValue: number | undefined;
   readonly headersOut: Record<string, string | string[]> = {};
+  private cookieJar: Cookies | undefined;
 
   constructor(
     readonly fastifyRequest: FastifyRequest,
     readonly reply: FastifyReply,
     params: Record<string, string>,
     parseQuery: () => Record<string, unknown>,
+    /** The app's `server.app.keys` (Koa's `app.keys`): what signs and checks `ctx.cookies`' signed cookies. */
+    private readonly appKeys?: readonly string[],
   ) {
     this.params = params;
     this.request = new KoaRequest(this, fastifyRequest, parseQuery);
@@ -52,8 +56,24 @@ export class KoaContext {
   get app(): never {
     throw new Error("ctx.app is not provided by Cairn (Koa's application object)");
   }
-  get cookies(): never {
-    throw new Error('ctx.cookies is not provided by Cairn (read the Cookie header: ctx.get("cookie"); set one: ctx.append("Set-Cookie", ...))');
+  /**
+   * Koa's `ctx.cookies`: the `cookies` module Koa uses, with the app's keys (signed by default when the app has
+   * keys, as in Koa) and `secure` from the request's protocol (`X-Forwarded-Proto` only behind a trusted proxy).
+   * What it sets joins the answer's headers, so a `Set-Cookie` of `ctx.set` and those of `cookies.set` add up.
+   */
+  get cookies(): Cookies {
+    if (!this.cookieJar) {
+      const headers = this.headersOut;
+      const response = {
+        getHeader: (name: string) => headers[name.toLowerCase()],
+        setHeader: (name: string, value: string | string[]) => {
+          headers[name.toLowerCase()] = value;
+        },
+      };
+      const keys = Array.isArray(this.appKeys) && this.appKeys.length ? [...this.appKeys] : undefined;
+      this.cookieJar = new Cookies(this.fastifyRequest.raw, response as never, { keys, secure: this.fastifyRequest.protocol === 'https' });
+    }
+    return this.cookieJar;
   }
   get query(): Record<string, unknown> {
     return this.request.query;

@@ -192,7 +192,7 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
       await run(ctx);
     };
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-      const ctx = new KoaContext(req, reply, {}, () => rawQuery(req, host.queryString));
+      const ctx = new KoaContext(req, reply, {}, () => rawQuery(req, host.queryString), host.config.server.app?.keys);
       try {
         await requestContext.run(ctx, () => serve(ctx));
       } catch (error) {

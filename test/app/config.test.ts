@@ -400,7 +400,7 @@ describe('config folder: errors name the file and the key', () => {
   it("an unknown key is a warning naming the file, the key and the closest known key; keys Strapi defines are not unknown", async () => {
     const warnings: string[] = [];
     const dir = folder({
-      'config/server.json': JSON.stringify({ port: 1400, workerz: 2, cron: { enabled: true }, app: { keys: ['a'] }, proxy: true, url: 'https://x.example' }),
+      'config/server.json': JSON.stringify({ port: 1400, workerz: 2, cron: { enabled: true }, app: { keys: ['a'] }, proxy: { koa: true }, url: 'https://x.example' }),
       'config/database.json': JSON.stringify({ connection: { client: 'sqlite', connection: { filename: 'x.db', timeout: 5000 }, useNullAsDefault: true, pol: { max: 2 } }, settings: { runMigrations: false } }),
       'config/api.json': JSON.stringify({ rest: { maxlimit: 50, strictParams: true }, documents: { strictParams: true } }),
       'config/admin.json': JSON.stringify({ auth: { secret: 's' }, apiToken: { salt: 's', salts: 'x' }, transfer: { token: { salt: 't' } }, flags: { nps: false } }),

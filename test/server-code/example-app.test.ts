@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KoaContext } from '../../src/server-code/koa-context.js';
@@ -71,6 +72,30 @@ describe('examples/server-code through HTTP (SQLite)', () => {
     // Bad credentials are a 401, as on every route.
     const badToken = await app.request('GET', `/api/articles/${ids[0]}/summary`, undefined, { authorization: 'Bearer nope' });
     expect(badToken.status).toBe(401);
+  });
+
+  it("ctx.cookies is Koa's: a cookie signed with the app's keys, read back signed; one the client changed counts as none", async () => {
+    const read = (id: string, cookie?: string) => app.cairn.fastify.inject({ method: 'POST', url: `/api/articles/${id}/read`, headers: cookie ? { cookie } : {} });
+    const first = await read(ids[0]);
+    expect(first.statusCode).toBe(200);
+    expect(JSON.parse(first.body)).toEqual({ data: { read: [ids[0]] } });
+    // The value and its signature (keygrip over `read=<value>` with the first of app.keys), as Koa's cookies set them.
+    const setCookie = first.headers['set-cookie'] as string[];
+    expect(setCookie).toHaveLength(2);
+    expect(setCookie[0]).toMatch(new RegExp(`^read=${ids[0]}; path=/; expires=[^;]+; samesite=lax; httponly$`));
+    const signature = createHmac('sha1', 'example-key-1').update(`read=${ids[0]}`).digest('base64').replace(/\/|\+|=/g, (c) => ({ '/': '_', '+': '-', '=': '' })[c]!);
+    expect(setCookie[1].startsWith(`read.sig=${signature}; path=/;`)).toBe(true);
+    const jar = setCookie.map((c) => c.split(';')[0]).join('; ');
+    const second = await read(ids[1], jar);
+    expect(JSON.parse(second.body)).toEqual({ data: { read: [ids[1], ids[0]] } });
+    // A value changed by the client fails its signature: read as no cookie (and the bad signature is cleared).
+    const forged = await read(ids[1], jar.replace(`read=${ids[0]}`, 'read=someone-else'));
+    expect(JSON.parse(forged.body)).toEqual({ data: { read: [ids[1]] } });
+    expect((forged.headers['set-cookie'] as string[]).some((c) => c.startsWith('read.sig=; path=/; expires=Thu, 01 Jan 1970'))).toBe(true);
+    // An answer without a cookie set carries none.
+    const missing = await read('nope');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['set-cookie']).toBeUndefined();
   });
 
   it('`auth: false` opens a route to anyone, without reading credentials', async () => {

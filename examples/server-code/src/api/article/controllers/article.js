@@ -32,6 +32,17 @@ module.exports = factories.createCoreController('api::article.article', ({ strap
     return this.transformResponse(sanitized, { viewedBy: ctx.get('x-allow') });
   },
 
+  // The articles read, newest first, kept in a cookie signed with the app's keys (config/server.js `app.keys`): a
+  // cookie changed by the client fails its signature and counts as none.
+  async read(ctx) {
+    const entry = await strapi.service('api::article.article').findOne(ctx.params.id, { fields: ['title'] });
+    if (!entry) return ctx.notFound('No such article');
+    const before = (ctx.cookies.get('read', { signed: true }) ?? '').split('.').filter(Boolean);
+    const read = [ctx.params.id, ...before.filter((id) => id !== ctx.params.id)].slice(0, 5);
+    ctx.cookies.set('read', read.join('.'), { httpOnly: true, sameSite: 'lax', maxAge: 30 * 24 * 3600 * 1000 });
+    return { data: { read } };
+  },
+
   async fail(ctx) {
     switch (ctx.params.kind) {
       case 'application':

@@ -21,6 +21,8 @@ module.exports = {
       },
     },
     { method: 'GET', path: '/article-errors/:kind', handler: 'article.fail', config: { auth: false } },
+    // Remembers in a signed cookie which articles this browser read (ctx.cookies, Koa's).
+    { method: 'POST', path: '/articles/:id/read', handler: 'article.read', config: { auth: false } },
     // The (extended) core find again, its populate set by a middleware; guarded by api::article.article.find.
     { method: 'GET', path: '/articles-with-tags', handler: 'article.find', config: { middlewares: ['api::article.with-tags'] } },
   ],
