@@ -27,6 +27,8 @@ export interface UploadHost {
   readonly fastify: FastifyInstance;
   readonly log: Pick<Logger, 'error'>;
   documents(uid: string): Documents;
+  /** The plugins' services by plugin name (`strapi.plugin('upload').service('upload')`). */
+  readonly services: Map<string, Record<string, unknown>>;
   /** `strapi.eventHub` as writes emit on it: the media library's media.create, media.update, media.delete. */
   readonly entryEvents: Pick<EntryEvents, 'listens' | 'emit'>;
 }

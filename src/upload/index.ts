@@ -4,6 +4,7 @@ import { DEFAULT_BREAKPOINTS, type Breakpoints } from './images.js';
 import { localProvider, type UploadProvider } from './provider.js';
 import { registerUploadRoutes } from './routes.js';
 import { UploadService } from './upload-service.js';
+import { appUploadService } from './app-service.js';
 
 export type { UploadHost } from './host.js';
 export type { UploadProvider, ProviderFile } from './provider.js';
@@ -30,6 +31,8 @@ export async function registerUpload(host: UploadHost): Promise<void> {
     provider = s3Provider(config.providerOptions as never);
   }
   const service = new UploadService(host, provider, config.breakpoints ?? DEFAULT_BREAKPOINTS);
+  // strapi.plugin('upload').service('upload'): app code's uploads (a bootstrap seeding media).
+  host.services.set('upload', { upload: appUploadService(host, service) });
   // A scope of their own: only the upload routes accept multipart bodies.
   await host.fastify.register(async (uploads) => {
     registerUploadRoutes(uploads, host, service, { fileSize: config.sizeLimit ?? DEFAULT_SIZE_LIMIT, files: 50 });

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorize, findAction } from '../auth/access-control.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import { parseReadParams } from '../query/index.js';
-import { attachTarget, attachToEntry } from './attach.js';
+import { attachTarget } from './attach.js';
+import { emitMedia, uploadFiles } from './upload-files.js';
 import type { UploadHost } from './host.js';
 import { readMultipart, type MultipartLimits } from './multipart.js';
 import { FILE_UID, type IncomingFile, type UploadService } from './upload-service.js';
@@ -14,7 +15,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * What Strapi's upload service emits on `strapi.eventHub`, with `{ media }`: the file's entry without its private
  * attributes (not `isUrlSigned`, which its controller adds to answers).
  */
-type MediaEvent = 'media.create' | 'media.update' | 'media.delete';
 
 /** Media entries carry `isUrlSigned` (the local and S3 public providers never sign). */
 const withSigning = (entry: Record<string, unknown>): Record<string, unknown> => ({ ...entry, isUrlSigned: false });
@@ -28,10 +28,6 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
   app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
   // The media library's writes emit media events, not the Document Service's entry events (as Strapi's upload).
   const files = () => host.documents(FILE_UID).quiet();
-  // Emitted before the answer goes out (as entry events are: entry-events.ts), when anything listens.
-  const emitMedia = async (event: MediaEvent, entry: Record<string, unknown>) => {
-    if (host.entryEvents.listens(event)) await host.entryEvents.emit(event, async () => ({ media: entry }));
-  };
   const query = (req: FastifyRequest) => host.queryString.ofRequest(req);
 
   /**
@@ -54,29 +50,15 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
       const info = fields.fileInfo === undefined ? {} : parseFileInfo(fields.fileInfo)[0];
       await files().updateDocument({ documentId: entry.documentId as string, data: changedInfo(info) });
       const updated = await fileById(host, id);
-      await emitMedia('media.update', updated);
+      await emitMedia(host, 'media.update', updated);
       return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(updated)));
     }
     if (!incoming.length) throw new ValidationError('Files are empty');
     applyFileInfo(incoming, fields.fileInfo);
     // Refused attachments are refused before anything is stored.
     const target = await attachTarget(host, caller, fields, incoming);
-    const ids = await service.upload(incoming);
-    const stored: Record<string, unknown>[] = [];
-    for (const documentId of ids) stored.push((await files().findOne({ documentId }))!);
-    const entries = stored.map(withSigning);
-    if (target) {
-      try {
-        await attachToEntry(host.db, target, entries.map((e) => e.id as number));
-      } catch (error) {
-        // All or nothing: files that could not be attached are not kept.
-        for (const entry of entries) await service.remove(entry as never).catch((cleanup: unknown) => host.log.error({ err: cleanup, file: entry.hash }, 'could not remove an upload whose attachment failed'));
-        throw error;
-      }
-    }
-    // Once the upload stands (files whose attachment failed were removed again: no event for them).
-    for (const entry of stored) await emitMedia('media.create', entry);
-    return reply.status(201).type(JSON_TYPE).send(JSON.stringify(entries));
+    const stored = await uploadFiles(host, service, incoming, target, 'api');
+    return reply.status(201).type(JSON_TYPE).send(JSON.stringify(stored.map(withSigning)));
   });
 
   app.get('/api/upload/files', async (req, reply) => {
@@ -111,7 +93,7 @@ export function registerUploadRoutes(app: FastifyInstance, host: UploadHost, ser
     host.queryString.strictOf(req);
     const entry = await fileById(host, (req.params as { id: string }).id);
     await service.remove(entry as never);
-    await emitMedia('media.delete', entry);
+    await emitMedia(host, 'media.delete', entry);
     return reply.type(JSON_TYPE).send(JSON.stringify(withSigning(entry)));
   });
 }

@@ -17,6 +17,12 @@ export interface IncomingFile {
   info?: { name?: string; alternativeText?: string; caption?: string };
 }
 
+/**
+ * Where new files go: `api` is Strapi's "API Uploads" folder (files uploaded through the Content API), `root` no
+ * folder (files app code uploads through the upload service, as Strapi's service leaves them).
+ */
+export type UploadFolder = 'api' | 'root';
+
 const kb = (bytes: number) => Math.round((bytes / 1000) * 100) / 100;
 
 /** `My Photo.JPG` -> `my_photo`: the readable part of a stored file's name. */
@@ -44,7 +50,7 @@ export class UploadService {
     private readonly breakpoints: Breakpoints,
   ) {}
 
-  async upload(files: IncomingFile[]): Promise<string[]> {
+  async upload(files: IncomingFile[], into: UploadFolder = 'api'): Promise<string[]> {
     const prepared: Prepared[] = [];
     for (const file of files) prepared.push(await this.prepare(file));
     const stored: ProviderFile[] = [];
@@ -58,7 +64,7 @@ export class UploadService {
       }
       const documents = this.host.documents(FILE_UID).quiet();
       // Files uploaded through the Content API go into Strapi's "API Uploads" folder, as Strapi files them.
-      const folder = await apiUploadFolder(this.host.db);
+      const folder = into === 'api' ? await apiUploadFolder(this.host.db) : undefined;
       for (const p of prepared) {
         const formats = p.formats.length
           ? Object.fromEntries(
@@ -84,7 +90,8 @@ export class UploadService {
               url: p.main.url,
               provider: this.provider.name,
               provider_metadata: p.main.provider_metadata ?? null,
-              ...(folder ? { folderPath: folder.path } : {}),
+              // A file at the root has '/' (Strapi's getFolderPath without a folder).
+              folderPath: folder ? folder.path : '/',
             },
           }),
         );
