@@ -42,7 +42,8 @@ const model = {
 
 describeEachDialect('the upload service for app code', (dialect) => {
   let app: TestApp;
-  const service = () => app.cairn.plugin('upload').service<{ upload(args: unknown): Promise<Array<Record<string, any>>> }>('upload');
+  type FileEntry = { id: number; documentId: string; name: string; url: string; width: number; height: number; alternativeText: string | null };
+  const service = () => app.cairn.plugin('upload').service<{ upload(args: unknown): Promise<FileEntry[]> }>('upload');
   const onDisk = (name: string, data: Buffer) => {
     const path = join(SEED_DIR, name);
     writeFileSync(path, data);
