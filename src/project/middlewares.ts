@@ -42,7 +42,7 @@ export const STRAPI_MIDDLEWARES = [
 
 /** Strapi's middlewares whose config (or presence) Cairn applies: each may be listed once. */
 const MAPPED = ['strapi::query', 'strapi::body', 'strapi::poweredBy', 'strapi::responseTime'];
-const MAPPED_NOTE = "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit, strapi::poweredBy and strapi::responseTime";
+const MAPPED_NOTE = "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::poweredBy and strapi::responseTime";
 
 /** The qs options of `strapi::query` that Cairn applies (query/parse-query-string.ts: QueryStringLimits). */
 export const QUERY_MIDDLEWARE_OPTIONS = ['arrayLimit', 'depth', 'parameterLimit'] as const;
@@ -53,8 +53,8 @@ const BODY_OPTIONS: Record<string, string | undefined> = {
   jsonLimit: undefined, // applied: the JSON body parser's limit
   formLimit: 'is not applied: Cairn parses no urlencoded form bodies (they are answered 415)',
   textLimit: 'is not applied: Cairn parses no text bodies (they are answered 415)',
-  formidable: "is not applied: the media library's file size limit is config/plugins' upload.config.sizeLimit",
-  multipart: 'is not applied: multipart bodies are parsed by the media library only (POST /api/upload)',
+  formidable: undefined, // maxFileSize applied (the files of the app's routes' multipart bodies); its other keys noted
+  multipart: "is not applied: the app's routes read multipart bodies, Cairn's own (but the media library's) answer them 415",
   urlencoded: 'is not applied: Cairn parses no urlencoded form bodies (they are answered 415)',
   text: 'is not applied: Cairn parses no text bodies (they are answered 415)',
   json: 'is not applied: Cairn always parses JSON bodies',
@@ -67,7 +67,7 @@ const BODY_OPTIONS: Record<string, string | undefined> = {
   patchNode: 'is not applied: the body is ctx.request.body only',
   onError: 'is not applied: a body that does not parse is a 400 ValidationError',
 };
-const BODY_NOTE = 'Cairn applies jsonLimit of strapi::body';
+const BODY_NOTE = 'Cairn applies jsonLimit and formidable.maxFileSize of strapi::body';
 
 /** The app's middleware module an entry names, with its config: what server-code/app-middlewares.ts loads. */
 export interface AppMiddlewareRef {
@@ -201,6 +201,13 @@ function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unk
         if (option === undefined) continue;
         if (key === 'jsonLimit') {
           if (byteSize(option) === undefined) fail('.config.jsonLimit', `(strapi::body) must be a size in bytes (a positive integer, or a string like "10mb"), not ${describe(option)}`);
+        } else if (key === 'formidable') {
+          if (!isPlain(option)) fail('.config.formidable', `(strapi::body) must be an object of formidable's options, not ${describe(option)}`);
+          const { maxFileSize, ...others } = option as Record<string, unknown>;
+          if (maxFileSize !== undefined && byteSize(maxFileSize) === undefined) fail('.config.formidable.maxFileSize', `(strapi::body) must be a size in bytes (a positive integer), not ${describe(maxFileSize)}`);
+          for (const other of Object.keys(others)) {
+            warn(at, name, `config.formidable.${other} is not applied: of formidable's options Cairn applies maxFileSize, to the files of the app's routes' multipart bodies (the media library's limit is config/plugins' upload.config.sizeLimit) (${BODY_NOTE})`);
+          }
         } else if (key in BODY_OPTIONS) {
           const note = BODY_OPTIONS[key];
           if (note) warn(at, name, `config.${key} ${note} (${BODY_NOTE})`);
@@ -266,6 +273,15 @@ export function queryStringLimits(entries: readonly MiddlewareEntry[] | undefine
 export function jsonBodyLimit(entries: readonly MiddlewareEntry[] | undefined): number | undefined {
   const config = configOf(entryOf(entries, 'strapi::body') ?? 'strapi::body') as Record<string, unknown> | null | undefined;
   return config ? byteSize(config.jsonLimit) : undefined;
+}
+
+/** formidable's default `maxFileSize`, which Strapi's `strapi::body` keeps unless its config sets another. */
+const FORMIDABLE_MAX_FILE_SIZE = 200 * 1024 * 1024;
+
+/** The size limit of a file in an app route's multipart body: `strapi::body`'s `formidable.maxFileSize`, else formidable's. */
+export function multipartFileLimit(entries: readonly MiddlewareEntry[] | undefined): number {
+  const config = configOf(entryOf(entries, 'strapi::body') ?? 'strapi::body') as { formidable?: { maxFileSize?: unknown } } | null | undefined;
+  return byteSize(config?.formidable?.maxFileSize) ?? FORMIDABLE_MAX_FILE_SIZE;
 }
 
 /** Strapi's default `X-Powered-By` (middlewares/powered-by.ts). */

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import Cookies from 'cookies';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, httpErrorName, statusText } from './strapi-errors.js';
+import { filesOf, type RequestFiles } from './multipart-body.js';
 
 /** What Strapi's route info and auth put in `ctx.state`. */
 export interface KoaState {
@@ -316,9 +317,12 @@ export class KoaRequest {
   is(...types: string[]): string | false {
     return this.ctx.is(...types);
   }
-  /** Files of a multipart body: Cairn parses multipart only in the media library's routes. */
-  get files(): never {
-    throw new Error('ctx.request.files is not provided by Cairn on app routes (multipart bodies are parsed by the media library only)');
+  /**
+   * A multipart body's files (koa-body's `ctx.request.files`: formidable files by field name, multipart-body.ts);
+   * undefined for a body of another type, as in Strapi.
+   */
+  get files(): RequestFiles | undefined {
+    return filesOf(this.fastifyRequest);
   }
 }
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/project/config.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { answerHeaders, applicationMiddlewares, byteSize, jsonBodyLimit, queryStringLimits } from '../../src/project/middlewares.js';
+import { answerHeaders, applicationMiddlewares, byteSize, jsonBodyLimit, multipartFileLimit, queryStringLimits } from '../../src/project/middlewares.js';
 import { folder, removeFolders, withEnv } from './fixtures.js';
 
 afterAll(removeFolders);
@@ -144,7 +144,7 @@ describe('config/middlewares: Strapi\'s list: the app\'s middlewares, and Strapi
         { name: 'strapi::security', config: { contentSecurityPolicy: false } },
         { name: 'strapi::cors', config: { origin: ['https://example.org'], credentials: true } },
         'plugin::users-permissions.rateLimit',
-        { name: 'strapi::body', config: { jsonLimit: '10mb', formLimit: '10mb', formidable: { maxFileSize: 1 }, patchKoa: true, jsonLimt: 1 } },
+        { name: 'strapi::body', config: { jsonLimit: '10mb', formLimit: '10mb', formidable: { maxFileSize: 1, keepExtensions: true }, patchKoa: true, jsonLimt: 1 } },
         { name: 'strapi::poweredBy', config: { poweredBy: 'Me', header: 'x' } },
         { name: 'strapi::responseTime', config: { precise: true } },
         'strapi::query',
@@ -152,16 +152,17 @@ describe('config/middlewares: Strapi\'s list: the app\'s middlewares, and Strapi
     });
     const file = join(config.dir, 'config', 'middlewares.js');
     expect(warnings).toEqual([
-      `${file}: middlewares[1] "strapi::security" has a config Cairn does not apply (of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit, strapi::poweredBy and strapi::responseTime)`,
+      `${file}: middlewares[1] "strapi::security" has a config Cairn does not apply (of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::poweredBy and strapi::responseTime)`,
       `${file}: middlewares[2] "strapi::cors" has a config Cairn does not apply (origin, credentials): Cairn sends no CORS headers, so a browser page of another origin cannot call this API unless a proxy in front of Cairn adds them`,
       `${file}: middlewares[3] "plugin::users-permissions.rateLimit" is not applied: Cairn runs no plugin's middlewares (its plugins are its own)`,
-      `${file}: middlewares[4] "strapi::body" config.formLimit is not applied: Cairn parses no urlencoded form bodies (they are answered 415) (Cairn applies jsonLimit of strapi::body)`,
-      `${file}: middlewares[4] "strapi::body" config.formidable is not applied: the media library's file size limit is config/plugins' upload.config.sizeLimit (Cairn applies jsonLimit of strapi::body)`,
-      `${file}: middlewares[4] "strapi::body" config.jsonLimt is not an option of koa-body, which strapi::body passes its config to: did you mean jsonLimit? (Cairn applies jsonLimit of strapi::body)`,
+      `${file}: middlewares[4] "strapi::body" config.formLimit is not applied: Cairn parses no urlencoded form bodies (they are answered 415) (Cairn applies jsonLimit and formidable.maxFileSize of strapi::body)`,
+      `${file}: middlewares[4] "strapi::body" config.formidable.keepExtensions is not applied: of formidable's options Cairn applies maxFileSize, to the files of the app's routes' multipart bodies (the media library's limit is config/plugins' upload.config.sizeLimit) (Cairn applies jsonLimit and formidable.maxFileSize of strapi::body)`,
+      `${file}: middlewares[4] "strapi::body" config.jsonLimt is not an option of koa-body, which strapi::body passes its config to: did you mean jsonLimit? (Cairn applies jsonLimit and formidable.maxFileSize of strapi::body)`,
       `${file}: middlewares[5] "strapi::poweredBy" config.header is not an option of strapi::poweredBy: it takes poweredBy (the X-Powered-By header's value)`,
       `${file}: middlewares[6] "strapi::responseTime" has a config: strapi::responseTime takes none`,
     ]);
     expect(jsonBodyLimit(config.middlewares)).toBe(10 * 1024 * 1024);
+    expect(multipartFileLimit(config.middlewares)).toBe(1);
     expect(answerHeaders(config.middlewares)).toEqual({ poweredBy: 'Me', responseTime: true });
     expect(answerHeaders(['strapi::poweredBy'])).toEqual({ poweredBy: 'Strapi <strapi.io>', responseTime: false });
     expect(answerHeaders(['strapi::errors'])).toEqual({ poweredBy: undefined, responseTime: false });

@@ -32,6 +32,21 @@ module.exports = factories.createCoreController('api::article.article', ({ strap
     return this.transformResponse(sanitized, { viewedBy: ctx.get('x-allow') });
   },
 
+  // A multipart body's file (ctx.request.files.file, formidable's File as koa-body gives it) becomes the article's
+  // cover through Strapi's upload service; its caption comes from a text field of the same body (ctx.request.body).
+  async cover(ctx) {
+    const entry = await strapi.service('api::article.article').findOne(ctx.params.id, { fields: ['id'] });
+    if (!entry) return ctx.notFound('No such article');
+    const file = ctx.request.files?.file;
+    if (!file || Array.isArray(file)) return ctx.badRequest('Send one image in the "file" field of a multipart/form-data body');
+    const [cover] = await strapi.plugin('upload').service('upload').upload({
+      files: file,
+      data: { fileInfo: { caption: ctx.request.body?.caption ?? null }, ref: 'api::article.article', refId: entry.id, field: 'cover' },
+    });
+    ctx.status = 201;
+    return { data: { id: cover.id, name: cover.name, caption: cover.caption, width: cover.width, height: cover.height, url: cover.url } };
+  },
+
   // The articles read, newest first, kept in a cookie signed with the app's keys (config/server.js `app.keys`): a
   // cookie changed by the client fails its signature and counts as none.
   async read(ctx) {

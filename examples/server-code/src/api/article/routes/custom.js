@@ -21,6 +21,8 @@ module.exports = {
       },
     },
     { method: 'GET', path: '/article-errors/:kind', handler: 'article.fail', config: { auth: false } },
+    // A cover image sent as multipart/form-data (ctx.request.files), stored through the upload service.
+    { method: 'POST', path: '/articles/:id/cover', handler: 'article.cover' },
     // Remembers in a signed cookie which articles this browser read (ctx.cookies, Koa's).
     { method: 'POST', path: '/articles/:id/read', handler: 'article.read', config: { auth: false } },
     // The (extended) core find again, its populate set by a middleware; guarded by api::article.article.find.
