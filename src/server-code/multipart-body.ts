@@ -77,11 +77,13 @@ export function installAppMultipart(fastify: FastifyInstance, limits: { maxFileS
 }
 
 /**
- * Removes the temporary files of `request`'s body (if it had any) once `reply` is sent or the client is gone: the
- * app's code has them for the whole request, and a body that failed to parse has had them removed already.
+ * The `onRequest` hook of the app's routes: the temporary files of the request's body (if it gets any) are removed
+ * once the answer is sent or the client is gone, whoever answers (the route, or an application middleware before it).
+ * The app's code has them for the whole request; a body that failed to parse has had them removed already.
  */
-export function removeBodyFilesAfter(request: FastifyRequest, reply: FastifyReply): void {
-  if ((request as unknown as { [FOLDER]?: string })[FOLDER]) reply.raw.once('close', () => void removeFolderOf(request));
+export function removeBodyFilesAtClose(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  reply.raw.once('close', () => void removeFolderOf(request));
+  done();
 }
 
 async function removeFolderOf(request: FastifyRequest): Promise<void> {

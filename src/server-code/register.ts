@@ -13,7 +13,7 @@ import { KoaContext } from './koa-context.js';
 import { inFile, loadApiCode, type ApiCode, type AppFile } from './load-api.js';
 import { compose, policiesStep, resolveMiddlewares, resolvePolicies, type Middleware } from './policies.js';
 import { respond } from './respond.js';
-import { APP_ROUTE, installAppMultipart, removeBodyFilesAfter } from './multipart-body.js';
+import { APP_ROUTE, installAppMultipart, removeBodyFilesAtClose } from './multipart-body.js';
 import { multipartFileLimit } from '../project/middlewares.js';
 import { createStrapiObject, type ServerCodeRegistry } from './strapi-object.js';
 import { RATE_LIMIT_MIDDLEWARE, type UsersPermissionsActions } from '../auth/routes.js';
@@ -189,7 +189,6 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     };
     // The route's chain on a ctx: its own, or the application middlewares' (app-middlewares.ts), which answer it.
     const serve: KoaRoute = async (ctx) => {
-      removeBodyFilesAfter(ctx.fastifyRequest, ctx.reply);
       ctx.params = paramsOf(ctx.fastifyRequest);
       ctx.state.route = info;
       if (config.auth !== false) await authenticate(ctx, ctx.fastifyRequest, scope);
@@ -207,7 +206,7 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
       return respond(ctx, reply);
     };
     // Marked as the app's: its multipart bodies are read (multipart-body.ts).
-    host.fastify.route({ method, url, config: { [APP_ROUTE]: true }, handler: Object.assign(handler, { [KOA_ROUTE]: serve }) });
+    host.fastify.route({ method, url, config: { [APP_ROUTE]: true }, onRequest: removeBodyFilesAtClose, handler: Object.assign(handler, { [KOA_ROUTE]: serve }) });
   }
 
   /** The route's controller and action (Strapi's lookup: the API's controller first, then a full uid) and its permission. */

@@ -17,7 +17,9 @@ const TAG = {
   attributes: { name: { type: 'string' } },
 };
 const FILES = {
-  'config/middlewares.js': `module.exports = ['strapi::errors', 'strapi::query', { name: 'strapi::body', config: { formidable: { maxFileSize: 1000 } } }];`,
+  'config/middlewares.js': `module.exports = ['strapi::errors', 'strapi::query', { name: 'strapi::body', config: { formidable: { maxFileSize: 1000 } } }, 'global::guard'];`,
+  // An application middleware that answers before the route runs.
+  'src/middlewares/guard.js': `module.exports = () => async (ctx, next) => (ctx.get('x-deny') ? ctx.unauthorized('Denied') : next());`,
   'src/api/tag/routes/echo.js': `module.exports = { routes: [{ method: 'POST', path: '/echo', handler: 'tag.echo', config: { auth: false } }] };`,
   'src/api/tag/controllers/tag.js': `const { readFileSync, existsSync } = require('node:fs');
 const { factories } = require('@strapi/strapi');
@@ -49,18 +51,18 @@ describe('multipart bodies on app routes (SQLite)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
   const leftovers = () => readdirSync(tmpdir()).filter((name) => name.startsWith('cairn-body-'));
-  const post = async (payload: Buffer | string, contentType: string) => {
-    const response = await app.cairn.fastify.inject({ method: 'POST', url: '/api/echo', payload, headers: { 'content-type': contentType } });
+  const post = async (payload: Buffer | string, contentType: string, headers: Record<string, string> = {}) => {
+    const response = await app.cairn.fastify.inject({ method: 'POST', url: '/api/echo', payload, headers: { 'content-type': contentType, ...headers } });
     return { status: response.statusCode, body: JSON.parse(response.body) };
   };
-  const multipart = async (parts: Array<[string, string] | [string, string, string, string]>) => {
+  const multipart = async (parts: Array<[string, string] | [string, string, string, string]>, headers: Record<string, string> = {}) => {
     const form = new FormData();
     for (const part of parts) {
       if (part.length === 2) form.append(part[0], part[1]);
       else form.append(part[0], new Blob([part[1]], { type: part[3] }), part[2]);
     }
     const body = new Response(form);
-    return post(Buffer.from(await body.arrayBuffer()), body.headers.get('content-type')!);
+    return post(Buffer.from(await body.arrayBuffer()), body.headers.get('content-type')!, headers);
   };
 
   it("gives the fields as ctx.request.body and the files as formidable's, on disk while the request runs", async () => {
@@ -81,6 +83,13 @@ describe('multipart bodies on app routes (SQLite)', () => {
         { size: 4, originalFilename: 'two.bin', mimetype: 'application/octet-stream', newFilename: 'string', exists: true, text: 'two!' },
       ],
     });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('the files go too when an application middleware answers before the route runs', async () => {
+    const denied = await multipart([['doc', 'kept?', 'notes.txt', 'text/plain']], { 'x-deny': '1' });
+    expect(denied.status).toBe(401);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(leftovers()).toEqual([]);
   });
