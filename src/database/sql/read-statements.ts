@@ -5,6 +5,7 @@ import { compileRead, type CompiledRead } from './compile-read.js';
 import { readShape, type ReadShape } from './read-shape.js';
 import { fillSlots, Slot } from './slots.js';
 import { BoundedCache } from '../bounded-cache.js';
+import type { RememberedTotal } from './dialect.js';
 
 /** SQL text and the values it binds, ready to run. */
 export interface BoundStatement {
@@ -16,11 +17,10 @@ export interface BoundRead {
   data: BoundStatement;
   /** The total, when the spec asks for it. */
   count?: BoundStatement;
-  /**
-   * When `data` took remembered totals: a row's total, which it gives back with the stamps it was counted at (kept
-   * for the next request when the request's values can key it). Otherwise a row's `total` is the number.
-   */
-  totalOf?: (row: TotalRow) => number;
+  /** When `data` took remembered totals: how a row's total column reads (the total and the stamps it was counted at). */
+  unpackTotal?: (value: unknown) => RememberedTotal;
+  /** Keeps a total read with `unpackTotal` for the next request (when the request's values can key it). */
+  remember?: (total: RememberedTotal) => void;
 }
 
 /** A list row's total column. */
@@ -115,18 +115,15 @@ export class ReadStatements {
       compileRead(this.model, this.dialect, contentType, reads.shape.spec, { rememberedTotal: new Slot(values.length) }),
     ));
     const count = compiled.count && bind(compiled.count, values);
-    const unpack = compiled.remembersTotal;
-    if (!unpack) return { data: bind(compiled.data, values), count };
+    const unpackTotal = compiled.remembersTotal;
+    if (!unpackTotal) return { data: bind(compiled.data, values), count };
     const key = totals && valuesKey(values);
-    if (key === undefined) return { data: bind(compiled.data, [...values, ...UNKNOWN]), count, totalOf: (row) => unpack(row.total).total };
+    if (key === undefined) return { data: bind(compiled.data, [...values, ...UNKNOWN]), count, unpackTotal };
     return {
       data: bind(compiled.data, [...values, ...totals!.get(compiled, key)]),
       count,
-      totalOf: (row) => {
-        const { total, version, changes } = unpack(row.total);
-        totals!.set(compiled, key, [version, changes, total]);
-        return total;
-      },
+      unpackTotal,
+      remember: ({ version, changes, total }) => totals!.set(compiled, key, [version, changes, total]),
     };
   }
 

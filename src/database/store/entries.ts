@@ -1,7 +1,7 @@
 import type { ContentType, Model } from '../../model/types.js';
 import type { ReadSpec } from '../../query/types.js';
 import type { Database } from '../types.js';
-import { readStatements, RememberedTotals, type TotalRow } from '../sql/index.js';
+import { readStatements, RememberedTotals, type BoundRead, type TotalRow } from '../sql/index.js';
 import { answerTooLargeError } from '../answer-limits.js';
 
 /**
@@ -15,11 +15,19 @@ export async function readEntries(db: Database, model: Model, contentType: Conte
   const rows = await db.query<{ doc: unknown } & TotalRow>(compiled.data.sql, compiled.data.params);
   let total: number | undefined;
   if (compiled.count) {
-    total = rows.length ? (compiled.totalOf ? compiled.totalOf(rows[0]) : Number(rows[0].total)) : Number((await db.query<{ total: number | string }>(compiled.count.sql, compiled.count.params))[0].total);
+    total = rows.length ? totalOf(compiled, rows[0]) : Number((await db.query<{ total: number | string }>(compiled.count.sql, compiled.count.params))[0].total);
   }
   const docs = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) docs[i] = docText(rows[i].doc);
   return { docs, total };
+}
+
+/** A list row's total: as its column says it, kept for the next request where the total was remembered. */
+function totalOf(compiled: BoundRead, row: TotalRow): number {
+  if (!compiled.unpackTotal) return Number(row.total);
+  const remembered = compiled.unpackTotal(row.total);
+  compiled.remember?.(remembered);
+  return remembered.total;
 }
 
 /** The totals a connection remembers between list reads (SqlDialect.rememberedTotal), by its root Database. */
