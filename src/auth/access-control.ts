@@ -10,6 +10,8 @@ export interface Caller {
   userId?: number;
   /** Callers with the same key have the same permissions (caches of parsed queries are keyed by it). */
   key: string;
+  /** A full-access API token: it may call a route that names no permission, which other tokens may not (Strapi's rule). */
+  fullAccess?: boolean;
 }
 
 /**

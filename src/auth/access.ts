@@ -39,7 +39,7 @@ export function createAccessControl(deps: { db: Database; jwt: JwtService; token
     }
     const token = await deps.tokens.verify(credential);
     if (!token) throw new UnauthorizedError();
-    if (token.type === 'full-access') return { kind: 'token', key: 'full-access', can: () => true };
+    if (token.type === 'full-access') return { kind: 'token', key: 'full-access', fullAccess: true, can: () => true };
     if (token.type === 'read-only') return { kind: 'token', key: 'read-only', can: (action) => READ_ACTIONS.test(action) };
     const allowed = new Set(token.permissions);
     return { kind: 'token', key: `token:${token.id}`, can: (action) => allowed.has(action) };

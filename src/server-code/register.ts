@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentType } from '../model/types.js';
-import { ForbiddenError } from '../errors/index.js';
+import { ForbiddenError, UnauthorizedError } from '../errors/index.js';
 import { loadAppFunctions } from '../project/app-functions.js';
 import { coreRoutes, rawQuery, registerActions, type CoreAction, type CoreRoute, type RestContext } from '../rest/index.js';
 import { strapiModuleAliases } from './app-modules.js';
@@ -163,7 +163,7 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     if (typeof route.path !== 'string' || !route.path.startsWith('/')) throw new Error(`route ${method}: path must start with '/', not ${JSON.stringify(route.path)}`);
     const config: RouteConfig = route.config ?? {};
     for (const key of Object.keys(config)) if (!CONFIG_KEYS.has(key)) throw new Error(`route ${method} ${route.path}: config.${key} is not supported by Cairn`);
-    const { controller, action, scope } = plugin ? pluginHandlerOf(route, config, plugin) : handlerOf(route, config);
+    const { controller, action, steps, scope } = plugin ? pluginHandlerOf(route, config, plugin) : handlerOf(route, config);
     const policies = resolvePolicies(config.policies, plugin ? plugin.namespace : `api::${apiOf(route)}`, registry);
     const middlewares = resolveMiddlewares(config.middlewares, registry, strapi);
     const routePrefix = typeof config.prefix === 'string' ? config.prefix : (routerPrefix ?? plugin?.prefix ?? '');
@@ -175,13 +175,12 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
       if (contentType.kind === 'collectionType') registerActions(host.fastify, rest, `${prefix}/${contentType.info.pluralName}/:documentId/actions`, host.documents(mark.uid), contentType);
     }
     // The fast path: nothing of the app's runs on this route.
-    if (core && mark && config.auth === undefined && !policies.length && !middlewares.length && isCoreAction(mark, controller, action)) {
+    if (core && mark && controller && action && config.auth === undefined && !policies.length && !middlewares.length && isCoreAction(mark, controller, action)) {
       host.fastify.route({ method: core.method, url: core.path, handler: core.handler });
       return;
     }
     const url = core ? core.path : `${prefix}${routePrefix}${route.path}`;
-    const bound = (controller[action] as (ctx: KoaContext) => unknown).bind(controller);
-    const run = compose([policiesStep(policies, strapi), ...middlewares, returnBody, (ctx) => bound(ctx)]);
+    const run = compose([policiesStep(policies, strapi), ...middlewares, returnBody, ...steps]);
     const info = { method, path: route.path, handler: route.handler, config, info: plugin ? { pluginName: 'users-permissions', type: 'content-api' } : { apiName: apiOf(route), type: 'content-api' } };
     const paramsOf = (req: FastifyRequest) => {
       const raw = (req.params ?? {}) as Record<string, string>;
@@ -209,10 +208,22 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     host.fastify.route({ method, url, config: { [APP_ROUTE]: true }, onRequest: removeBodyFilesAtClose, handler: Object.assign(handler, { [KOA_ROUTE]: serve }) });
   }
 
-  /** The route's controller and action (Strapi's lookup: the API's controller first, then a full uid) and its permission. */
-  function handlerOf(route: RouteDefinition, config: RouteConfig): { controller: Obj; action: string; scope: string[] } {
+  /**
+   * The route's action: a controller's (Strapi's lookup for 'controller.action': the API's controller first, then a full
+   * uid) or the route's own function (or functions, run as Koa middlewares: the first one's return value is the answer)
+   * and the permission it needs. A function names none unless `config.auth.scope` does (see `authenticate`).
+   */
+  function handlerOf(route: RouteDefinition, config: RouteConfig): RouteAction {
     const api = apiOf(route);
-    if (typeof route.handler !== 'string') throw new Error(`route ${route.method} ${route.path}: handler must be 'controller.action' (a function handler is not supported by Cairn)`);
+    const auth = authConfigOf(route, config);
+    if (typeof route.handler === 'function' || Array.isArray(route.handler)) {
+      const steps = [route.handler].flat() as unknown[];
+      if (!steps.length || steps.some((step) => typeof step !== 'function')) {
+        throw new Error(`route ${route.method} ${route.path}: handler must be 'controller.action', a function or an array of functions`);
+      }
+      return { steps: steps as Middleware[], scope: auth && Array.isArray(auth.scope) ? auth.scope.map(String) : [] };
+    }
+    if (typeof route.handler !== 'string') throw new Error(`route ${route.method} ${route.path}: handler must be 'controller.action', a function or an array of functions`);
     const handler = route.handler.trim();
     const at = handler.lastIndexOf('.');
     if (at <= 0) throw new Error(`route ${route.method} ${route.path}: handler must be 'controller.action', not '${handler}'`);
@@ -221,15 +232,13 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     const uid = registry.controllers.has(`api::${api}.${name}`) ? `api::${api}.${name}` : name;
     const controller = registry.controllers.get(uid);
     if (!controller || typeof controller[action] !== 'function') throw new Error(`Handler not found "${handler}"`);
-    const auth = config.auth;
-    if (auth !== undefined && auth !== false && (typeof auth !== 'object' || auth === null)) throw new Error(`route ${route.method} ${route.path}: config.auth must be false or { scope }`);
     const scope = auth && Array.isArray(auth.scope) ? auth.scope.map(String) : [`${uid}.${action}`];
-    return { controller, action, scope };
+    return actionOf(controller, action, scope);
   }
 
   /** A plugin route's controller and action (`user.me`, or `plugin::users-permissions.user.me`) and its permission. */
-  function pluginHandlerOf(route: RouteDefinition, config: RouteConfig, plugin: PluginRoutes): { controller: Obj; action: string; scope: string[] } {
-    if (typeof route.handler !== 'string') throw new Error(`route ${route.method} ${route.path}: handler must be 'controller.action' (a function handler is not supported by Cairn)`);
+  function pluginHandlerOf(route: RouteDefinition, config: RouteConfig, plugin: PluginRoutes): RouteAction {
+    if (typeof route.handler !== 'string') throw new Error(`route ${route.method} ${route.path}: handler must be 'controller.action' (a plugin's route names its controller's action)`);
     const handler = route.handler.trim().replace(`${plugin.namespace}.`, '');
     const at = handler.lastIndexOf('.');
     const name = handler.slice(0, at);
@@ -237,10 +246,9 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     const controller = at > 0 ? plugin.controller(name) : undefined;
     // `in` first: the plugin's own controllers refuse a read of an action they lack (plugin-extensions.ts).
     if (!controller || !(action in controller) || typeof controller[action] !== 'function') throw new Error(`route ${route.method} ${route.path}: Handler not found "${route.handler}"`);
-    const auth = config.auth;
-    if (auth !== undefined && auth !== false && (typeof auth !== 'object' || auth === null)) throw new Error(`route ${route.method} ${route.path}: config.auth must be false or { scope }`);
+    const auth = authConfigOf(route, config);
     const scope = auth && Array.isArray(auth.scope) ? auth.scope.map(String) : [`${plugin.namespace}.${name}.${action}`];
-    return { controller, action, scope };
+    return actionOf(controller, action, scope);
   }
 
   function apiOf(route: RouteDefinition): string {
@@ -265,12 +273,20 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
   }
 
   /** The route's caller (401 on bad credentials, 403 without the route's permission) and Strapi's `ctx.state`. */
+  /**
+   * The caller, checked against the route's permissions: one of them must be allowed. A route that names none (a
+   * function handler without `config.auth.scope`) is Strapi's: any user, and a full-access API token, may call it;
+   * without credentials it is a 401, another token a 403.
+   */
   async function authenticate(ctx: KoaContext, req: FastifyRequest, scope: string[]) {
     const caller = await host.access.caller(req);
-    if (!scope.some((s) => caller.can(s))) throw new ForbiddenError();
+    if (!scope.length) {
+      if (caller.kind === 'public') throw new UnauthorizedError('Unauthorized');
+      if (caller.kind === 'token' && !caller.fullAccess) throw new ForbiddenError();
+    } else if (!scope.some((s) => caller.can(s))) throw new ForbiddenError();
     callers.set(ctx, caller);
     ctx.state.isAuthenticated = caller.kind !== 'public';
-    ctx.state.auth = { strategy: { name: caller.kind === 'token' ? 'api-token' : 'users-permissions' }, credentials: caller.kind === 'public' ? null : undefined };
+    ctx.state.auth = { strategy: { name: caller.kind === 'token' ? 'content-api-token' : 'users-permissions' }, credentials: caller.kind === 'public' ? null : undefined };
     if (caller.kind === 'user' && caller.userId !== undefined) {
       const me = await host.plugin('users-permissions').service<{ me(id: number): Promise<unknown> }>('auth').me(caller.userId);
       ctx.state.user = me;
@@ -288,6 +304,28 @@ interface PluginRoutes {
   /** Where a route without `config.prefix` goes, under `/api`: `/<plugin name>`. */
   prefix: string;
   controller(name: string): Obj | undefined;
+}
+
+/** What a route runs after its policies and middlewares: its action's steps, and the permissions that may call it. */
+interface RouteAction {
+  /** The controller and action, for a 'controller.action' handler (the fast path compares them with the core's). */
+  controller?: Obj;
+  action?: string;
+  steps: Middleware[];
+  scope: string[];
+}
+
+/** A controller's action as the route's one step (`this` the controller, as Strapi calls it). */
+function actionOf(controller: Obj, action: string, scope: string[]): RouteAction {
+  const bound = (controller[action] as (ctx: KoaContext) => unknown).bind(controller);
+  return { controller, action, steps: [(ctx) => bound(ctx)], scope };
+}
+
+/** `config.auth`: absent, false, or `{ scope }`. */
+function authConfigOf(route: RouteDefinition, config: RouteConfig): RouteConfig['auth'] {
+  const auth = config.auth;
+  if (auth !== undefined && auth !== false && (typeof auth !== 'object' || auth === null)) throw new Error(`route ${route.method} ${route.path}: config.auth must be false or { scope }`);
+  return auth;
 }
 
 type RateLimiter = { attempt(action: string, address: string, setHeader: (name: string, value: number) => void): Promise<void> };

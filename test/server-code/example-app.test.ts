@@ -146,6 +146,20 @@ describe('examples/server-code through HTTP (SQLite)', () => {
     expect(own.statusCode).toBe(415);
   });
 
+  it("a route's own function answers as Strapi's does: any user or full-access token, 401 without credentials, 403 for another token; functions in a row answer with the first's value", async () => {
+    const whoami = (headers: Record<string, string>) => app.request('GET', '/api/whoami', undefined, headers);
+    expect(await whoami(PUBLIC)).toMatchObject({ status: 401, body: { data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Unauthorized', details: {} } } });
+    expect((await whoami({})).body).toEqual({ user: null, strategy: 'content-api-token' });
+    const tokens = app.cairn.plugin('users-permissions').service<{ create(input: unknown): Promise<{ key: string }> }>('tokens');
+    const readOnly = await tokens.create({ name: 'read-only for whoami', type: 'read-only' });
+    expect((await whoami({ authorization: `Bearer ${readOnly.key}` })).status).toBe(403);
+    const registered = await app.request('POST', '/api/auth/local/register', { username: 'whoami', email: 'whoami@example.com', password: 'secret123' }, PUBLIC);
+    expect(registered.status).toBe(200);
+    expect((await whoami({ authorization: `Bearer ${registered.body.jwt}` })).body).toEqual({ user: 'whoami', strategy: 'users-permissions' });
+    const count = await app.request('GET', '/api/article-count', undefined, PUBLIC);
+    expect(count).toMatchObject({ status: 200, body: { count: 2, counted: 'by the second function' } });
+  });
+
   it('`auth: false` opens a route to anyone, without reading credentials', async () => {
     const stats = await app.request('GET', '/api/article-stats', undefined, PUBLIC);
     expect(stats.status).toBe(200);

@@ -23,6 +23,23 @@ module.exports = {
     { method: 'GET', path: '/article-errors/:kind', handler: 'article.fail', config: { auth: false } },
     // A cover image sent as multipart/form-data (ctx.request.files), stored through the upload service.
     { method: 'POST', path: '/articles/:id/cover', handler: 'article.cover' },
+    // A route's own function (no controller): it names no permission, so any logged-in user or full-access token may
+    // call it, as in Strapi.
+    {
+      method: 'GET',
+      path: '/whoami',
+      handler: async (ctx) => ({ user: ctx.state.user ? ctx.state.user.username : null, strategy: ctx.state.auth.strategy.name }),
+    },
+    // Functions in a row, Koa middlewares: the first one's return value is the answer.
+    {
+      method: 'GET',
+      path: '/article-count',
+      handler: [
+        async (ctx, next) => ({ count: await next(), counted: 'by the second function' }),
+        async () => strapi.documents('api::article.article').count({}),
+      ],
+      config: { auth: false },
+    },
     // Remembers in a signed cookie which articles this browser read (ctx.cookies, Koa's).
     { method: 'POST', path: '/articles/:id/read', handler: 'article.read', config: { auth: false } },
     // The (extended) core find again, its populate set by a middleware; guarded by api::article.article.find.
