@@ -1,6 +1,6 @@
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createCairn, type Cairn } from '../../src/app/cairn.js';
 import type { DatabaseConfig, DialectName } from '../../src/database/types.js';
 import type { AppConfig } from '../../src/project/types.js';
@@ -50,6 +50,14 @@ export function writeApp(schemas: TestSchemas): string {
   }
   if (schemas.index) writeFileSync(join(dir, 'src', 'index.js'), schemas.index);
   return dir;
+}
+
+/** Writes files (path in the app folder -> text) into an app folder: server code, config files... */
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
 }
 
 /** Starts a real Cairn on a fresh database of `dialect` for an app folder (written from schemas, or given). */

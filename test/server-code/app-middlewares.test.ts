@@ -1,10 +1,10 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCairn } from '../../src/app/cairn.js';
 import { createLogger } from '../../src/app/logger.js';
 import { KoaContext } from '../../src/server-code/koa-context.js';
-import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/databases.js';
 
 /**
@@ -116,13 +116,6 @@ module.exports = factories.createCoreController('api::article.article', ({ strap
   },
 }));`,
 };
-
-function writeFiles(dir: string, files: Record<string, string>) {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-}
 
 describe('application middlewares from config/middlewares, through HTTP (SQLite)', () => {
   let app: TestApp;

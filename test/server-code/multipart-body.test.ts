@@ -1,8 +1,7 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
 
 /**
  * Multipart bodies on the app's routes, as Strapi's `strapi::body` (koa-body v6, formidable v2) reads them: text
@@ -40,10 +39,7 @@ describe('multipart bodies on app routes (SQLite)', () => {
   let dir: string;
   beforeAll(async () => {
     dir = writeApp({ contentTypes: { tag: TAG } });
-    for (const [path, text] of Object.entries(FILES)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    }
+    writeFiles(dir, FILES);
     app = await startTestApp('sqlite', dir);
   });
   afterAll(async () => {

@@ -1,8 +1,8 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/project/config.js';
-import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
 
 /**
  * Strapi 5's `server.proxy` (config/server): with `proxy.koa` true, a proxy's X-Forwarded-For and X-Forwarded-Proto
@@ -32,10 +32,7 @@ module.exports = factories.createCoreController('api::tag.tag', () => ({
 
 async function appWith(server: string): Promise<TestApp> {
   const dir = writeApp({ contentTypes: { tag: TAG } });
-  for (const [path, text] of Object.entries({ ...FILES, 'config/server.js': `module.exports = ${server};` })) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
+  writeFiles(dir, { ...FILES, 'config/server.js': `module.exports = ${server};` });
   const app = await startTestApp('sqlite', dir);
   const close = app.close;
   return { ...app, close: async () => (await close(), rmSync(dir, { recursive: true, force: true })) };
