@@ -40,6 +40,7 @@ import { loadModelLifecycles } from '../project/model-lifecycles.js';
 import { strapiFace, type StrapiFace } from './strapi-face.js';
 import { strapiConfig, type StrapiConfig } from '../project/strapi-config.js';
 import { readClientAddressFrom, trustProxyOf } from './proxy-trust.js';
+import { registerI18nServices } from './i18n-services.js';
 
 /**
  * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
@@ -376,6 +377,7 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
     cairn.hooks = await loadAppHooks(options.dir);
     // Services apps call from register() exist before it runs (the features' own registration comes after).
     registerGraphqlServices(cairn);
+    registerI18nServices(cairn);
     // As Strapi, the app's code may use the global `strapi` (lifecycle files, services): the last app started's.
     (globalThis as { strapi?: unknown }).strapi = cairn.strapi;
     // As Strapi loads plugins: each extension's schema.json, then its strapi-server; then the plugins' register (an
