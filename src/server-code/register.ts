@@ -272,11 +272,10 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     );
   }
 
-  /** The route's caller (401 on bad credentials, 403 without the route's permission) and Strapi's `ctx.state`. */
   /**
-   * The caller, checked against the route's permissions: one of them must be allowed. A route that names none (a
-   * function handler without `config.auth.scope`) is Strapi's: any user, and a full-access API token, may call it;
-   * without credentials it is a 401, another token a 403.
+   * The route's caller (401 on bad credentials) checked against the route's permissions, one of which it must have
+   * (403), and Strapi's `ctx.state`. A route that names none (a function handler without `config.auth.scope`) is
+   * Strapi's: any user, and a full-access API token, may call it; without credentials it is a 401, another token a 403.
    */
   async function authenticate(ctx: KoaContext, req: FastifyRequest, scope: string[]) {
     const caller = await host.access.caller(req);
