@@ -78,7 +78,11 @@ const server = object({
       koa: bool,
       maxIpsCount: { normalize: integerOrString, check: wholeNumber.check },
       ipHeader: { check: (v) => (typeof v === 'string' && /^[A-Za-z0-9-]+$/.test(v) ? undefined : `must be a header name, not ${show(v)}`) },
-      ...strapiKeys('global', 'fetch', 'http', 'https'),
+      // Strapi sends its own outgoing requests through these; Cairn's one outgoing client (the S3 upload provider)
+      // goes direct, which matters: a warning says so.
+      ...Object.fromEntries(
+        ['global', 'fetch', 'http', 'https'].map((key) => [key, { ignoredNote: `Strapi's proxy for its outgoing requests: Cairn's one outgoing client, the S3 upload provider, connects directly, so proxy.${key} is ignored` }]),
+      ),
     },
   },
   ...strapiKeys('app', 'emitErrors', 'url', 'absoluteUrl', 'globalProxy', 'cron', 'dirs', 'logger', 'transfer', 'admin', 'openapi', 'webhooks', 'http', 'mcp'),

@@ -92,6 +92,15 @@ describe("server.proxy: a proxy's forwarded headers, trusted as Strapi 5 trusts 
     ]);
   });
 
+  it("proxy.global (Strapi's proxy for its outgoing requests) is named in a warning: Cairn's S3 uploads go direct", async () => {
+    const app = await open(`{ host: '127.0.0.1', port: 1337, proxy: { koa: true, global: 'http://proxy.example:3128' } }`);
+    const warnings: string[] = [];
+    await loadConfig(app.dir, {}, { warn: (message) => warnings.push(message) });
+    expect(warnings).toEqual([
+      `${join(app.dir, 'config', 'server.js')}: server.proxy.global is set: Strapi's proxy for its outgoing requests: Cairn's one outgoing client, the S3 upload provider, connects directly, so proxy.global is ignored`,
+    ]);
+  });
+
   it('a proxy setting of the wrong kind stops the start, naming the file and the key', async () => {
     await expect(appWith(`{ host: '127.0.0.1', port: 1337, proxy: 'yes' }`)).rejects.toThrow(/config[/]server\.js: server\.proxy must be an object \(\{ koa: true \} trusts a proxy's X-Forwarded-\* headers\), not "yes"/);
     await expect(appWith(`{ host: '127.0.0.1', port: 1337, proxy: { koa: true, maxIpsCount: -1 } }`)).rejects.toThrow(/server\.proxy\.maxIpsCount must be a whole number \(0 or more\), not -1/);
