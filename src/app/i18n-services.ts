@@ -1,4 +1,4 @@
-import { NotProvidedError } from '../errors/index.js';
+import { providedMembers } from '../errors/index.js';
 
 /** What the locales service uses: Strapi's Query Engine on the app (`strapi.db.query`) and the app's locales. */
 interface I18nHost {
@@ -36,12 +36,5 @@ export function registerI18nServices(host: I18nHost): void {
     update: (where: Record<string, unknown>, changes: Record<string, unknown>) => locales().update({ where, data: changes }),
     getDefaultLocale: async () => host.appLocales.defaultLocale,
   };
-  const service = new Proxy(members, {
-    get(target, key) {
-      if (typeof key === 'symbol' || key in target) return Reflect.get(target, key);
-      if (key === 'then' || key === 'toJSON') return undefined;
-      throw new NotProvidedError(`strapi.plugin('i18n').service('locales').${key} is not provided by Cairn (it provides ${Object.keys(members).join(', ')}: see README's list of the Strapi APIs Cairn runs)`);
-    },
-  });
-  host.services.set('i18n', { locales: service });
+  host.services.set('i18n', { locales: providedMembers('i18n', 'locales', members) });
 }

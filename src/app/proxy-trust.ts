@@ -30,7 +30,7 @@ export function trustProxyOf(proxy: unknown): boolean | ((address: string, hop: 
  * Fastify reads X-Forwarded-For only, so each request's X-Forwarded-For becomes that header's value (none when the
  * request has none: Koa then reads the socket's address, as Fastify does). Nothing is added otherwise.
  */
-export function readClientAddressFrom(fastify: Pick<FastifyInstance, "addHook">, proxy: unknown): void {
+export function readClientAddressFrom(fastify: Pick<FastifyInstance, 'addHook'>, proxy: unknown): void {
   const config = proxyConfig(proxy);
   const header = config?.koa === true ? config.ipHeader?.toLowerCase() : undefined;
   if (!header || header === 'x-forwarded-for') return;

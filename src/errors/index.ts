@@ -150,3 +150,20 @@ export class NotProvidedError extends Error {
     this.name = 'NotProvidedError';
   }
 }
+
+/**
+ * `members` as a plugin's service for app code (`strapi.plugin(plugin).service(service)`): reading any other member
+ * throws a NotProvidedError naming it and what is provided, never an undefined that fails later, elsewhere.
+ */
+export function providedMembers<T extends object>(plugin: string, service: string, members: T): T {
+  return new Proxy(members, {
+    get(target, key) {
+      if (typeof key === 'symbol' || key in target) return Reflect.get(target, key);
+      // Probes of promises and JSON, not Strapi's API.
+      if (key === 'then' || key === 'toJSON') return undefined;
+      throw new NotProvidedError(
+        `strapi.plugin('${plugin}').service('${service}').${key} is not provided by Cairn (it provides ${Object.keys(members).join(', ')}: see README's list of the Strapi APIs Cairn runs)`,
+      );
+    },
+  });
+}

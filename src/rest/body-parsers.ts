@@ -23,6 +23,11 @@ export function installBodyParsers(app: FastifyInstance, options: { jsonLimit?: 
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request: FastifyRequest, body: string | Buffer, done) => {
     if (body.length === 0) return done(null, undefined);
-    done(new CairnError('UnsupportedMediaTypeError', 415, `Unsupported Media Type: ${request.headers['content-type'] ?? ''}`.trim()), undefined);
+    done(unsupportedMediaType(request), undefined);
   });
+}
+
+/** The 415 of a body whose media type the route does not read. */
+export function unsupportedMediaType(request: FastifyRequest): CairnError {
+  return new CairnError('UnsupportedMediaTypeError', 415, `Unsupported Media Type: ${request.headers['content-type'] ?? ''}`.trim());
 }

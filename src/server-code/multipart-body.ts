@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CairnError, PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { unsupportedMediaType } from '../rest/index.js';
 import type { BusboyConstructor } from '@fastify/busboy';
 
 /** Text fields are small (as the media library's reader has them): a larger one, or too many, is a 413. */
@@ -54,7 +55,7 @@ export function installAppMultipart(fastify: FastifyInstance, limits: { maxFileS
       payload.on('data', () => {
         if (answered) return;
         answered = true;
-        done(new CairnError('UnsupportedMediaTypeError', 415, `Unsupported Media Type: ${request.headers['content-type'] ?? ''}`.trim()), undefined);
+        done(unsupportedMediaType(request), undefined);
         payload.resume();
       });
       payload.on('end', () => answered || done(null, undefined));

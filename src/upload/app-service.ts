@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Caller } from '../auth/access-control.js';
-import { NotProvidedError, ValidationError } from '../errors/index.js';
+import { providedMembers, ValidationError } from '../errors/index.js';
 import { attachTarget } from './attach.js';
 import type { UploadHost } from './host.js';
 import { uploadFiles } from './upload-files.js';
@@ -55,13 +55,7 @@ export function appUploadService(host: Pick<UploadHost, 'db' | 'model' | 'docume
     },
   };
   // Strapi's service has more (remove, update, findMany...): reading one is an error naming it, not an undefined.
-  return new Proxy(members, {
-    get(target, key) {
-      if (typeof key === 'symbol' || key in target) return Reflect.get(target, key);
-      if (key === 'then' || key === 'toJSON') return undefined;
-      throw new NotProvidedError(`strapi.plugin('upload').service('upload').${key} is not provided by Cairn (it provides upload: see README's list of the Strapi APIs Cairn runs)`);
-    },
-  });
+  return providedMembers('upload', 'upload', members);
 }
 
 async function incomingFile(file: InputFile, index: number, info: FileInfo | undefined): Promise<IncomingFile> {
