@@ -28,7 +28,8 @@ import { lazySchemaCompilers } from './schema-compilers.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
 import { graphqlEndpoint, registerGraphql, registerGraphqlServices } from '../graphql/index.js';
-import { loadApplicationMiddlewares, loadPluginExtensions, registerServerCode, strapiModuleAliases, type PluginExtensions } from '../server-code/index.js';
+import { ContentApiParams, loadApplicationMiddlewares, loadPluginExtensions, registerServerCode, strapiModuleAliases, type PluginExtensions } from '../server-code/index.js';
+import { loudMembers } from '../errors/index.js';
 import { USERS_PERMISSIONS_ROUTES } from '../auth/index.js';
 import { installAnswerHeaders } from './answer-headers.js';
 import { useAppModuleAliases } from '../project/config-module.js';
@@ -89,6 +90,13 @@ export class Cairn {
   readonly setup: Array<() => Promise<void>> = [];
   /** `strapi.customFields`: the app declares its custom fields here in `register()`, before the model is built. */
   readonly customFields = new CustomFields();
+  /** The routes' extra parameters the app adds in `register()` (`strapi.contentAPI.addQueryParams`...). */
+  readonly contentApiParams = new ContentApiParams();
+  /** `strapi.contentAPI`: of Strapi's members, those that add parameters to routes (server-code/route-params.ts). */
+  readonly contentAPI = loudMembers('strapi.contentAPI', {
+    addQueryParams: (options: Parameters<ContentApiParams['addQueryParams']>[0]) => this.contentApiParams.addQueryParams(options),
+    addInputParams: (options: Parameters<ContentApiParams['addInputParams']>[0]) => this.contentApiParams.addInputParams(options),
+  });
   private builtModel: Model | undefined;
   /** The app's document middlewares (`strapi.documents.use`) and lifecycles (`lifecycles.js`, `strapi.db.lifecycles.subscribe`). */
   readonly documentHooks = new DocumentHooks();

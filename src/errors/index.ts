@@ -156,14 +156,17 @@ export class NotProvidedError extends Error {
  * throws a NotProvidedError naming it and what is provided, never an undefined that fails later, elsewhere.
  */
 export function providedMembers<T extends object>(plugin: string, service: string, members: T): T {
+  return loudMembers(`strapi.plugin('${plugin}').service('${service}')`, members);
+}
+
+/** `members` as the object of Strapi's at `path` (`strapi.contentAPI`): any other member read throws, naming it. */
+export function loudMembers<T extends object>(path: string, members: T): T {
   return new Proxy(members, {
     get(target, key) {
       if (typeof key === 'symbol' || key in target) return Reflect.get(target, key);
       // Probes of promises and JSON, not Strapi's API.
       if (key === 'then' || key === 'toJSON') return undefined;
-      throw new NotProvidedError(
-        `strapi.plugin('${plugin}').service('${service}').${key} is not provided by Cairn (it provides ${Object.keys(members).join(', ')}: see README's list of the Strapi APIs Cairn runs)`,
-      );
+      throw new NotProvidedError(`${path}.${key} is not provided by Cairn (it provides ${Object.keys(members).join(', ')}: see README's list of the Strapi APIs Cairn runs)`);
     },
   });
 }

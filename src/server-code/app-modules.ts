@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ModuleAliases } from '../project/config-module.js';
 import { factories } from './factories.js';
+import * as z from 'zod/v4';
 import { errors } from './strapi-errors.js';
 
 const REGISTRY = Symbol.for('cairn.server-code.modules');
@@ -30,7 +31,8 @@ function strapiModule(name: string, members: Record<string, unknown>): object {
 }
 
 const strapiPackage = strapiModule('@strapi/strapi', { factories });
-const utilsPackage = strapiModule('@strapi/utils', { errors });
+// `z`: Strapi's Zod 4 (@strapi/utils re-exports it), for the routes' `request` schemas (route-params.ts).
+const utilsPackage = strapiModule('@strapi/utils', { errors, z });
 
 /**
  * Makes `@strapi/strapi` and `@strapi/utils` resolve, in app code Cairn loads, to Cairn's own modules (factories,

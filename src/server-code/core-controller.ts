@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Caller } from '../auth/access-control.js';
 import type { ContentType } from '../model/types.js';
 import { encodeSourceMaps, readSpec, toV4Text, type RestContext } from '../rest/index.js';
-import { CALLER } from './core-service.js';
+import { CALLER, EXTRA_KEYS } from './core-service.js';
+import { checkInputParams, checkQueryParams, routeParamsOf } from './route-params.js';
 import type { KoaContext } from './koa-context.js';
 import { ValidationError } from './strapi-errors.js';
 
@@ -32,7 +33,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function createCoreController(rest: RestContext, contentType: ContentType, service: () => Service): Record<string, unknown> {
   const { uid } = contentType;
-  const check = (ctx: Ctx) => readSpec(rest, contentType, { ...(ctx.query ?? {}) }, callerOf(ctx));
+  // The route's extra parameters (route-params.ts) are checked with their schemas, the rest as the Content API does.
+  const check = (ctx: Ctx) => {
+    const { rest: query, parsed } = checkQueryParams(ctx.query ?? {}, routeParamsOf(ctx));
+    readSpec(rest, contentType, { ...query }, callerOf(ctx));
+    return { query, parsed };
+  };
+  const checkInput = (data: Record<string, unknown>) => checkInputParams(data, routeParamsOf(requestContext.getStore()));
   const proto = {
     transformResponse(data: unknown, meta: Record<string, unknown> = {}) {
       if (data === null || data === undefined) return data;
@@ -47,17 +54,22 @@ export function createCoreController(rest: RestContext, contentType: ContentType
       return withoutPrivate(data, contentType);
     },
     async sanitizeInput(data: unknown) {
-      return data;
+      if (!isObject(data)) return data;
+      const { rest: entry, parsed } = checkInput(data);
+      const extra = Object.keys(parsed);
+      return extra.length ? { ...entry, ...parsed, [EXTRA_KEYS]: extra } : data;
     },
     async sanitizeQuery(ctx: Ctx) {
-      check(ctx);
-      return { ...(ctx.query ?? {}), [CALLER]: callerOf(ctx) };
+      const { query, parsed } = check(ctx);
+      const extra = Object.keys(parsed);
+      return { ...query, ...parsed, [CALLER]: callerOf(ctx), ...(extra.length ? { [EXTRA_KEYS]: extra } : {}) };
     },
     async validateQuery(ctx: Ctx) {
       check(ctx);
     },
     async validateInput(data: unknown) {
       if (!isObject(data)) throw new ValidationError('Missing "data" payload in the request body');
+      checkInput(data);
     },
   };
   const requireData = (ctx: Ctx) => {

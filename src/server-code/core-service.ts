@@ -11,13 +11,21 @@ import { readSpec, type RestContext } from '../rest/index.js';
  */
 export const CALLER = Symbol('cairn.server-code.caller');
 
+/**
+ * The keys of a query (or of an entry) that are a route's extra parameters (server-code/route-params.ts), attached
+ * by the core controller's `sanitizeQuery` and `sanitizeInput` as CALLER is: the app's code sees them, the reads
+ * and writes of a core service leave them out, as Strapi's Document Service does.
+ */
+export const EXTRA_KEYS = Symbol('cairn.server-code.extra-keys');
+
 type Params = Record<string | symbol, unknown>;
 type Entry = Record<string, unknown>;
 
-/** `{ ...params }` without the keys a read does not take. */
+/** `{ ...params }` without the keys a read does not take (`keys`, and a route's extra parameters). */
 function without(params: Params, ...keys: string[]): Record<string, unknown> {
+  const extra = (params[EXTRA_KEYS] as readonly string[] | undefined) ?? [];
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(params)) if (!keys.includes(key)) out[key] = value;
+  for (const [key, value] of Object.entries(params)) if (!keys.includes(key) && !extra.includes(key)) out[key] = value;
   return out;
 }
 
@@ -36,7 +44,8 @@ export function createCoreService(rest: RestContext, contentType: ContentType): 
     return caller ? readSpec(rest, contentType, without(params), caller) : documents.spec(without(params));
   };
   const writeOf = (params: Params) => {
-    const data = params.data as Record<string, unknown> | undefined;
+    const given = params.data as Params | undefined;
+    const data = given && typeof given === 'object' && given[EXTRA_KEYS] ? without(given) : (given as Record<string, unknown> | undefined);
     const status = params.status as 'draft' | 'published' | undefined;
     const locale = typeof params.locale === 'string' ? params.locale : undefined;
     const answer = specOf(Object.assign(without(params, 'data'), params[CALLER] ? { [CALLER]: params[CALLER] } : {}));

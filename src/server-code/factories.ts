@@ -31,6 +31,10 @@ export interface RouteDefinition {
   handler: string | ((...args: never[]) => unknown);
   config?: RouteConfig;
   info?: Record<string, unknown>;
+  /** Zod schemas of the request's extra parameters (route-params.ts). */
+  request?: unknown;
+  /** The answer's Zod schema: a description for OpenAPI, never checked at run time (in Strapi neither). */
+  response?: unknown;
 }
 
 export const CORE_ROUTER = Symbol.for('cairn.server-code.core-router');

@@ -8,6 +8,7 @@ import type { QueryStringParser, ReadSettings } from '../query/index.js';
 import type { AppConfig } from '../project/types.js';
 import type { LocaleInfo } from '../project/locales.js';
 import type { PluginExtensions } from './plugin-extensions.js';
+import type { ContentApiParams } from './route-params.js';
 
 /**
  * What running an app's server code (src/api/*: routes, controllers, services, policies, middlewares) needs of
@@ -35,6 +36,8 @@ export interface ServerCodeHost {
   /** `strapi.eventHub`: Strapi 5's event hub, on which the Document Service's writes emit their events. */
   readonly eventHub: EventHub;
   plugin(name: string): { service<T = unknown>(service: string): T };
+  /** The routes' extra parameters the app's `register()` added (`strapi.contentAPI.addQueryParams`...). */
+  readonly contentApiParams: ContentApiParams;
   /** What the app's `src/extensions` changed of Strapi's plugins (plugin-extensions.ts), loaded with the model. */
   readonly pluginExtensions?: PluginExtensions;
 }

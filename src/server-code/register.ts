@@ -16,6 +16,7 @@ import { respond } from './respond.js';
 import { APP_ROUTE, installAppMultipart, removeBodyFilesAtClose } from './multipart-body.js';
 import { multipartFileLimit } from '../project/middlewares.js';
 import { createStrapiObject, type ServerCodeRegistry } from './strapi-object.js';
+import { ROUTE_PARAMS } from './route-params.js';
 import { RATE_LIMIT_MIDDLEWARE, type UsersPermissionsActions } from '../auth/routes.js';
 
 type Obj = Record<string, unknown>;
@@ -24,7 +25,9 @@ type Obj = Record<string, unknown>;
 const CORE_ROUTE = Symbol.for('cairn.server-code.core-route');
 type CoreRouteMark = { uid: string; action: CoreAction; path: string };
 
-const ROUTE_KEYS = new Set(['method', 'path', 'handler', 'config', 'info']);
+// `request` and `response` are Zod schemas (route-params.ts): the request's extra parameters, and the answer's
+// description (OpenAPI's: neither Strapi nor Cairn checks an answer against it).
+const ROUTE_KEYS = new Set(['method', 'path', 'handler', 'config', 'info', 'request', 'response']);
 const CONFIG_KEYS = new Set(['auth', 'policies', 'middlewares', 'prefix', 'description', 'tag']);
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 /** The core service method each core controller action calls. */
@@ -123,6 +126,17 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     }
   }
 
+  // A content-type without a routes file has the Content API's core routes (rest/); where a parameter the app added
+  // (`strapi.contentAPI.addQueryParams`...) applies to one of them, they are served here, as a core router's are.
+  for (const contentType of host.model.contentTypes.values()) {
+    if (contentType.plugin || served.has(contentType.uid)) continue;
+    const definitions = coreRouteDefinitions(rest, contentType.uid, {});
+    if (!definitions.some((route) => host.contentApiParams.matches(route))) continue;
+    served.add(contentType.uid);
+    currentApi = String(definitions[0].info?.apiName);
+    for (const route of definitions) addRoute(route, undefined);
+  }
+
   // users-permissions as the app's strapi-server left it: the routes it changed or added, with its controllers.
   const usersPermissions = host.pluginExtensions?.usersPermissions;
   if (usersPermissions) {
@@ -169,19 +183,28 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     const routePrefix = typeof config.prefix === 'string' ? config.prefix : (routerPrefix ?? plugin?.prefix ?? '');
     const mark = plugin ? undefined : (route as unknown as { [CORE_ROUTE]?: CoreRouteMark })[CORE_ROUTE];
     const core = mark && mark.path === route.path && routePrefix === '' ? coreRouteOf(mark) : undefined;
+    const params = host.contentApiParams.forRoute(route);
     if (mark && core?.method === 'PUT' && host.model.contentTypes.get(mark.uid)?.draftAndPublish && !withActions.has(mark.uid)) {
       withActions.add(mark.uid);
       const contentType = host.model.contentTypes.get(mark.uid)!;
       if (contentType.kind === 'collectionType') registerActions(host.fastify, rest, `${prefix}/${contentType.info.pluralName}/:documentId/actions`, host.documents(mark.uid), contentType);
     }
     // The fast path: nothing of the app's runs on this route.
-    if (core && mark && controller && action && config.auth === undefined && !policies.length && !middlewares.length && isCoreAction(mark, controller, action)) {
+    if (core && mark && controller && action && config.auth === undefined && !policies.length && !middlewares.length && !params && isCoreAction(mark, controller, action)) {
       host.fastify.route({ method: core.method, url: core.path, handler: core.handler });
       return;
     }
     const url = core ? core.path : `${prefix}${routePrefix}${route.path}`;
     const run = compose([policiesStep(policies, strapi), ...middlewares, returnBody, ...steps]);
-    const info = { method, path: route.path, handler: route.handler, config, info: plugin ? { pluginName: 'users-permissions', type: 'content-api' } : { apiName: apiOf(route), type: 'content-api' } };
+    const info = {
+      method,
+      path: route.path,
+      handler: route.handler,
+      config,
+      info: plugin ? { pluginName: 'users-permissions', type: 'content-api' } : { apiName: apiOf(route), type: 'content-api' },
+      ...(route.request === undefined ? {} : { request: route.request }),
+      [ROUTE_PARAMS]: params,
+    };
     const paramsOf = (req: FastifyRequest) => {
       const raw = (req.params ?? {}) as Record<string, string>;
       return core ? (raw.documentId === undefined ? {} : { id: raw.documentId }) : { ...raw };

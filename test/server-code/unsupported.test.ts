@@ -81,7 +81,7 @@ describe('server code Cairn cannot run stops the start, naming the file and the 
       [route(`config: { policies: ['is-admin'] }`), 'Policy is-admin not found'],
       [route(`config: { middlewares: ['strapi::compression'] }`), 'Middleware strapi::compression not found'],
       [`module.exports = { routes: [{ method: 'GET', path: '/x', handler: 'article.nope' }] };\n`, 'Handler not found "article.nope"'],
-      [route(`request: { query: {} }`), "'request' is not supported by Cairn"],
+      [route(`responses: {}`), "'responses' is not supported by Cairn"],
       [route(`config: { rateLimit: 1 }`), 'config.rateLimit is not supported by Cairn'],
       [`const { factories } = require('@strapi/strapi');\nmodule.exports = factories.createCoreRouter('api::article.article', { only: ['findMany'] });\n`, "no core route 'findMany'"],
     ];

@@ -7,6 +7,9 @@ module.exports = factories.createCoreController('api::article.article', ({ strap
   // The core find (Cairn's compiled reader), with more in its meta.
   async find(ctx) {
     const { data, meta } = await super.find(ctx);
+    // `ref`, a parameter the app added in register() (src/index.js), checked against its schema.
+    const { ref } = await this.sanitizeQuery(ctx);
+    if (ref) meta.ref = ref;
     meta.extended = true;
     meta.titles = data.map((article) => article.title);
     return { data, meta };
@@ -16,6 +19,14 @@ module.exports = factories.createCoreController('api::article.article', ({ strap
     const entry = await strapi.service('api::article.article').findOne(ctx.params.id, { fields: ['title', 'body'] });
     if (!entry) return ctx.notFound('No such article');
     return { data: strapi.service('api::article.summary').of(entry) };
+  },
+
+  // `word` is the route's own extra parameter (its `request.query` schema in routes/custom.js).
+  async byWord(ctx) {
+    const { word } = await this.sanitizeQuery(ctx);
+    if (!word) return ctx.badRequest('Give a word: ?word=...');
+    const { results } = await strapi.service('api::article.article').find({ filters: { body: { $containsi: word } }, fields: ['title'], sort: 'title' });
+    return { data: results.map((article) => article.title), meta: { word } };
   },
 
   async stats(ctx) {

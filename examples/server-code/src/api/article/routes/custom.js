@@ -1,5 +1,7 @@
 'use strict';
 
+const { z } = require('@strapi/utils');
+
 module.exports = {
   routes: [
     // Granted to the public role in config/permissions.json (api::article.article.summary).
@@ -42,6 +44,14 @@ module.exports = {
     },
     // Remembers in a signed cookie which articles this browser read (ctx.cookies, Koa's).
     { method: 'POST', path: '/articles/:id/read', handler: 'article.read', config: { auth: false } },
+    // A query parameter of the route's own, declared with Zod as Strapi 5 declares them: checked before the action runs.
+    {
+      method: 'GET',
+      path: '/articles-by-word',
+      handler: 'article.byWord',
+      config: { auth: false },
+      request: { query: { word: z.string().min(2).max(20) } },
+    },
     // The (extended) core find again, its populate set by a middleware; guarded by api::article.article.find.
     { method: 'GET', path: '/articles-with-tags', handler: 'article.find', config: { middlewares: ['api::article.with-tags'] } },
   ],
