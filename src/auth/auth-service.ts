@@ -2,6 +2,7 @@ import bcrypt from 'bcryptjs';
 import { findUserByEmailOrUsername, findUserId, findUserIdWith, findUserPassword, findUserWithRole, setUserPassword, type UserWithRole } from '../database/users.js';
 import { ApplicationError, ForbiddenError, NotFoundError, RateLimitError, ValidationError, type FieldError } from '../errors/index.js';
 import { AttemptLimit } from './attempts.js';
+import { checkRoleOnCreate, checkRoleOnUpdate } from './role-input.js';
 import { checkCredentials, EMAIL, inputObject, stringField } from './credentials.js';
 import type { AuthHost } from './host.js';
 import type { JwtService } from './jwt.js';
@@ -164,6 +165,7 @@ export class AuthService {
     const { username, email, password } = await this.newCredentials(body, 'admin');
     const { role, confirmed, blocked } = body;
     if (role === undefined || role === null || role === '') throw ValidationError.fromFieldErrors([{ path: ['role'], message: 'role is a required field', name: 'ValidationError' }]);
+    checkRoleOnCreate(role);
     const extras = Object.fromEntries(this.options.extendedFields.filter((k) => k in body).map((k) => [k, body[k]]));
     const documentId = await this.users.createDocument({
       data: { ...extras, username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: confirmed ?? false, blocked: blocked ?? false, role },
@@ -178,6 +180,7 @@ export class AuthService {
     const body = inputObject(input);
     const data: Record<string, unknown> = {};
     this.checkUserKeys(body);
+    if ('role' in body) checkRoleOnUpdate(body.role);
     for (const [key, value] of Object.entries(body)) {
       if (key === 'password') {
         if (typeof value !== 'string' || value.length < this.options.minPasswordLength) throw new ValidationError(`password must be at least ${this.options.minPasswordLength} characters`);

@@ -114,6 +114,46 @@ describeEachDialect('users CRUD and permissions from code', (dialect) => {
     for (const user of [alice, bob]) expect((await app.request('DELETE', `/api/users/${user.id}`)).status).toBe(200);
   });
 
+  it("a user keeps a role: the users administration checks `role` as Strapi 5.54 does (answers probed on it)", async () => {
+    const roles = (await app.request('GET', '/api/users-permissions/roles')).body.roles as { id: number; documentId: string; type: string }[];
+    const [authenticated, publicRole] = ['authenticated', 'public'].map((type) => roles.find((r) => r.type === type)!);
+    const user = { username: 'frank', email: 'frank@example.com', password: 'secret12' };
+    const refused = async (method: string, url: string, body: unknown, message: string, errors: unknown[]) => {
+      const answer = await app.request(method, url, body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toEqual({ status: 400, name: 'ValidationError', message, details: { errors } });
+    };
+    await refused('POST', '/api/users', { ...user, role: { connect: [] } }, 'Users must have a role', [{ path: ['role', 'connect'], message: 'Users must have a role', name: 'ValidationError', value: [] }]);
+    await refused('POST', '/api/users', { ...user, role: {} }, 'role.connect is a required field', [{ path: ['role', 'connect'], message: 'role.connect is a required field', name: 'ValidationError' }]);
+    const nameless = { path: ['role', 'connect', '0'], message: 'Relation entry must include an id or documentId', name: 'ValidationError', value: { name: 'x' } };
+    await refused('POST', '/api/users', { ...user, role: { connect: [{ name: 'x' }] } }, nameless.message, [nameless]);
+    expect((await app.request('GET', '/api/users?filters[username]=frank')).body).toEqual([]);
+
+    const created = await app.request('POST', '/api/users', { ...user, role: { connect: [{ documentId: authenticated.documentId }] } });
+    expect(created.status).toBe(201);
+    expect(created.body.role).toMatchObject({ type: 'authenticated' });
+    const url = `/api/users/${created.body.id}`;
+    const disconnect = [{ documentId: authenticated.documentId }];
+    await refused('PUT', url, { role: { connect: [], disconnect } }, 'Cannot remove role', [{ path: ['role', 'disconnect'], message: 'Cannot remove role', name: 'ValidationError', value: disconnect }]);
+    await refused('PUT', url, { role: { disconnect: [1] } }, '2 errors occurred', [
+      { path: ['role', 'disconnect', '0'], message: 'role.disconnect[0] must be a `object` type, but the final value was: `1`.', name: 'ValidationError', value: 1 },
+      { path: ['role', 'disconnect'], message: 'Cannot remove role', name: 'ValidationError', value: [1] },
+    ]);
+    await refused('PUT', url, { role: null }, 'role must be a `object` type, but the final value was: `null`.', [
+      { path: ['role'], message: 'role must be a `object` type, but the final value was: `null`.', name: 'ValidationError', value: null },
+    ]);
+    await refused('PUT', url, { role: true }, 'role must be a `strapiID` type, but the final value was: `true`.', [
+      { path: ['role'], message: 'role must be a `strapiID` type, but the final value was: `true`.', name: 'ValidationError', value: true },
+    ]);
+    expect((await app.request('GET', `${url}?populate=role`)).body.role).toMatchObject({ type: 'authenticated' });
+    // A replacement may go with the disconnect; a disconnect of nothing changes nothing.
+    const replaced = await app.request('PUT', url, { role: { disconnect, connect: [{ id: publicRole.id }] } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.role).toMatchObject({ type: 'public' });
+    expect((await app.request('PUT', url, { role: { disconnect: [] } })).body.role).toMatchObject({ type: 'public' });
+    expect((await app.request('DELETE', url)).status).toBe(200);
+  });
+
   it('without a configured secret, development generates one in .tmp/ and reuses it on the next start', async () => {
     const { readFileSync } = await import('node:fs');
     const dir = writeApp({ ...schemas, config: {} });
