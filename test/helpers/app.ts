@@ -53,6 +53,21 @@ export function writeApp(schemas: TestSchemas): string {
 }
 
 /** Writes files (path in the app folder -> text) into an app folder: server code, config files... */
+/** The error that stops Cairn's start on the app in `dir` (on SQLite, in its .tmp/); fails the test if it starts. */
+export async function startupError(dir: string): Promise<string> {
+  try {
+    const cairn = await createCairn({
+      dir,
+      config: { database: { connection: { client: 'sqlite', connection: { filename: join(dir, '.tmp', 'data.db') } } } } as never,
+      log: createLogger({ write: () => undefined }),
+    });
+    await cairn.close();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the app started');
+}
+
 export function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });

@@ -1,10 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCairn } from '../../src/app/cairn.js';
-import { createLogger } from '../../src/app/logger.js';
 import { KoaContext } from '../../src/server-code/koa-context.js';
-import { startTestApp, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
+import { startTestApp, startupError, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/databases.js';
 
 /**
@@ -278,17 +276,7 @@ describe('an application middleware Cairn cannot find or build stops the start, 
     const dir = writeApp({ contentTypes: { tag: TAG } });
     dirs.push(dir);
     writeFiles(dir, files);
-    try {
-      const cairn = await createCairn({
-        dir,
-        config: { database: { connection: { client: 'sqlite', connection: { filename: join(dir, '.tmp', 'data.db') } } } } as never,
-        log: createLogger({ write: () => undefined }),
-      });
-      await cairn.close();
-    } catch (error) {
-      return { dir, message: (error as Error).message };
-    }
-    throw new Error('the app started');
+    return { dir, message: await startupError(dir) };
   }
 
   it('a global:: name with no file in src/middlewares', async () => {

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/app/logger.js';
 import { readLayout } from '../../src/database/layout.js';
 import { checkStrapiLayout } from '../../src/database/strapi-layout/check.js';
 import { BUILTIN_SCHEMAS } from '../../src/model/index.js';
-import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, startupError, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/databases.js';
 
 // examples/server-code extends the users-permissions user (src/extensions/users-permissions/content-types/user):
@@ -150,21 +150,8 @@ describe('an extension Cairn cannot apply stops the start, naming the file', () 
   async function startError(files: Record<string, string>): Promise<{ dir: string; message: string }> {
     const dir = writeApp({ contentTypes: { note: NOTE } });
     dirs.push(dir);
-    for (const [path, source] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), source);
-    }
-    try {
-      const cairn = await createCairn({
-        dir,
-        config: { database: { connection: { client: 'sqlite', connection: { filename: join(dir, '.tmp', 'data.db') } } } } as never,
-        log: createLogger({ write: () => undefined }),
-      });
-      await cairn.close();
-    } catch (error) {
-      return { dir, message: (error as Error).message };
-    }
-    throw new Error('the app started');
+    writeFiles(dir, files);
+    return { dir, message: await startupError(dir) };
   }
 
   const user = BUILTIN_SCHEMAS.find((b) => b.uid === USER_UID)!.schema as { attributes: Record<string, unknown> };

@@ -1,8 +1,5 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCairn } from '../../src/app/cairn.js';
-import { createLogger } from '../../src/app/logger.js';
-import { startTestApp, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
+import { startTestApp, startupError, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
 
 // Strapi 5's extra Content API parameters: a route's `request` Zod schemas, and strapi.contentAPI.addQueryParams /
 // addInputParams (route-params.ts). The example app (example-app.test.ts) shows them on routes with app code; here,
@@ -24,19 +21,6 @@ function appWith(files: Record<string, string>): string {
 
 const register = (body: string) => `module.exports = { register({ strapi }) { ${body} } };\n`;
 
-async function startError(dir: string): Promise<string> {
-  try {
-    const cairn = await createCairn({
-      dir,
-      config: { database: { connection: { client: 'sqlite', connection: { filename: join(dir, '.tmp', 'data.db') } } } } as never,
-      log: createLogger({ write: () => undefined }),
-    });
-    await cairn.close();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('the app started');
-}
 
 describe('parameters added in register() on content-types without server code (SQLite)', () => {
   let app: TestApp;
@@ -110,7 +94,7 @@ describe("the registration's checks stop the start with Strapi's messages", () =
   ];
   for (const [what, files, message] of cases) {
     it(what, async () => {
-      expect(await startError(appWith(files))).toContain(message);
+      expect(await startupError(appWith(files))).toContain(message);
     });
   }
 

@@ -1,9 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCairn } from '../../src/app/cairn.js';
-import { createLogger } from '../../src/app/logger.js';
-import { writeApp } from '../helpers/app.js';
+import { startupError, writeApp } from '../helpers/app.js';
 
 // Unsupported is loud: server code using an API of Strapi's that Cairn does not provide stops the start with an
 // error naming the file and the API, never a silent no-op.
@@ -32,20 +30,6 @@ function appWith(files: Record<string, string>): string {
   return dir;
 }
 
-async function startError(dir: string): Promise<string> {
-  const lines: string[] = [];
-  try {
-    const cairn = await createCairn({
-      dir,
-      config: { database: { connection: { client: 'sqlite', connection: { filename: join(dir, '.tmp', 'data.db') } } } } as never,
-      log: createLogger({ write: (line: string) => void lines.push(line) }),
-    });
-    await cairn.close();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('the app started');
-}
 
 const ROUTER = `const { factories } = require('@strapi/strapi');\nmodule.exports = factories.createCoreRouter('api::article.article');\n`;
 
@@ -55,21 +39,21 @@ describe('server code Cairn cannot run stops the start, naming the file and the 
       'routes/article.js': ROUTER,
       'controllers/article.js': `const { factories } = require('@strapi/strapi');\nmodule.exports = factories.createCoreController('api::article.article', ({ strapi }) => {\n  const query = strapi.entityService;\n  return { async find() { return query; } };\n});\n`,
     });
-    const message = await startError(dir);
+    const message = await startupError(dir);
     expect(message).toContain(join(dir, 'src/api/article/controllers/article.js'));
     expect(message).toContain('strapi.entityService is not provided by Cairn');
   });
 
   it('an option of createCoreRouter Cairn does not know', async () => {
     const dir = appWith({ 'routes/article.js': `const { factories } = require('@strapi/strapi');\nmodule.exports = factories.createCoreRouter('api::article.article', { onlyy: ['find'] });\n` });
-    const message = await startError(dir);
+    const message = await startupError(dir);
     expect(message).toContain(join(dir, 'src/api/article/routes/article.js'));
     expect(message).toContain("the option 'onlyy' is not supported by Cairn");
   });
 
   it("a member of @strapi/utils Cairn does not provide, with the file's line", async () => {
     const dir = appWith({ 'routes/article.js': ROUTER, 'services/article.js': `'use strict';\n\nconst { yup } = require('@strapi/utils');\nmodule.exports = () => ({ yup });\n` });
-    const message = await startError(dir);
+    const message = await startupError(dir);
     expect(message).toContain(join(dir, 'src/api/article/services/article.js'));
     expect(message).toContain("@strapi/utils: 'yup' is not provided by Cairn");
     expect(message).toContain('line 3');
@@ -87,7 +71,7 @@ describe('server code Cairn cannot run stops the start, naming the file and the 
     ];
     for (const [source, expected] of cases) {
       const dir = appWith({ 'routes/custom.js': source });
-      const message = await startError(dir);
+      const message = await startupError(dir);
       expect(message).toContain(join(dir, 'src/api/article/routes/custom.js'));
       expect(message).toContain(expected);
     }
@@ -103,7 +87,7 @@ describe('server code Cairn cannot run stops the start, naming the file and the 
       const body = hook === 'register' ? `  register({ strapi }) {\n    ${use}\n  },\n` : `  register() {},\n  async bootstrap({ strapi }) {\n    ${use}\n  },\n`;
       writeFileSync(file, `'use strict';\nmodule.exports = {\n${body}};\n`);
       const member = hook === 'register' ? 'webhookStore' : 'admin';
-      expect(await startError(dir)).toBe(`${file} (line ${line}): strapi.${member} is not provided by Cairn (see README's list of the Strapi APIs Cairn runs)`);
+      expect(await startupError(dir)).toBe(`${file} (line ${line}): strapi.${member} is not provided by Cairn (see README's list of the Strapi APIs Cairn runs)`);
     }
   });
 });
