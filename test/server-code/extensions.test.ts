@@ -206,10 +206,7 @@ describe("a users-permissions strapi-server: what Cairn honours, and what stops 
   function appWith(files: Record<string, string>): string {
     const dir = writeApp({ contentTypes: { note: NOTE } });
     dirs.push(dir);
-    for (const [path, source] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), source);
-    }
+    writeFiles(dir, files);
     return dir;
   }
   async function started(source: string): Promise<TestApp> {
@@ -218,20 +215,9 @@ describe("a users-permissions strapi-server: what Cairn honours, and what stops 
     return app;
   }
   async function refused(source: string): Promise<string> {
-    const dir = appWith({ [SERVER]: source });
-    try {
-      const cairn = await createCairn({
-        dir,
-        config: { database: { connection: { client: 'sqlite', connection: { filename: join(dir, '.tmp', 'data.db') } } } } as never,
-        log: createLogger({ write: () => undefined }),
-      });
-      await cairn.close();
-    } catch (error) {
-      const message = (error as Error).message;
-      expect(message).toContain(SERVER);
-      return message;
-    }
-    throw new Error('the app started');
+    const message = await startupError(appWith({ [SERVER]: source }));
+    expect(message).toContain(SERVER);
+    return message;
   }
   const register = (app: TestApp, username: string) =>
     app.request('POST', '/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' }, PUBLIC);
