@@ -316,6 +316,7 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     }
   }
 
+  host.contentApiParams.close();
   return { served: (contentType) => served.has(contentType.uid), strapi };
 }
 

@@ -67,8 +67,20 @@ function assertQueryScalar(schema: unknown, param: string): void {
 export class ContentApiParams {
   private readonly query: Array<{ param: string; schema: ParamSchema; matchRoute?: (route: ParamRoute) => boolean }> = [];
   private readonly input: Array<{ param: string; schema: ParamSchema; matchRoute?: (route: ParamRoute) => boolean }> = [];
+  /** Set once the routes are registered: a parameter added later would apply to none (Strapi drops it silently). */
+  private closed = false;
+
+  /** Called once the routes are registered (before the app's `bootstrap`). */
+  close(): void {
+    this.closed = true;
+  }
+
+  private open(what: string): void {
+    if (this.closed) throw new Error(`contentAPI.${what}: the routes are registered already (this runs after register()): add parameters in register(), where they apply to the routes`);
+  }
 
   addQueryParams(options: Registration): void {
+    this.open('addQueryParams');
     for (const [param, { schema, matchRoute }] of Object.entries(options ?? {})) {
       const resolved = resolve(schema, `contentAPI.addQueryParams: param "${param}"`);
       assertQueryScalar(resolved, param);
@@ -79,6 +91,7 @@ export class ContentApiParams {
   }
 
   addInputParams(options: Registration): void {
+    this.open('addInputParams');
     for (const [param, { schema, matchRoute }] of Object.entries(options ?? {})) {
       const resolved = resolve(schema, `contentAPI.addInputParams: param "${param}"`);
       if (RESERVED_INPUT_KEYS.has(param)) throw new Error(`contentAPI.addInputParams: param "${param}" is reserved by Strapi; use a different name`);

@@ -90,6 +90,11 @@ describe("the registration's checks stop the start with Strapi's messages", () =
       { 'src/api/article/routes/custom.js': `module.exports = { routes: [{ method: 'GET', path: '/articles-ref', handler: async () => ({}), request: { headers: {} } }] };\n` },
       'route GET /articles-ref: request.headers is not supported by Cairn (request takes query, params and body)',
     ],
+    [
+      'a parameter added in bootstrap(), once the routes are registered (Strapi drops it without a word)',
+      { 'src/index.js': `module.exports = { bootstrap({ strapi }) { strapi.contentAPI.addQueryParams({ ref: { schema: (z) => z.string() } }); } };\n` },
+      'contentAPI.addQueryParams: the routes are registered already (this runs after register()): add parameters in register(), where they apply to the routes',
+    ],
     ["strapi.contentAPI's other members", { 'src/index.js': register(`strapi.contentAPI.sanitize.query({}, {});`) }, 'strapi.contentAPI.sanitize is not provided by Cairn (it provides addQueryParams, addInputParams'],
   ];
   for (const [what, files, message] of cases) {
