@@ -123,18 +123,25 @@ async function readToTemporaryFiles(request: FastifyRequest, payload: NodeJS.Rea
       return;
     }
     let count = 0;
+    // The files in the body's order (several in one field keep it), whichever is written to disk first.
+    const arrived: Array<{ field: string; file: () => FormidableFile | undefined }> = [];
     parser.on('file', (field, stream, filename, _encoding, mime) => {
       const newFilename = `upload_${++count}`;
       const filepath = join(folder, newFilename);
       const out = createWriteStream(filepath);
       let size = 0;
+      let mtime = new Date();
       stream.on('data', (chunk: Buffer) => (size += chunk.length));
       stream.on('limit', () => fail(new PayloadTooLargeError(`File is too large (at most ${maxFileSize} bytes)`)));
       stream.on('error', (error: Error) => fail(new ValidationError(`Invalid multipart body: ${error.message}`)));
+      arrived.push({
+        field,
+        file: () => (stream.truncated ? undefined : { size, filepath, originalFilename: filename || null, newFilename, mimetype: mime || null, mtime, hashAlgorithm: false, hash: null }),
+      });
       writing.push(
         new Promise<void>((written, failed) => {
           out.on('finish', () => {
-            if (!stream.truncated) add(files, field, { size, filepath, originalFilename: filename || null, newFilename, mimetype: mime || null, mtime: new Date(), hashAlgorithm: false, hash: null });
+            mtime = new Date();
             written();
           });
           out.on('error', failed);
@@ -155,6 +162,10 @@ async function readToTemporaryFiles(request: FastifyRequest, payload: NodeJS.Rea
         () => {
           if (settled) return;
           settled = true;
+          for (const { field, file } of arrived) {
+            const written = file();
+            if (written) add(files, field, written);
+          }
           resolve({ fields, files });
         },
         (error: Error) => fail(error),

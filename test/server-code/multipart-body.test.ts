@@ -67,6 +67,8 @@ describe('multipart bodies on app routes (SQLite)', () => {
       ['tag', 'a'],
       ['tag', 'b'],
       ['doc', 'some text', 'notes.txt', 'text/plain'],
+      // Two files in one field keep the body's order, whichever is on disk first (the order of writes finishing
+      // once made this test fail now and then).
       ['pics', 'one', 'one.bin', 'application/octet-stream'],
       ['pics', 'two!', 'two.bin', 'application/octet-stream'],
     ]);
