@@ -87,8 +87,22 @@ export function joinTableNames(owner: RelationSide, attribute: { name: string; r
   };
 }
 
+/**
+ * Join tables worked out, by model and attribute: a write asks for the same ones every time, and Strapi's naming
+ * rules (lodash's snake_case on each part) cost more than the rest of the lookup. A model is frozen once built.
+ */
+const joinTables = new WeakMap<Model, WeakMap<RelationAttribute, JoinTable>>();
+
 /** The join table of an owning relation `attribute` of `owner`. */
 export function joinTableOf(model: Model, owner: ContentType | Component, attribute: RelationAttribute): JoinTable {
+  let ofModel = joinTables.get(model);
+  if (!ofModel) joinTables.set(model, (ofModel = new WeakMap()));
+  let table = ofModel.get(attribute);
+  if (!table) ofModel.set(attribute, (table = Object.freeze(namedJoinTable(model, owner, attribute))));
+  return table;
+}
+
+function namedJoinTable(model: Model, owner: ContentType | Component, attribute: RelationAttribute): JoinTable {
   const target = model.contentTypes.get(attribute.target);
   if (!target) throw new Error(`unknown relation target ${attribute.target}`);
   const relation = strapiRelationKind(attribute.relation);
@@ -134,9 +148,17 @@ export function morphTableNames(owner: RelationSide, attributeName: string): Mor
   };
 }
 
+/** Morph tables worked out, by schema (frozen once built) and attribute name, as joinTables. */
+const morphTables = new WeakMap<ContentType | Component, Map<string, MorphTable>>();
+
 /** The `_mph` table of morphToMany `attributeName` of a content type of the model. */
-export const morphTableOf = (schema: ContentType | Component, attributeName: string): MorphTable =>
-  morphTableNames({ collectionName: schema.table, singularName: singularOf(schema) }, attributeName);
+export function morphTableOf(schema: ContentType | Component, attributeName: string): MorphTable {
+  let ofSchema = morphTables.get(schema);
+  if (!ofSchema) morphTables.set(schema, (ofSchema = new Map()));
+  let table = ofSchema.get(attributeName);
+  if (!table) ofSchema.set(attributeName, (table = Object.freeze(morphTableNames({ collectionName: schema.table, singularName: singularOf(schema) }, attributeName))));
+  return table;
+}
 
 /** A morphToOne's columns on its owner's table: Strapi names them after `target`, whatever the attribute. */
 export const MORPH_TO_ONE_COLUMNS = { id: 'target_id', type: 'target_type' } as const;
