@@ -18,7 +18,8 @@ interface SortContext {
 /**
  * Every sort form of the reference: `sort=a`, `a:desc`, `a:asc,b:desc`, `sort[0]=a:asc`, `sort[a]=asc`,
  * `sort[chef][name]=asc`, `sort=chef.name:asc`, `sort[0][chef][name]=asc`. Directions are asc/desc in any case.
- * A field may be reached through to-one and to-many relations (`categories.tags.name`): through a to-many step an
+ * A field may be reached through to-one and to-many relations (`categories.tags.name`), media (`cover.name`) and components
+ * (`address.city`, `address.geo.lat`; not a dynamic zone): through a to-many step (a repeatable component too) an
  * entry sorts by the least of its values ascending and the greatest descending, as Strapi's deep sort picks them (see
  * compile-sort.ts). Unknown, private and non-scalar names (a relation itself, media) are 400 `Invalid key`.
  */
@@ -86,14 +87,19 @@ function item(ctx: SortContext, schema: Schema, steps: string[], direction: stri
   let path: string | null = ctx.at;
   for (const name of steps.slice(0, -1)) {
     const attribute = current.attributes.get(name);
-    // Private relations and relations to types the caller may not find read like unknown keys.
+    // Private relations and components, and relations to types the caller may not find (media: files), read like
+    // unknown keys. A dynamic zone is not a step (Strapi: `Invalid key`): its items are of several components.
     const hidden = !ctx.withPrivate && (attribute?.private || current.privateAttributes.has(name));
-    if (!attribute || attribute.kind !== 'relation' || hidden || !ctx.canFind(attribute.target)) {
-      throw invalidKey(ctx.param, name, path);
-    }
+    const step =
+      (attribute?.kind === 'relation' || attribute?.kind === 'media') && ctx.canFind(attribute.target)
+        ? ctx.model.contentTypes.get(attribute.target)
+        : attribute?.kind === 'component'
+          ? ctx.model.components.get(attribute.component)
+          : undefined;
+    if (!step || hidden) throw invalidKey(ctx.param, name, path);
     path = joinPath(path, name);
     relations.push(name);
-    current = ctx.model.contentTypes.get(attribute.target)!;
+    current = step;
   }
   const last = steps[steps.length - 1];
   if (last === '') throw queryError(ctx.param, 'Field cannot be empty', text, path);

@@ -106,7 +106,7 @@ export const PUBLICATION_FILTER_MODES = [
 export type PublicationFilterMode = (typeof PUBLICATION_FILTER_MODES)[number];
 
 export interface SortItem {
-  /** Relation attribute names leading to the field (to-one or to-many); empty for a field of the current table. */
+  /** Relation, media and component attribute names leading to the field (to-one or to-many); empty for a field of the current table. */
   relations: string[];
   field: FieldRef;
   direction: 'asc' | 'desc';

@@ -1,7 +1,8 @@
-import type { Component, ContentType, RelationAttribute } from '../../model/types.js';
+import type { Component, ComponentAttribute, ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
 import type { SortItem } from '../../query/types.js';
 import type { CompileContext } from './context.js';
 import { relationSource } from './relation-source.js';
+import { stringLiteral } from './dialect.js';
 
 const TEXT_TYPES = new Set(['string', 'text', 'richtext', 'enumeration', 'email', 'uid']);
 
@@ -12,8 +13,9 @@ export interface SortKey {
 }
 
 /**
- * Sort keys for sort items on rows of `schema` at `alias`. A field reached through relations is read by correlated
- * scalar subqueries, so sorting never multiplies rows: a to-one step reads its first linked row, a to-many step the
+ * Sort keys for sort items on rows of `schema` at `alias`. A field reached through relations, media or components is
+ * read by correlated scalar subqueries, so sorting never multiplies rows: a to-one step reads its first linked row
+ * (a single component, a single file), a to-many step (a repeatable component, multiple files) the
  * least of its rows' values ascending and the greatest descending (MIN/MAX skip NULLs; no row, or only NULLs, is
  * NULL). That is the value Strapi's deep sort keeps: it LEFT JOINs the path, numbers each entry's joined rows in the
  * requested direction with NULLs last and keeps the first. Each key takes its own extreme, as Strapi's separate joins
@@ -56,13 +58,38 @@ function sortExpression(
     if (ctx.dialect.name === 'mysql') return `${column} COLLATE utf8mb4_bin`;
     return column;
   }
-  const attribute = schema.attributes.get(item.relations[depth]) as RelationAttribute;
+  const attribute = schema.attributes.get(item.relations[depth]) as RelationAttribute | MediaAttribute | ComponentAttribute;
+  if (attribute.kind === 'component') return componentSortExpression(ctx, item, depth, schema, attribute, alias);
   const source = relationSource(ctx, attribute, alias, schema);
   const inner = sortExpression(ctx, item, depth + 1, source.target, source.alias);
-  if (attribute.toMany) {
+  if (attribute.kind === 'media' ? attribute.multiple : attribute.toMany) {
     // Nested MIN(MIN(...)) is the least over every row the path reaches, as one join over the whole path gives.
     const extreme = item.direction === 'asc' ? 'MIN' : 'MAX';
     return `(SELECT ${extreme}(${inner}) FROM ${source.from} WHERE ${source.where})`;
   }
   return `(SELECT ${inner} FROM ${source.from} WHERE ${source.where} ORDER BY ${source.orderBy} LIMIT 1)`;
+}
+
+/**
+ * A step through a component: its rows hang off the parent row in the parent's `_cmps` table (Strapi's layout), one
+ * for a single component, several for a repeatable one, whose least or greatest value counts as a to-many's does.
+ */
+function componentSortExpression(
+  ctx: CompileContext,
+  item: SortItem,
+  depth: number,
+  schema: ContentType | Component,
+  attribute: ComponentAttribute,
+  alias: string,
+): string {
+  const component = ctx.model.components.get(attribute.component)!;
+  const k = ctx.alias('k');
+  const c = ctx.alias('c');
+  const inner = sortExpression(ctx, item, depth + 1, component, c);
+  const from =
+    `${ctx.table(schema.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}` +
+    ` AND ${ctx.col(k, 'component_type')} = ${stringLiteral(attribute.component)}`;
+  const where = `${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)}`;
+  if (attribute.repeatable) return `(SELECT ${item.direction === 'asc' ? 'MIN' : 'MAX'}(${inner}) FROM ${from} WHERE ${where})`;
+  return `(SELECT ${inner} FROM ${from} WHERE ${where} ORDER BY ${ctx.col(k, 'id')} LIMIT 1)`;
 }
