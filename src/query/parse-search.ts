@@ -8,7 +8,7 @@ const TEXT_TYPES = new Set<string>(['string', 'text', 'richtext', 'email', 'uid'
 const NUMBER_TYPES = new Set<string>(['integer', 'biginteger', 'float', 'decimal']);
 
 /**
- * `_q`, Strapi's search: an entry matches when one of its text attributes contains the whole query,
+ * `_q`, Strapi's search: an entry matches when one of its text attributes (its documentId and locale too) contains the whole query,
  * case-insensitively (`$containsi`, so LIKE wildcards are plain characters); for a numeric query, its id and number
  * attributes too, compared as text (`_q=12.4` finds 12.4). Private attributes and passwords are not searched (they
  * cannot be filtered on either), nor attributes whose schema says `searchable: false` (Strapi's search skips them).
@@ -20,6 +20,12 @@ export function parseSearch(contentType: ContentType, raw: unknown): Filter | un
   if (raw.includes('\u0000')) throw queryError('_q', 'Invalid _q: NUL characters are not allowed', '_q');
   const numeric = raw.trim() !== '' && !Number.isNaN(Number(raw));
   const fields: FieldRef[] = numeric ? [ID_FIELD] : [];
+  // Strapi's search reads its model's attributes, where `documentId` and a localized type's `locale` are strings too:
+  // `_q=<a documentId>` finds that document, and `_q=en` every entry in English.
+  for (const name of ['documentId', 'locale']) {
+    const field = fieldRef(contentType, name);
+    if (field) fields.push(field);
+  }
   for (const [name, attribute] of contentType.attributes) {
     if (attribute.raw.searchable === false) continue;
     const field = fieldRef(contentType, name);

@@ -44,9 +44,30 @@ describeEachDialect('search (_q)', (dialect) => {
     expect(await names('_q=1.14157')).toEqual(['Sleepy Ann']);
     expect(await names('_q=12.4')).toEqual(['Sleepy Ann']);
     expect(await names('_q=999999999999999')).toEqual(['Sleepy Ann']);
-    expect(await names('_q=22')).toEqual(['Tired Bo']);
+    // Besides Bo's age, a documentId may hold "22" (documentIds are searched as text too: see below).
+    const all = (await app.request('GET', '/api/chefs')).body.data as Array<{ name: string; documentId: string }>;
+    const idsWith22 = all.filter((c) => c.documentId.includes('22')).map((c) => c.name);
+    expect(await names('_q=22')).toEqual([...new Set(['Tired Bo', ...idsWith22])].sort());
     const zed = (await app.request('GET', '/api/chefs?filters[name]=Zed')).body.data[0];
     expect(await names(`_q=${zed.id}&filters[name][$ne]=Sleepy%20Ann`)).toContain('Zed');
+  });
+
+  it("a documentId, whole or in part, and a localized type's locale are searched too, as Strapi's search does", async () => {
+    const all = (await app.request('GET', '/api/chefs')).body.data as Array<{ name: string; documentId: string }>;
+    const bo = all.find((c) => c.name === 'Tired Bo')!;
+    expect(await names(`_q=${bo.documentId}`)).toEqual(['Tired Bo']);
+    expect(await names(`_q=${bo.documentId.slice(3, 19).toUpperCase()}`)).toEqual(['Tired Bo']);
+    // Every restaurant is in the default locale, en: `_q=en` finds each, whatever its name.
+    for (const name of ['Chez Zoé', 'Osteria']) {
+      expect((await app.request('POST', '/api/restaurants', { data: { name } })).status).toBe(201);
+    }
+    const found = await app.request('GET', '/api/restaurants?_q=en&status=draft');
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((r: { name: string }) => r.name).sort()).toEqual(['Chez Zoé', 'Osteria']);
+    // No restaurant is in French: `_q=fr` finds only a documentId that happens to hold "fr".
+    for (const r of (await app.request('GET', '/api/restaurants?_q=fr&status=draft')).body.data as Array<{ documentId: string }>) {
+      expect(r.documentId).toContain('fr');
+    }
   });
 
   it('LIKE wildcards in the query are plain characters', async () => {
