@@ -1,4 +1,4 @@
-import { ApplicationError } from '../errors/index.js';
+import { answerTooLargeError, type ApplicationError } from '../errors/index.js';
 import type { DialectName } from './types.js';
 
 /** PostgreSQL: program_limit_exceeded (a jsonb over 256 MB...), out_of_memory. */
@@ -19,9 +19,8 @@ export function answerTooLarge(dialect: DialectName, error: unknown): Applicatio
 }
 
 /**
- * The request asked for more than the database builds into one value. Also what a read answers when an entry's
- * JSON came back NULL: MariaDB's JSON functions return NULL (with only a warning) past max_allowed_packet.
+ * The request asked for more than the database builds into one value (errors/index.ts). Also what a read answers
+ * when an entry's JSON came back NULL: MariaDB's JSON functions return NULL (with only a warning) past
+ * max_allowed_packet.
  */
-export function answerTooLargeError(): ApplicationError {
-  return new ApplicationError('The answer is too large to build: populate fewer relations or levels, or ask for a smaller page');
-}
+export { answerTooLargeError };

@@ -60,6 +60,15 @@ export class ApplicationError extends CairnError {
   }
 }
 
+/**
+ * A request asked for more than can be built into one answer: a value past the database's limits
+ * (database/answer-limits.ts), or a page whose entries together pass the longest string JavaScript holds
+ * (rest/responses.ts). Typically a populate that fans out (each chef's restaurants' chefs' restaurants...).
+ */
+export function answerTooLargeError(): ApplicationError {
+  return new ApplicationError('The answer is too large to build: populate fewer relations or levels, or ask for a smaller page');
+}
+
 export class UnauthorizedError extends CairnError {
   constructor(message = 'Missing or invalid credentials', details: ErrorDetails = {}) {
     super('UnauthorizedError', 401, message, details);
