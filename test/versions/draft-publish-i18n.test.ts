@@ -133,6 +133,10 @@ describeEachDialect('Draft & Publish and i18n', (dialect) => {
       const all = (await get(`/api/restaurants?locale=*&filters[documentId][$eq]=${r.documentId}&sort=locale:asc`)).body.data;
       expect(all.map((e: Entry) => `${e.locale}:${e.name}`)).toEqual(['en:Garden', 'fr:Jardin']);
       expect((await get('/api/restaurants?locale=xx')).status).toBe(400);
+      // One document in every locale is no one entry: 404, as Strapi 5.54 answers (not the first locale found).
+      const one = await get(`/api/restaurants/${r.documentId}?locale=*`);
+      expect(one.status).toBe(404);
+      expect(one.body.error).toMatchObject({ name: 'NotFoundError' });
     });
 
     it('a top-level locale filter without a locale parameter chooses the locales itself, as Strapi merges filters over its locale lookup', async () => {
