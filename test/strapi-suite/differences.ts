@@ -22,6 +22,11 @@ export interface Difference {
    * these: e.g. a list that differs by one key of each entry, its order and other keys equal.
    */
   diffOnly?: string[];
+  /**
+   * Set when the test's outcome depends on values drawn at random (documentIds) on Strapi 5.54 as on Cairn, with why:
+   * a pass is then a pass, and a failure the listed way differs.
+   */
+  random?: string;
 }
 
 const FILTERING = 'tests/api/core/strapi/filtering.test.api.js';
@@ -429,6 +434,19 @@ export const DIFFERENCES: Difference[] = [
     readme: 'counts the rows of the join table, with those the test before it leaves',
     failure: ['expected 3 to be 2'],
   },
+  // Strapi 5.54's search reads `documentId` as one more string attribute: a digit finds every entry whose random
+  // documentId holds it, besides the one whose id is that number.
+  ...[
+    ['Search query > Without filters > search for "id"', '/api/beds?_q=3'],
+    ['Search query > Without filters > search that target column %p peopleNumber', '/api/beds?_q=6'],
+  ].map(([test, request]) => ({
+    kind: 'not Strapi 5.54' as const,
+    file: 'tests/api/core/strapi/search.test.api.js',
+    test,
+    readme: 'pass or fail by the documentIds drawn, on Strapi 5.54 as on Cairn',
+    failure: ['to be 1 // Object.is equality', request],
+    random: 'a bed whose documentId holds the digit is found too',
+  })),
   // Strapi's Document Service runs its SQL on its knex, whose `query` event hears it: Cairn's runs on its own drivers.
   {
     kind: 'on purpose',
