@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-app.js';
+import { allPages, compareSortValues, type SortValue } from '../helpers/sorted-pages.js';
 
-type Value = string | number | null;
+type Value = SortValue;
 type Entry = { id: number; name: string } & Record<string, unknown>;
-
-/** Code-point order for text (Cairn's on every database), numbers by value; NULL below every value. */
-const compare = (a: Value, b: Value): number => {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  return a < b ? -1 : 1;
-};
+const compare = compareSortValues;
 
 /** The least (ascending) or greatest (descending) non-null value, as a to-many step sorts; none: NULL. */
 const extreme = (values: Value[], direction: 'asc' | 'desc'): Value =>
@@ -31,19 +25,7 @@ describeEachDialect('sort through components and media on a database that Strapi
   }, 60_000);
   afterAll(() => app?.close());
 
-  const allPages = async (url: string): Promise<Entry[]> => {
-    const entries: Entry[] = [];
-    for (let page = 1; ; page++) {
-      const response = await app.get(`${url}&pagination[pageSize]=100&pagination[page]=${page}`);
-      expect(response.statusCode, response.body).toBe(200);
-      const body = response.json() as { data: Entry[]; meta: { pagination: { pageCount: number; total: number } } };
-      entries.push(...body.data);
-      if (page >= body.meta.pagination.pageCount) {
-        expect(entries).toHaveLength(body.meta.pagination.total);
-        return entries;
-      }
-    }
-  };
+  const sortedPages = (url: string) => allPages<Entry>(app, url);
 
   const expectSorted = (entries: Entry[], key: (e: Entry) => Value, direction: 'asc' | 'desc', withoutValue = true) => {
     expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
@@ -63,22 +45,22 @@ describeEachDialect('sort through components and media on a database that Strapi
   type Address = { city: string | null; geo: { lat: number | null } | null } | null;
   for (const direction of ['asc', 'desc'] as const) {
     it(`a component's field: sort=address.city:${direction}`, async () => {
-      const entries = await allPages(`/api/restaurants?sort=address.city:${direction},id:asc&fields[0]=name&populate[address]=true`);
+      const entries = await sortedPages(`/api/restaurants?sort=address.city:${direction},id:asc&fields[0]=name&populate[address]=true`);
       expectSorted(entries, (e) => (e.address as Address)?.city ?? null, direction);
     });
 
     it(`a nested component's field, object form: sort[address][geo][lat]=${direction}`, async () => {
-      const entries = await allPages(`/api/restaurants?sort[address][geo][lat]=${direction}&sort[id]=asc&fields[0]=name&populate[address][populate]=geo`);
+      const entries = await sortedPages(`/api/restaurants?sort[address][geo][lat]=${direction}&sort[id]=asc&fields[0]=name&populate[address][populate]=geo`);
       expectSorted(entries, (e) => (e.address as Address)?.geo?.lat ?? null, direction);
     });
 
     it(`a media field's file: sort=cover.name:${direction}`, async () => {
-      const entries = await allPages(`/api/restaurants?sort=cover.name:${direction},id:asc&fields[0]=name&populate[cover][fields][0]=name`);
+      const entries = await sortedPages(`/api/restaurants?sort=cover.name:${direction},id:asc&fields[0]=name&populate[cover][fields][0]=name`);
       expectSorted(entries, (e) => (e.cover as { name: string } | null)?.name ?? null, direction);
     });
 
     it(`a component through a to-many relation: sort=restaurants.address.city:${direction}`, async () => {
-      const entries = await allPages(`/api/chefs?sort=restaurants.address.city:${direction},id:asc&fields[0]=name&populate[restaurants][populate]=address`);
+      const entries = await sortedPages(`/api/chefs?sort=restaurants.address.city:${direction},id:asc&fields[0]=name&populate[restaurants][populate]=address`);
       const key = (e: Entry) => extreme((e.restaurants as Array<{ address: Address }>).map((r) => r.address?.city ?? null), direction);
       // Every chef has a restaurant with an address; some have restaurants without one too, whose NULL the
       // least and greatest values skip.

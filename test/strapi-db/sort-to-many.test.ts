@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { openStrapiFixtureApp, type StrapiFixtureApp } from '../helpers/strapi-app.js';
+import { allPages, compareSortValues } from '../helpers/sorted-pages.js';
 
 type Entry = { id: number; name: string; categories: Array<{ name: string | null }> };
 
-/** Code-point order (Cairn's text order on every database); NULL below every value. */
-const compare = (a: string | null, b: string | null): number => {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  return a < b ? -1 : 1;
-};
+const compare = compareSortValues;
 
 /**
  * Sorting through a to-many relation on a database Strapi made (its link tables, its version rows): no golden of
@@ -25,25 +20,12 @@ describeEachDialect('sort through a to-many relation on a database that Strapi m
   }, 60_000);
   afterAll(() => app?.close());
 
-  const allPages = async (direction: 'asc' | 'desc'): Promise<Entry[]> => {
-    const entries: Entry[] = [];
-    for (let page = 1; ; page++) {
-      const response = await app.get(
-        `/api/restaurants?sort=categories.name:${direction}&fields[0]=name&populate[categories][fields][0]=name&pagination[pageSize]=100&pagination[page]=${page}`,
-      );
-      expect(response.statusCode, response.body).toBe(200);
-      const body = response.json() as { data: Entry[]; meta: { pagination: { pageCount: number; total: number } } };
-      entries.push(...body.data);
-      if (page >= body.meta.pagination.pageCount) {
-        expect(entries).toHaveLength(body.meta.pagination.total);
-        return entries;
-      }
-    }
-  };
+  const sortedPages = (direction: 'asc' | 'desc') =>
+    allPages<Entry>(app, `/api/restaurants?sort=categories.name:${direction}&fields[0]=name&populate[categories][fields][0]=name`);
 
   for (const direction of ['asc', 'desc'] as const) {
     it(`sort=categories.name:${direction}`, async () => {
-      const entries = await allPages(direction);
+      const entries = await sortedPages(direction);
       expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
       // The fixture has entries with no category and with several: the rule is exercised, not only assumed.
       expect(entries.some((e) => e.categories.length === 0)).toBe(true);
