@@ -1,9 +1,8 @@
 import type { Component, ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
 import type { ColumnType, Filter, FieldRef, FilterValue, PublicationFilterMode } from '../../query/types.js';
 import type { CompileContext } from './context.js';
-import { stringLiteral } from './dialect.js';
 import { frag, join, sql, type Frag } from './frag.js';
-import { linkCarriesStatus, relationSource } from './relation-source.js';
+import { componentSource, linkCarriesStatus, relationSource } from './relation-source.js';
 import { bindParam, type Slot } from './slots.js';
 
 /**
@@ -34,11 +33,9 @@ export function compileFilter(ctx: CompileContext, filter: Filter, schema: Conte
     case 'component': {
       const attribute = schema.attributes.get(filter.attribute);
       if (!attribute || attribute.kind !== 'component') throw new Error(`not a component: ${filter.attribute}`);
-      const component = ctx.model.components.get(attribute.component)!;
-      const k = ctx.alias('k');
-      const c = ctx.alias('c');
-      const inner = compileFilter(ctx, filter.filter, component, c);
-      return sql`EXISTS (SELECT 1 FROM ${ctx.table(schema.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(attribute.component)} WHERE ${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)} AND ${inner})`;
+      const source = componentSource(ctx, schema, attribute, alias);
+      const inner = compileFilter(ctx, filter.filter, source.component, source.alias);
+      return sql`EXISTS (SELECT 1 FROM ${source.from} WHERE ${source.where} AND ${inner})`;
     }
     case 'publication':
       return frag(schema.modelType === 'contentType' && schema.draftAndPublish ? publicationCondition(ctx, schema, alias, filter.mode) : '1 = 1');

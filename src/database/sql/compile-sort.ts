@@ -1,8 +1,7 @@
 import type { Component, ComponentAttribute, ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
 import type { SortItem } from '../../query/types.js';
 import type { CompileContext } from './context.js';
-import { relationSource } from './relation-source.js';
-import { stringLiteral } from './dialect.js';
+import { componentSource, relationSource } from './relation-source.js';
 
 const TEXT_TYPES = new Set(['string', 'text', 'richtext', 'enumeration', 'email', 'uid']);
 
@@ -71,8 +70,8 @@ function sortExpression(
 }
 
 /**
- * A step through a component: its rows hang off the parent row in the parent's `_cmps` table (Strapi's layout), one
- * for a single component, several for a repeatable one, whose least or greatest value counts as a to-many's does.
+ * A step through a component: one row for a single component, several for a repeatable one, whose least or greatest
+ * value counts as a to-many's does.
  */
 function componentSortExpression(
   ctx: CompileContext,
@@ -82,14 +81,8 @@ function componentSortExpression(
   attribute: ComponentAttribute,
   alias: string,
 ): string {
-  const component = ctx.model.components.get(attribute.component)!;
-  const k = ctx.alias('k');
-  const c = ctx.alias('c');
-  const inner = sortExpression(ctx, item, depth + 1, component, c);
-  const from =
-    `${ctx.table(schema.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}` +
-    ` AND ${ctx.col(k, 'component_type')} = ${stringLiteral(attribute.component)}`;
-  const where = `${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)}`;
-  if (attribute.repeatable) return `(SELECT ${item.direction === 'asc' ? 'MIN' : 'MAX'}(${inner}) FROM ${from} WHERE ${where})`;
-  return `(SELECT ${inner} FROM ${from} WHERE ${where} ORDER BY ${ctx.col(k, 'id')} LIMIT 1)`;
+  const source = componentSource(ctx, schema, attribute, alias);
+  const inner = sortExpression(ctx, item, depth + 1, source.component, source.alias);
+  if (attribute.repeatable) return `(SELECT ${item.direction === 'asc' ? 'MIN' : 'MAX'}(${inner}) FROM ${source.from} WHERE ${source.where})`;
+  return `(SELECT ${inner} FROM ${source.from} WHERE ${source.where} ORDER BY ${ctx.col(source.link, 'id')} LIMIT 1)`;
 }

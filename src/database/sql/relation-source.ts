@@ -1,4 +1,4 @@
-import type { Component, ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
+import type { Component, ComponentAttribute, ContentType, MediaAttribute, RelationAttribute } from '../../model/types.js';
 import type { CompileContext } from './context.js';
 import { stringLiteral } from './dialect.js';
 import { MEDIA_MORPH_TABLE, relationJoin } from '../strapi-layout/names.js';
@@ -121,5 +121,30 @@ export function localizationsSource(ctx: CompileContext, contentType: ContentTyp
     orderBy: `${ctx.col(t, 'locale')}, ${ctx.col(t, 'id')}`,
     target: contentType,
     alias: t,
+  };
+}
+
+/** How a parent row reaches its component rows of `attribute`: through the parent's `_cmps` table (Strapi's layout). */
+export interface ComponentSource {
+  from: string;
+  where: string;
+  component: Component;
+  /** The `_cmps` row's alias (its `id`, `order`) and the component row's. */
+  link: string;
+  alias: string;
+}
+
+export function componentSource(ctx: CompileContext, parent: ContentType | Component, attribute: ComponentAttribute, parentAlias: string): ComponentSource {
+  const component = ctx.model.components.get(attribute.component)!;
+  const k = ctx.alias('k');
+  const c = ctx.alias('c');
+  return {
+    from:
+      `${ctx.table(parent.componentsTable)} ${k} JOIN ${ctx.table(component.table)} ${c} ON ${ctx.col(c, 'id')} = ${ctx.col(k, 'cmp_id')}` +
+      ` AND ${ctx.col(k, 'component_type')} = ${stringLiteral(attribute.component)}`,
+    where: `${ctx.col(k, 'entity_id')} = ${ctx.col(parentAlias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(attribute.name)}`,
+    component,
+    link: k,
+    alias: c,
   };
 }
