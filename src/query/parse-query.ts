@@ -75,7 +75,7 @@ function readSpec(model: Model, contentType: ContentType, params: Record<string,
   const withPrivate = options.withPrivate === true;
   const spec: ReadSpec = {
     status: parseStatus(params.status),
-    locale: localeFilterDecides(contentType, params) ? '*' : parseLocale(contentType, params.locale, options),
+    locale: localesToRead(contentType, params, parseLocale(contentType, params.locale, options)),
     fields: parseFields(contentType, params.fields, 'fields', null, withPrivate),
     sort: parseSort(model, contentType, params.sort, canFind, 'sort', null, withPrivate),
     pagination: parsePagination(params.pagination, options),
@@ -98,13 +98,14 @@ function readSpec(model: Model, contentType: ContentType, params: Record<string,
 }
 
 /**
- * A top-level `filters[locale]` on a localized type, with no `locale` parameter: Strapi merges the filters over its
- * locale lookup (`{ ...lookup, ...where }`, document-service `transform/query.js`), so the filter replaces the
- * default locale and chooses the locales itself (`filters[locale][$eq]=fr` lists the French entries). Nested under
- * `$and`/`$or` it is one more condition, within the default locale, as in Strapi.
+ * The locales a read looks in. A top-level `filters[locale]` on a localized type chooses them itself: Strapi merges
+ * the filters over its locale lookup (`{ ...lookup, ...where }`, document-service `transform/query.js`), so the filter
+ * replaces the default locale and the `locale` parameter alike (`locale=fr&filters[locale][$eq]=en` lists the English
+ * entries; the parameter is still validated). Nested under `$and`/`$or` it is one more condition, within the locale
+ * the parameter (or the default) gives, as in Strapi.
  */
-function localeFilterDecides(contentType: ContentType, params: Record<string, unknown>): boolean {
-  return contentType.localized && params.locale === undefined && isPlainObject(params.filters) && Object.hasOwn(params.filters, 'locale');
+function localesToRead(contentType: ContentType, params: Record<string, unknown>, locale: string | undefined): string | undefined {
+  return contentType.localized && isPlainObject(params.filters) && Object.hasOwn(params.filters, 'locale') ? '*' : locale;
 }
 
 /**

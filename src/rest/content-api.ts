@@ -112,8 +112,9 @@ async function findOne(ctx: RestContext, ct: ContentType, documents: Documents, 
   const { documentId } = req.params as Params;
   const caller = await authorize(ctx.access(), req, `${ct.uid}.${ct.kind === 'singleType' ? 'find' : 'findOne'}`);
   const spec = cachedReadSpec(ctx, ct, req, caller);
-  // `locale=*` lists every locale's entries; one document in every locale is no entry: Strapi 5.54 answers 404.
-  if (documentId !== undefined && spec.locale === '*') throw new NotFoundError();
+  // `locale=*` lists every locale's entries; one document in every locale is no entry: Strapi 5.54 answers 404. (A
+  // top-level `filters[locale]` also reads every locale, filtered: that one finds the version it names, as in Strapi.)
+  if (documentId !== undefined && spec.locale === '*' && rawQuery(req, ctx.queryString).locale === '*') throw new NotFoundError();
   const row = await documents.findOneJson(spec, documentId);
   if (row === null) throw new NotFoundError();
   return reply.type(JSON_TYPE).send(entryBody(answerShape(ctx, ct, req)(row)));

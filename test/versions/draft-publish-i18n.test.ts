@@ -139,7 +139,7 @@ describeEachDialect('Draft & Publish and i18n', (dialect) => {
       expect(one.body.error).toMatchObject({ name: 'NotFoundError' });
     });
 
-    it('a top-level locale filter without a locale parameter chooses the locales itself, as Strapi merges filters over its locale lookup', async () => {
+    it('a top-level locale filter chooses the locales itself, over the default and the locale parameter, as Strapi merges filters over its locale lookup', async () => {
       const r = await create('restaurants', { name: 'Harbour' });
       await app.request('PUT', `/api/restaurants/${r.documentId}?locale=fr`, { data: { name: 'Port' } });
       const names = async (query: string) => {
@@ -151,9 +151,21 @@ describeEachDialect('Draft & Publish and i18n', (dialect) => {
       expect(await names('filters[locale][$eq]=fr')).toEqual(['fr:Port']);
       expect(await names('filters[locale][$in][0]=en&filters[locale][$in][1]=fr')).toEqual(['en:Harbour', 'fr:Port']);
       expect(await names('filters[locale][$ne]=en')).toEqual(['fr:Port']);
-      // With a locale parameter, or nested under $and, the filter is one more condition within that locale.
-      expect(await names('locale=en&filters[locale]=fr')).toEqual([]);
+      // Over a locale parameter too (Strapi 5.54 answers the filter's locales; probed on one database).
+      expect(await names('locale=en&filters[locale]=fr')).toEqual(['fr:Port']);
+      expect(await names('locale=fr&filters[locale][$eq]=en')).toEqual(['en:Harbour']);
+      expect(await names('locale=*&filters[locale][$ne]=fr')).toEqual(['en:Harbour']);
+      // The parameter is still validated.
+      expect((await get('/api/restaurants?locale=xx&filters[locale]=fr')).status).toBe(400);
+      // One document: the version the filter names (no 404, which is for locale=* alone).
+      const one = await get(`/api/restaurants/${r.documentId}?filters[locale][$eq]=fr`);
+      expect(one.status).toBe(200);
+      expect(one.body.data).toMatchObject({ locale: 'fr', name: 'Port' });
+      expect((await get(`/api/restaurants/${r.documentId}?locale=en&filters[locale][$eq]=fr`)).body.data.name).toBe('Port');
+      expect((await get(`/api/restaurants/${r.documentId}?filters[locale][$eq]=de`)).status).toBe(404);
+      // Nested under $and, the filter is one more condition within the locale the parameter (or the default) gives.
       expect(await names('filters[$and][0][locale]=fr')).toEqual([]);
+      expect(await names('locale=fr&filters[$and][0][locale]=fr')).toEqual(['fr:Port']);
       expect(await names('filters[$and][0][locale]=en')).toEqual(['en:Harbour']);
       // The meta total counts what the filter chose.
       const res = await get(`/api/restaurants?filters[documentId][$eq]=${r.documentId}&filters[locale][$ne]=de`);
