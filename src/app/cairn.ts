@@ -301,6 +301,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
       locales: cairn.locales,
       localesVersion: () => cairn.appLocales.version,
       access: () => cairn.access,
+      strictParams: () => cairn.strapiConfig.get('api.documents.strictParams'),
     };
     for (const feature of FEATURES) await feature(cairn);
     // The app's server code (src/api/*/routes...) serves the routes of the APIs that declare theirs.

@@ -16,4 +16,6 @@ export interface RestContext {
   localesVersion?(): number;
   /** The current access control (read per request: the auth feature may replace it). */
   access(): AccessControl;
+  /** `api.documents.strictParams` as set now (app code may set it while the app runs). */
+  strictParams?(): unknown;
 }

@@ -5,6 +5,7 @@ import { parseReadParams, type QueryStringParser } from '../query/index.js';
 import type { RestContext } from './context.js';
 import { findAction, type Caller } from '../auth/access-control.js';
 import { SpecCache } from './spec-cache.js';
+import { strictParams } from '../documents/strict-params.js';
 
 /** The query string of a request, unparsed ('' when none). */
 export function queryText(request: FastifyRequest): string {
@@ -21,6 +22,21 @@ export function rawQuery(request: FastifyRequest, parser: QueryStringParser): Re
   return parser.ofRequest(request);
 }
 
+const strictParamsOn = (ctx: RestContext): boolean => {
+  const setting = ctx.strictParams?.();
+  return setting !== undefined && setting !== false;
+};
+
+/**
+ * With `api.documents.strictParams: true`, Strapi's core controllers and services hand REST's `locale` to its
+ * Document Service, which checks its format whatever the type (repository.js `validateParams`): `?locale=123` is a
+ * 400 on a type without i18n too, where Cairn otherwise ignores `locale` as Strapi does. Read per request: the
+ * setting is live (app code may set it).
+ */
+function checkStrictLocale(ctx: RestContext, locale: unknown): void {
+  if (strictParamsOn(ctx)) strictParams(ctx.strictParams!(), locale === undefined ? {} : { locale });
+}
+
 /** One cache per app (per model): two apps in one process never share specs. */
 const caches = new WeakMap<object, { version: number; cache: SpecCache }>();
 
@@ -30,6 +46,8 @@ export function cachedReadSpec(ctx: RestContext, contentType: ContentType, reque
   const given = ctx.queryString.givenTo(request);
   if (given) return readSpec(ctx, contentType, given, caller);
   const text = queryText(request);
+  // A live setting decides whether a spec is valid at all (checkStrictLocale): its rare `true` is not cached.
+  if (strictParamsOn(ctx)) return readSpec(ctx, contentType, ctx.queryString.parse(text), caller);
   // A query naming a locale parses to another spec (or an error) once the locales change: a new cache then.
   const version = ctx.localesVersion?.() ?? 0;
   let held = caches.get(ctx.model);
@@ -44,6 +62,7 @@ export function cachedReadSpec(ctx: RestContext, contentType: ContentType, reque
 
 /** Validated read spec from the request's query string. */
 export function readSpec(ctx: RestContext, contentType: ContentType, query: Record<string, unknown>, caller: Caller): ReadSpec {
+  checkStrictLocale(ctx, query.locale);
   // Populate omits content-types the caller may not find (no error, as the reference does).
   return parseReadParams(ctx.model, contentType, query, { ...ctx.readSettings, canFind: (uid) => caller.can(findAction(uid)) });
 }

@@ -66,6 +66,7 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
     queryString: host.queryString,
     locales: host.locales,
     access: () => host.access,
+    strictParams: () => host.strapiConfig.get('api.documents.strictParams'),
   };
   for (const [name, fn] of await loadAppFunctions(dir, 'policies', aliases)) if (name.startsWith('global::')) registry.policies.set(name, fn);
   for (const [name, fn] of await loadAppFunctions(dir, 'middlewares', aliases)) if (name.startsWith('global::')) registry.middlewares.set(name, fn);

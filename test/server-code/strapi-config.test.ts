@@ -20,6 +20,15 @@ const ARTICLE = {
   attributes: { title: { type: 'string', pluginOptions: { i18n: { localized: true } } } },
 };
 
+/** A type without i18n and without server code: REST serves it from its compiled reader. */
+const NOTE = {
+  kind: 'collectionType',
+  collectionName: 'notes',
+  info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+  options: { draftAndPublish: false },
+  attributes: { text: { type: 'string' } },
+};
+
 const INDEX = `
 module.exports = {
   register({ strapi }) {
@@ -56,7 +65,7 @@ const UID = 'api::article.article';
 let app: TestApp;
 beforeAll(async () => {
   const dir = writeApp({
-    contentTypes: { article: ARTICLE },
+    contentTypes: { article: ARTICLE, note: NOTE },
     config: { plugins: { i18n: { config: { locales: ['en', 'fr'], defaultLocale: 'en' } } } },
     index: INDEX,
   });
@@ -231,6 +240,36 @@ describe('api.documents.strictParams', () => {
       expect(await documents().findMany({ status: 'published', unknownParam: { nested: 1 } })).toEqual(known);
       expect(Array.isArray(await documents().findMany({ status: 'invalid' }))).toBe(true);
     }
+  });
+
+  it("true: REST's locale is checked on every type, as Strapi's core controllers hand it to the Document Service", async () => {
+    const note = (await app.request('POST', '/api/notes', { data: { text: 'kept' } })).body.data;
+    const count = async () => (await app.request('GET', '/api/notes')).body.meta.pagination.total;
+    const before = await count();
+    // Off (the default), a type without i18n ignores locale, as Strapi does.
+    expect((await app.request('GET', '/api/notes?locale=123')).status).toBe(200);
+    config().set(STRICT, true);
+    const bcp47 = "Invalid parameter at 'locale'. Locale must be a valid BCP 47 format (e.g. en, en-US, zh-Hans).";
+    for (const [method, url, body] of [
+      ['GET', '/api/notes?locale=123'],
+      ['GET', '/api/notes?locale=en_US'],
+      ['GET', `/api/notes/${note.documentId}?locale=en_US`],
+      ['POST', '/api/notes?locale=en_US', { data: { text: 'refused' } }],
+      ['PUT', `/api/notes/${note.documentId}?locale=en_US`, { data: { text: 'refused' } }],
+      ['DELETE', `/api/notes/${note.documentId}?locale=en_US`],
+      // A localized type served by its core controller (server code) is checked by the Document Service itself.
+      ['GET', '/api/articles?locale=en_US'],
+    ] as const) {
+      const res = await app.request(method, url, body);
+      expect(res.status, `${method} ${url}`).toBe(400);
+      expect(res.body.error, `${method} ${url}`).toMatchObject({ name: 'ValidationError', message: bcp47 });
+    }
+    expect((await app.request('GET', `/api/notes?locale=${'a'.repeat(40)}`)).body.error.message).toBe("Invalid parameter at 'locale'. Locale exceeds maximum length of 35 characters.");
+    // A well-formed locale passes (a type without i18n still ignores it), and nothing refused was written.
+    expect((await app.request('GET', '/api/notes?locale=fr')).status).toBe(200);
+    expect((await app.request('GET', `/api/notes/${note.documentId}?locale=fr`)).body.data.text).toBe('kept');
+    config().set(STRICT, undefined);
+    expect(await count()).toBe(before);
   });
 
   it('a value other than a boolean fails every call with Strapi\'s message', async () => {
