@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIFFERENCES, differenceRows, explained, type Difference } from './differences.js';
-import { diffChangesOnly, listedOutcome } from './reporter.js';
+import { afterOutOfScope, diffChangesOnly, listedOutcome } from './reporter.js';
 
 /**
  * The Strapi suite's list of tests that differ on purpose (differences.ts): every entry is explained by a row of the
@@ -48,6 +48,20 @@ describe('Strapi suite: differences on purpose', () => {
     expect(listedOutcome({ status: 'passed' }, random)).toEqual({ status: 'passed' });
     expect(listedOutcome({ status: 'failed', reason: 'expected 400 to be 200 [last: GET /api/x?filter[a]=1 → 400 {"message":"Invalid key filter"}]' }, random).status).toBe('differs');
     expect(listedOutcome({ status: 'failed', reason: 'expected 500 to be 200 [last: GET /api/x → 500 {}]' }, random).status).toBe('failed');
+  });
+
+  it('a failed test that sent nothing and read undefined state after an out-of-scope test of its file is out of scope; any other failure stays one', () => {
+    const missing = { status: 'failed' as const, reason: "Cannot read properties of undefined (reading 'id')" };
+    expect(afterOutOfScope(missing, false, 'Folder > create > Can create a folder')).toEqual({
+      status: 'out of scope',
+      reason: `sent Cairn nothing and read what "Folder > create > Can create a folder" (out of scope) would have made: Cannot read properties of undefined (reading 'id')`,
+    });
+    // No out-of-scope test before it, a request sent, or another failure: still a failure.
+    expect(afterOutOfScope(missing, false, undefined)).toBe(missing);
+    expect(afterOutOfScope(missing, true, 'A > b')).toBe(missing);
+    const assertion = { status: 'failed' as const, reason: 'expected 404 to be 200' };
+    expect(afterOutOfScope(assertion, false, 'A > b')).toBe(assertion);
+    expect(afterOutOfScope({ status: 'passed' }, false, 'A > b')).toEqual({ status: 'passed' });
   });
 
   it('a listed test out of scope or skipped upstream stays so', () => {
