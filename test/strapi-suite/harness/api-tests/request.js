@@ -42,6 +42,13 @@ function createAgent(strapi, initial = {}) {
     const fullUrl = `${state.urlPrefix ?? ''}${url}`;
     if (!IN_SCOPE.test(fullUrl)) throw new OutOfScope(`${method} ${fullUrl} is the admin API`);
     if (!app.state.cairn) throw new Error('Cairn is not running');
+    // Strapi's harness lets supertest listen inside the test's `strapi.db.transaction` (testInTransaction), so its
+    // in-process server handles the request in that transaction's context and reads its uncommitted writes. A
+    // server's request never runs inside a test's transaction: it cannot see those writes (and on SQLite it waits
+    // for the transaction, which waits for the answer).
+    if (app.state.cairn.documentHooks.transaction) {
+      throw new OutOfScope(`${method} ${fullUrl} is sent inside the test's own open transaction, which only Strapi's in-process server joins`);
+    }
     const request = supertest(app.state.cairn.fastify.server)[method.toLowerCase()](fullUrl);
     const given = headers ?? state.headers;
     let token = state.token === BYPASS_TOKEN ? app.state.token : state.token;
