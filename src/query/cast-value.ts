@@ -6,8 +6,11 @@ const INTEGER = /^[-+]?\d+$/;
 const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$/;
-/** ISO 8601 as clients send it: a date, optionally a time (`T` or a space), optionally a zone. */
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+/**
+ * ISO 8601 as clients send it: a date, optionally a time (`T` or a space), optionally a zone. `T` and `Z` in capitals
+ * only, as Strapi 5.54's filters read dates (date-fns `parseISO`): `2022-06-15t12:00:00z` is a 400 there too.
+ */
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /** SQL INTEGER columns are 32-bit on PostgreSQL and MySQL: a value outside can't be compared there. */
 const INT32 = { min: -2147483648, max: 2147483647 };

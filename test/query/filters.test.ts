@@ -140,6 +140,10 @@ describe('filters: casting to the column type', () => {
     ['filters[moment][$gt]=2024-13-01', 'moment'],
     ['filters[moment][$gt]=2024-01-01T24:00', 'moment'],
     ['filters[updatedAt][$gt]=yesterday', 'updatedAt'],
+    // `T` and `Z` in capitals only, as Strapi 5.54 reads them (date-fns parseISO).
+    ['filters[updatedAt][$lte]=2022-06-15t12:00:00z', 'updatedAt'],
+    ['filters[moment][$in][0]=2022-06-15t12:00:00Z', 'moment'],
+    ['filters[moment][$gt]=2022-06-15T12:00:00z', 'moment'],
     // Years outside 1-9999: no database stores them, and as ISO text they would compare wrongly.
     ['filters[day][$eq]=0000-01-01', 'day'],
     ['filters[moment][$gt]=0000-12-31T23:59:59Z', 'moment'],
