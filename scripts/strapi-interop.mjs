@@ -35,7 +35,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ensureStrapiInstall } from './interop/install.mjs';
+import { strapiInstallOrExit } from './interop/install.mjs';
 import { FIXTURE_APP } from './interop/strapi-app.mjs';
 import { fmt, InteropRun, readRequests, repo } from './interop/steps.mjs';
 import { CONCURRENT_ONLY_ON, CONCURRENT_SKIP_REASON } from './interop/concurrent.mjs';
@@ -58,13 +58,7 @@ if (options.build) {
   if (result.status !== 0) fail('npm run build failed');
   console.log(`Cairn built (dist/) in ${fmt(Date.now() - t0)}`);
 }
-let install;
-try {
-  install = ensureStrapiInstall(FIXTURE_APP);
-} catch (error) {
-  fail(error.message);
-}
-console.log(install.installed ? `Strapi installed into ${install.dir} in ${fmt(install.ms)}` : `Strapi install reused: ${install.dir}`);
+const install = strapiInstallOrExit(FIXTURE_APP, fmt);
 
 const reads = readRequests();
 console.log(`${reads.length} read requests of queries.json (GET and GraphQL queries that need no earlier write or user JWT)`);

@@ -9,6 +9,20 @@ import { join } from 'node:path';
 const READY = '.cairn-interop-ready';
 
 /**
+ * ensureStrapiInstall for a command line: prints where the install is, or the reason it failed and exits with 2.
+ */
+export function strapiInstallOrExit(fixtureDir, fmt) {
+  try {
+    const install = ensureStrapiInstall(fixtureDir);
+    console.log(install.installed ? `Strapi installed into ${install.dir} in ${fmt(install.ms)}` : `Strapi install reused: ${install.dir}`);
+    return install;
+  } catch (error) {
+    console.error(error.message);
+    process.exit(2);
+  }
+}
+
+/**
  * The folder holding Strapi's node_modules for the fixture app in `fixtureDir`: `$CAIRN_STRAPI_CACHE` (or
  * ~/.cache/cairn-strapi) / <hash of package-lock.json and the Node.js ABI>. `npm ci` runs only when it is absent.
  * Returns { dir, installed: boolean, ms }.

@@ -16,8 +16,11 @@ export interface SortKey {
  * read by correlated scalar subqueries, so sorting never multiplies rows: a to-one step reads its first linked row
  * (a single component, a single file), a to-many step (a repeatable component, multiple files) the
  * least of its rows' values ascending and the greatest descending (MIN/MAX skip NULLs; no row, or only NULLs, is
- * NULL). That is the value Strapi's deep sort keeps: it LEFT JOINs the path, numbers each entry's joined rows in the
- * requested direction with NULLs last and keeps the first. Each key takes its own extreme, as Strapi's separate joins
+ * NULL). That is the value Strapi's deep sort keeps when no reached value is NULL: it LEFT JOINs the path, numbers
+ * each entry's joined rows in the requested direction and keeps the first. It asks for NULLs last there, but knex's
+ * window `orderBy` drops that, so a reached NULL comes first where the database puts NULLs first (SQLite and MySQL
+ * ascending, PostgreSQL descending) and sorts the entry as NULL: a difference in the README's table, for one answer
+ * on every database. Each key takes its own extreme, as Strapi's separate joins
  * per key give (only its object form `sort[rel][a]=asc&sort[rel][b]=asc` shares one join, so one row, for both).
  * Text sorts by code point on every database, as SQLite does, so the three dialects agree (MIN/MAX of a collated
  * expression compare by that collation).
