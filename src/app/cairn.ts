@@ -305,7 +305,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     };
     for (const feature of FEATURES) await feature(cairn);
     // The app's server code (src/api/*/routes...) serves the routes of the APIs that declare theirs.
-    const serverCode = await registerServerCode(cairn);
+    const serverCode = await registerServerCode(cairn, rest);
     cairn.serverStrapi = serverCode.strapi;
     registerContentApi(fastify, rest, { served: serverCode.served });
     // As Strapi, the factories run once the routes exist, before the app's bootstrap.

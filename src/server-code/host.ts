@@ -33,8 +33,6 @@ export interface ServerCodeHost {
    * `lifecycles`) and `config` (Strapi's config provider, project/strapi-config.ts).
    */
   readonly strapi: { readonly documents: unknown; readonly db: unknown; readonly config: unknown };
-  /** Strapi's config provider (`api.documents.strictParams` is read from it at each request). */
-  readonly strapiConfig: { get(path: string): unknown };
   /** `strapi.eventHub`: Strapi 5's event hub, on which the Document Service's writes emit their events. */
   readonly eventHub: EventHub;
   plugin(name: string): { service<T = unknown>(service: string): T };

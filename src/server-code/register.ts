@@ -49,9 +49,10 @@ export interface ServerCode {
  * app's), and registers the routes of every API that has a routes folder. A route with no code of the app's (core
  * action and service, no policy, no middleware, default auth) is the Content API's compiled handler itself; the
  * others get a Koa-compatible `ctx` and run the chain Strapi runs: auth, policies, middlewares, the action.
- * Anything Cairn can't run stops start-up with an error naming the file.
+ * Anything Cairn can't run stops start-up with an error naming the file. `rest` is the Content API's context, which
+ * the core controllers and services read through.
  */
-export async function registerServerCode(host: ServerCodeHost): Promise<ServerCode> {
+export async function registerServerCode(host: ServerCodeHost, rest: RestContext): Promise<ServerCode> {
   const dir = host.config.dir;
   const aliases = strapiModuleAliases();
   const apis = await loadApiCode(dir, aliases);
@@ -59,15 +60,6 @@ export async function registerServerCode(host: ServerCodeHost): Promise<ServerCo
   const strapi = createStrapiObject(host, registry);
   installAppMultipart(host.fastify, { maxFileSize: multipartFileLimit(host.config.middlewares) });
 
-  const rest: RestContext = {
-    model: host.model,
-    documents: (uid) => host.documents(uid),
-    readSettings: host.readSettings,
-    queryString: host.queryString,
-    locales: host.locales,
-    access: () => host.access,
-    strictParams: () => host.strapiConfig.get('api.documents.strictParams'),
-  };
   for (const [name, fn] of await loadAppFunctions(dir, 'policies', aliases)) if (name.startsWith('global::')) registry.policies.set(name, fn);
   for (const [name, fn] of await loadAppFunctions(dir, 'middlewares', aliases)) if (name.startsWith('global::')) registry.middlewares.set(name, fn);
   // users-permissions' rate limit, the route middleware of its auth routes (an app's route may name it too).
