@@ -13,6 +13,17 @@ const SYSTEM: Readonly<Record<string, FieldRef>> = {
 /** `id` of any schema: what a relation filter without a field (`filters[chef]=3`) compares. */
 export const ID_FIELD: FieldRef = SYSTEM.id;
 
+/** What Strapi's core and i18n plugin add to every content type's attributes (private where they are not fields). */
+const ADDED_ATTRIBUTES: ReadonlySet<string> = new Set(['documentId', 'createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy', 'locale', 'localizations']);
+
+/**
+ * Whether `name` is an attribute of the schema as Strapi holds it, whether or not a query may name it: Strapi's
+ * errors name such a key by its own path (`Invalid key chef`, path `chef`), an unknown one by its parent's.
+ */
+export function isStrapiAttribute(schema: ContentType | Component, name: string): boolean {
+  return schema.attributes.has(name) || (schema.modelType === 'contentType' && ADDED_ATTRIBUTES.has(name));
+}
+
 /**
  * The column a query may name on a schema: a non-private scalar attribute, or a system field (`id` on
  * components; `documentId`, timestamps and `locale` (localized types) on content-types). Undefined otherwise:

@@ -1,8 +1,9 @@
 import type { Component, ContentType, Model } from '../model/types.js';
 import { ADMIN_USER_UID, creatorColumn, systemContentType } from '../model/system-types.js';
 import type { PopulateNode, PopulateTree } from './types.js';
+import { ValidationError } from '../errors/index.js';
 import { describe, invalidKey, joinPath, queryError } from './errors.js';
-import { asArray, isPlainObject } from './fields-of.js';
+import { asArray, isPlainObject, isStrapiAttribute } from './fields-of.js';
 import { parseFields } from './parse-fields.js';
 import { parseFilters } from './parse-filters.js';
 import { parseSort } from './parse-sort.js';
@@ -21,24 +22,40 @@ type MutableTree = Map<string, PopulateNode>;
 
 /** What a populatable attribute leads to. */
 type Slot =
-  | { kind: 'relation'; target: ContentType; toMany: boolean }
+  /** `countable`: `count` answers a count (Strapi's relations); media and morphOne / morphMany populate as usual. */
+  | { kind: 'relation'; target: ContentType; toMany: boolean; countable: boolean }
   | { kind: 'component'; target: Component }
   | { kind: 'dynamiczone'; components: readonly string[] }
   /** morphToOne / morphToMany: rows of any content type (`on[<uid>]` gives one type its own strategy). */
   | { kind: 'morph'; toMany: boolean };
+
+/** A slot with one type to read: a fragment's (`on[<uid>]`). */
+type TypeSlot = Extract<Slot, { kind: 'relation' | 'component' }>;
+
+/**
+ * Where a key of a populate object sits, named as Strapi 5.54's validator names it in its errors: `raw` every key on
+ * the way (keywords such as `populate` and `on` included), `attr` the attributes only. An unknown key is reported at
+ * its parent's `attr` (`Invalid key nope at chef`), an attribute that cannot be populated at its `raw` path
+ * (`Invalid key name at chef.populate.name`).
+ */
+interface At {
+  raw: string | null;
+  attr: string | null;
+}
+const TOP: At = { raw: null, attr: null };
+const step = (at: At, key: string, attribute: boolean): At => ({ raw: joinPath(at.raw, key), attr: attribute ? joinPath(at.attr, key) : at.attr });
 
 const isTrue = (v: unknown) => v === true || v === 'true' || v === '1';
 const isFalse = (v: unknown) => v === false || v === 'false' || v === '0';
 /** An attribute's own populate value (`populate[chef]=t`) also takes Strapi's `t` and `f`. */
 const isTrueValue = (v: unknown) => isTrue(v) || v === 't';
 const isFalseValue = (v: unknown) => isFalse(v) || v === 'f';
-const PAGINATION_KEYS = new Set(['pagination', 'page', 'pageSize', 'start', 'limit']);
-const KEYS: Record<Slot['kind'], ReadonlySet<string>> = {
-  relation: new Set(['fields', 'filters', 'sort', 'populate', 'count']),
-  component: new Set(['fields', 'filters', 'sort', 'populate']),
-  dynamiczone: new Set(['on', 'populate']),
-  morph: new Set(['on', 'populate', 'count']),
-};
+/** Strapi's `isBooleanLike`: what a `count` may be. */
+const isBooleanLike = (v: unknown) => isTrueValue(v) || isFalseValue(v) || v === 1 || v === 0;
+/** The options of a relation, media or component (`on` only to be refused with Strapi's message). */
+const OPTIONS: ReadonlySet<string> = new Set(['fields', 'filters', 'sort', 'populate', 'count', 'on']);
+/** The options of a dynamic zone or a morph relation. */
+const POLYMORPHIC_OPTIONS: ReadonlySet<string> = new Set(['on', 'populate', 'count']);
 
 const emptyNode = (): PopulateNode => ({ populate: new Map() });
 
@@ -80,22 +97,23 @@ const NEVER_ANSWERED = new Map([['plugin::users-permissions.role', 'users']]);
  */
 function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hidden' | undefined {
   if (name === 'localizations' && schema.modelType === 'contentType' && schema.localized) {
-    return ctx.canFind(schema.uid) ? { kind: 'relation', target: schema, toMany: true } : 'hidden';
+    return ctx.canFind(schema.uid) ? { kind: 'relation', target: schema, toMany: true, countable: true } : 'hidden';
   }
   // Strapi's creator fields (an admin user's row): app code populates them by name, as Strapi's Document Service does;
   // a request never (Strapi's Content API sanitizes them away), nor `*` (left to the Query Engine's).
-  if (ctx.withPrivate && creatorColumn(schema, name)) return { kind: 'relation', target: systemContentType(ADMIN_USER_UID)!, toMany: false };
+  if (ctx.withPrivate && creatorColumn(schema, name)) return { kind: 'relation', target: systemContentType(ADMIN_USER_UID)!, toMany: false, countable: true };
   const attribute = schema.attributes.get(name);
   if (!attribute || (!ctx.withPrivate && (attribute.private || schema.privateAttributes.has(name)))) return undefined;
   switch (attribute.kind) {
     case 'relation': {
       if (!ctx.canFind(attribute.target) || (!ctx.withPrivate && NEVER_ANSWERED.get(schema.uid) === name)) return 'hidden';
-      return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.toMany };
+      return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.toMany, countable: true };
     }
     case 'media':
       // Media populates whatever the caller's upload permissions: Strapi's sanitizers restrict relations only
       // (`remove-restricted-relations` skips `type: 'media'`), and sites show their images to the Public role.
-      return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.multiple };
+      // Strapi reads media as morphOne / morphMany relations, whose populate has no count (it populates as usual).
+      return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.multiple, countable: false };
     case 'component':
       return { kind: 'component', target: ctx.model.components.get(attribute.component)! };
     case 'dynamiczone':
@@ -104,7 +122,7 @@ function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hid
       if (attribute.target === undefined) return { kind: 'morph', toMany: attribute.toMany };
       // morphOne / morphMany read rows of their target, as a relation does.
       if (!ctx.canFind(attribute.target)) return 'hidden';
-      return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.toMany };
+      return { kind: 'relation', target: ctx.model.contentTypes.get(attribute.target)!, toMany: attribute.toMany, countable: false };
     }
     default:
       return undefined;
@@ -114,58 +132,73 @@ function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hid
 /**
  * Parses `populate` in every form Strapi v5 documents, at any depth: `*` (one level of everything), `a`, `a,b`,
  * `[a, b]`, dot paths `a.b.c` (through relations, components and dynamic zones), and the object form
- * `{ a: true | '*' | { fields, filters, sort, populate, count, on } }`. `path` is the attribute path of `schema`.
+ * `{ a: true | '*' | { fields, filters, sort, populate, count, on } }`. Bad input is refused with the error Strapi
+ * 5.54 gives it (its validator's key and path; see `At`).
  */
-export function parsePopulate(ctx: PopulateContext, schema: Schema, raw: unknown, path: string | null = null): PopulateTree {
-  if (path === null) {
-    const tree = populateTree(ctx, schema, raw, null);
-    checkDepth(tree, null, 0);
-    return tree;
-  }
-  return populateTree(ctx, schema, raw, path);
-}
-
-function populateTree(ctx: PopulateContext, schema: Schema, raw: unknown, path: string | null): PopulateTree {
-  const tree: MutableTree = new Map();
-  addPopulate(ctx, schema, raw, path, tree);
+export function parsePopulate(ctx: PopulateContext, schema: Schema, raw: unknown): PopulateTree {
+  const tree = populateValue(ctx, schema, raw, TOP);
+  checkDepth(tree, null, 0);
   return tree;
 }
 
-function addPopulate(ctx: PopulateContext, schema: Schema, raw: unknown, path: string | null, tree: MutableTree): void {
+/** The value of a `populate` parameter (the top one, or a `populate` key's, which sits at `at`). */
+function populateValue(ctx: PopulateContext, schema: Schema, raw: unknown, at: At): PopulateTree {
+  const tree: MutableTree = new Map();
+  addPopulate(ctx, schema, raw, at, tree);
+  return tree;
+}
+
+function addPopulate(ctx: PopulateContext, schema: Schema, raw: unknown, at: At, tree: MutableTree): void {
   if (raw === undefined || raw === null || raw === '' || isFalse(raw)) return;
   if (raw === '*' || raw === true) return addStar(ctx, schema, tree);
   if (typeof raw === 'string') {
+    // Dot paths, named from the string's start at any level (Strapi's validatePopulateDotPaths); a comma lists several.
     for (const item of raw.split(',')) {
       const text = item.trim();
       if (text === '') continue;
       const steps = text.split('.');
       // Checked before walking it: a path of thousands of steps would otherwise recurse that deep.
-      if (steps.length > MAX_POPULATE_DEPTH) throw tooDeep(joinPath(path, text.length > 80 ? `${text.slice(0, 80)}…` : text));
-      addPath(ctx, schema, steps, path, tree);
+      if (steps.length > MAX_POPULATE_DEPTH) throw tooDeep(joinPath(at.attr, text.length > 80 ? `${text.slice(0, 80)}…` : text));
+      addPath(ctx, schema, steps, null, tree);
     }
     return;
   }
   const list = asArray(raw);
   if (list) {
     for (const item of list) {
-      if (typeof item !== 'string') throw invalidPopulate(item, path);
-      addPopulate(ctx, schema, item, path, tree);
+      if (typeof item !== 'string') throw invalidPopulate(item, at.attr);
+      addPopulate(ctx, schema, item, at, tree);
     }
     return;
   }
-  if (!isPlainObject(raw)) throw invalidPopulate(raw, path);
+  if (!isPlainObject(raw)) throw invalidPopulate(raw, at.attr);
   for (const [name, value] of Object.entries(raw)) {
     // `populate[0]=a&populate[b][fields]=x` mixes list items into the object form.
     if (/^\d+$/.test(name) && typeof value === 'string') {
-      addPopulate(ctx, schema, value, path, tree);
+      addPopulate(ctx, schema, value, at, tree);
       continue;
     }
-    const here = joinPath(path, name);
-    const slot = slotOf(ctx, schema, name);
-    if (!slot) throw invalidKey('populate', name, here);
+    const slot = populatable(ctx, schema, name, at);
     if (isFalseValue(value) || value === null || slot === 'hidden') continue;
-    tree.set(name, mergeNodes(tree.get(name), parseNode(ctx, slot, value, here)));
+    const here = step(at, name, true);
+    // A dynamic zone's or a morph relation's `populate` is `*` or nothing (Strapi: what its items hold differs).
+    if ((slot.kind === 'dynamiczone' || slot.kind === 'morph') && isPlainObject(value) && value.populate !== undefined && value.populate !== null && value.populate !== '*') {
+      throw invalidKey('populate', 'populate', here.raw);
+    }
+    tree.set(name, mergeNodes(tree.get(name), slotValue(ctx, schema, name, slot, value, here)));
   }
+}
+
+/** What key `name` of a populate object populates; Strapi's 400 when nothing. */
+function populatable(ctx: PopulateContext, schema: Schema, name: string, at: At): Slot | 'hidden' {
+  const slot = slotOf(ctx, schema, name);
+  if (slot) return slot;
+  if (!isStrapiAttribute(schema, name)) throw invalidKey('populate', name, at.attr);
+  const here = step(at, name, true);
+  const attribute = schema.attributes.get(name);
+  // An attribute that cannot be populated (a scalar) is named by its raw path; a private one by its attribute path.
+  if (attribute?.kind === 'scalar') throw invalidKey('populate', name, here.raw);
+  throw invalidKey('populate', name, here.attr);
 }
 
 const invalidPopulate = (value: unknown, path: string | null) =>
@@ -176,17 +209,26 @@ const invalidPopulate = (value: unknown, path: string | null) =>
     path,
   );
 
+/** Strapi's refusal of a dynamic zone's or a morph relation's options other than `on`, `populate` and `count`. */
+function invalidNested(owner: Schema, name: string, value: unknown): ValidationError {
+  const singular = owner.modelType === 'contentType' ? owner.info.singularName : 'undefined';
+  return new ValidationError(`Invalid nested populate for ${singular}.${name} (${owner.uid}). Expected a fragment ("on") or "count" but found ${JSON.stringify(value)}`);
+}
+
 /** `populate=*`: every relation, media, component and dynamic zone one level deep (what the caller may find). */
 function addStar(ctx: PopulateContext, schema: Schema, tree: MutableTree): void {
   const names = [...schema.attributes.keys()];
   if (schema.modelType === 'contentType' && schema.localized) names.push('localizations');
   for (const name of names) {
     const slot = slotOf(ctx, schema, name);
-    if (slot && slot !== 'hidden' && !tree.has(name)) tree.set(name, slot.kind === 'morph' ? morphNode(ctx, slot, true, name) : emptyNode());
+    if (slot && slot !== 'hidden' && !tree.has(name)) tree.set(name, slot.kind === 'morph' ? { populate: new Map(), on: everyType(ctx) } : emptyNode());
   }
 }
 
-/** A dot path `address.geo`: each step populated (first level), the last with its defaults. */
+/**
+ * A dot path `address.geo` (`path`: the steps before, from the string's start): each step populated (first level),
+ * the last with its defaults. A step after a morph relation or media is refused, as Strapi refuses it.
+ */
 function addPath(ctx: PopulateContext, schema: Schema, steps: string[], path: string | null, tree: MutableTree): void {
   const [name, ...rest] = steps;
   if (name === '*' && rest.length === 0) return addStar(ctx, schema, tree);
@@ -194,18 +236,24 @@ function addPath(ctx: PopulateContext, schema: Schema, steps: string[], path: st
   const slot = slotOf(ctx, schema, name);
   if (!slot) throw invalidKey('populate', name, here);
   if (slot === 'hidden') return;
+  if (rest.length && (slot.kind === 'morph' || schema.attributes.get(name)?.kind === 'media')) throw invalidKey('populate', name, here);
   if (slot.kind === 'morph') {
-    // A path through a morph relation has no type to follow (Strapi: a fragment, `on`).
-    if (rest.length) throw invalidKey('populate', rest[0], here);
-    tree.set(name, tree.get(name) ?? morphNode(ctx, slot, true, here));
+    tree.set(name, tree.get(name) ?? { populate: new Map(), on: everyType(ctx) });
     return;
   }
   const node: MutableNode = { ...(tree.get(name) ?? emptyNode()) };
   if (rest.length) {
     if (slot.kind === 'dynamiczone') {
+      // Strapi tries each component that has the next step; a component whose rest of the path fails is not one of
+      // them, and when none is left the error names the step after the zone.
       node.on = componentsWith(ctx, slot.components, here, node.on, (component, sub) => {
         if (!slotOf(ctx, component, rest[0])) return false;
-        addPath(ctx, component, rest, here, sub);
+        try {
+          addPath(ctx, component, rest, here, sub);
+        } catch (error) {
+          if (error instanceof ValidationError) return false;
+          throw error;
+        }
         return true;
       }, rest[0]);
     } else {
@@ -244,130 +292,121 @@ function componentsWith(
   return on;
 }
 
-function parseNode(ctx: PopulateContext, slot: Slot, value: unknown, path: string): PopulateNode {
-  if (slot.kind === 'morph') return morphNode(ctx, slot, value, path);
+/** What a populate object's key `name` of `owner` (a `slot`, sitting at `here`) populates, given its value. */
+function slotValue(ctx: PopulateContext, owner: Schema, name: string, slot: Slot, value: unknown, here: At): PopulateNode {
+  if (slot.kind === 'morph') return morphNode(ctx, owner, name, slot, value, here);
   if (isTrueValue(value)) return emptyNode();
-  // `populate[a]=*`, `populate[a]=b,c`, `populate[a][0]=b`: what to populate inside `a`.
-  if (typeof value === 'string' || asArray(value)) return parseNode(ctx, slot, { populate: value }, path);
-  if (!isPlainObject(value)) throw invalidPopulate(value, path);
-  for (const key of Object.keys(value)) {
-    if (PAGINATION_KEYS.has(key)) {
-      throw queryError('populate', `Pagination is not allowed in populate (at ${path})`, key, path);
-    }
-    if (key === 'count' && slot.kind === 'relation' && !slot.toMany) throw invalidKey('populate', key, path);
-    if (!KEYS[slot.kind].has(key)) throw invalidKey('populate', key, path);
-  }
-  if (slot.kind === 'dynamiczone') return { populate: new Map(), on: dynamicZoneOn(ctx, slot.components, value, path) };
-  const node: MutableNode = { populate: new Map() };
+  // `populate[a]=*`: `a` and everything one level inside it (the README's table: Strapi refuses it since 5.2).
+  if (value === '*') return slotOptions(ctx, owner, name, slot, { populate: '*' }, here);
+  if (slot.kind === 'dynamiczone' && !isPlainObject(value)) throw invalidNested(owner, name, value);
+  if (slot.kind !== 'dynamiczone' && (typeof value === 'string' || asArray(value))) throw namesAsValue(value, slot.target, here);
+  if (!isPlainObject(value)) throw invalidPopulate(value, here.attr);
+  return slotOptions(ctx, owner, name, slot, value, here);
+}
+
+/**
+ * Names given as an attribute's value (`populate[chef]=restaurants`): Strapi reads them as keys of that value, where
+ * an attribute of the target is not an option (`Invalid key restaurants at chef.restaurants`) and neither is
+ * anything else (`Invalid key nope at chef`). Names inside it go in its `populate`.
+ */
+function namesAsValue(value: unknown, target: Schema, here: At): ValidationError {
+  const items = typeof value === 'string' ? [value] : (asArray(value) ?? []);
+  const first = items.map((item) => (typeof item === 'string' ? item.split('.')[0] : '')).find((name) => name !== '') ?? '';
+  return invalidKey('populate', first, step(here, first, isStrapiAttribute(target, first)).attr);
+}
+
+/** The options of a relation, media, component or dynamic zone: `{ fields, filters, sort, populate, count, on }`. */
+function slotOptions(ctx: PopulateContext, owner: Schema, name: string, slot: Exclude<Slot, { kind: 'morph' }>, value: Record<string, unknown>, here: At): PopulateNode {
+  if (slot.kind === 'dynamiczone') return dynamicZoneNode(ctx, owner, name, slot, value, here);
   const target = slot.target;
+  // Anything else (pagination included) is Strapi's `Invalid key`, at the attribute path.
+  for (const key of Object.keys(value)) if (!OPTIONS.has(key)) throw invalidKey('populate', key, step(here, key, isStrapiAttribute(target, key)).attr);
+  if (value.on !== undefined) throw fragmentOnTarget(ctx, owner, name, value.on, step(here, 'on', false));
+  const node: MutableNode = { populate: new Map() };
   if (value.count !== undefined) {
-    if (isTrue(value.count)) node.count = true;
-    else if (!isFalse(value.count)) throw queryError('populate', `Invalid count at ${path}: expected true or false`, 'count', path);
+    if (!isBooleanLike(value.count)) throw invalidKey('populate', 'count', here.attr);
+    if (isTrueValue(value.count) && (slot.kind === 'component' || slot.countable)) node.count = true;
   }
   const withPrivate = ctx.withPrivate === true;
-  if (value.fields !== undefined) node.fields = parseFields(target, value.fields, 'populate', path, withPrivate);
-  if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters, path, ctx.canFind, 'populate', withPrivate);
-  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind, 'populate', path, withPrivate);
-  if (value.populate !== undefined) node.populate = parsePopulate(ctx, target, value.populate, path);
+  // Read as at the top level of the populated type: Strapi validates each afresh, its errors' paths start there.
+  if (value.fields !== undefined) node.fields = parseFields(target, value.fields, 'populate', withPrivate);
+  if (value.filters !== undefined) node.filters = parseFilters(ctx.model, target, value.filters, null, ctx.canFind, 'populate', withPrivate);
+  if (value.sort !== undefined) node.sort = parseSort(ctx.model, target, value.sort, ctx.canFind, 'populate', withPrivate);
+  if (value.populate !== undefined) node.populate = populateValue(ctx, target, value.populate, step(here, 'populate', false));
   return node;
 }
 
+/** `on` given to a relation, media or component: Strapi's errors (an unknown type, or fragments not permitted). */
+function fragmentOnTarget(ctx: PopulateContext, owner: Schema, name: string, on: unknown, onAt: At): ValidationError {
+  const unknown = isPlainObject(on) ? Object.keys(on).find((uid) => !isModel(ctx, uid)) : undefined;
+  if (!isPlainObject(on)) return invalidKey('populate', 'on', onAt.raw);
+  if (unknown !== undefined) return invalidKey('populate', unknown, `${onAt.raw}.${unknown}`);
+  return new ValidationError(`Using fragments is not permitted to populate "${name}" in "${owner.uid}"`);
+}
+
+const isModel = (ctx: PopulateContext, uid: string) => ctx.model.contentTypes.has(uid) || ctx.model.components.has(uid);
+
 /**
- * A morphToOne / morphToMany (Strapi's convert-query-params: only `on`, `count` and `populate: '*'`): the types read,
- * each with its strategy, in `on`. Without `on`, every content type the caller may find, one level (Strapi reads
- * every type a link names; its sanitizer drops those the caller may not read).
+ * The `on` of a dynamic zone or a morph relation: each type's strategy (true, `*`, or its options), at Strapi's paths.
+ * A type that exists but `accepts` refuses (a component the zone does not hold, a content type the caller may not
+ * find) is read no further, as in Strapi.
  */
-function morphNode(ctx: PopulateContext, slot: Extract<Slot, { kind: 'morph' }>, value: unknown, path: string): PopulateNode {
-  const everyType = () => new Map([...ctx.model.contentTypes.keys()].filter((uid) => ctx.canFind(uid)).map((uid) => [uid, emptyNode()] as const));
-  if (isTrueValue(value) || value === '*') return { populate: new Map(), on: everyType() };
-  if (!isPlainObject(value)) throw invalidPopulate(value, path);
-  for (const key of Object.keys(value)) if (!KEYS.morph.has(key)) throw invalidKey('populate', key, path);
-  if (value.populate !== undefined && value.populate !== null && value.populate !== '*' && !isTrueValue(value.populate)) {
-    throw queryError(
-      'populate',
-      "Invalid nested population query detected. When using 'populate' within polymorphic structures, its value must be '*' to indicate all second level links. Specific field targeting is not supported here. Consider using the fragment API for more granular population control.",
-      'populate',
-      path,
-    );
+function fragments(ctx: PopulateContext, on: unknown, here: At, accepts: (uid: string) => TypeSlot | undefined): Map<string, PopulateNode> {
+  const onAt = step(here, 'on', false);
+  if (!isPlainObject(on)) throw invalidKey('populate', 'on', onAt.raw);
+  const nodes = new Map<string, PopulateNode>();
+  for (const [uid, strategy] of Object.entries(on)) {
+    if (!isModel(ctx, uid)) throw invalidKey('populate', uid, `${onAt.raw}.${uid}`);
+    const slot = accepts(uid);
+    if (!slot || isFalseValue(strategy) || strategy === null) continue;
+    nodes.set(uid, slotValue(ctx, slot.target, uid, slot, strategy, { raw: `${onAt.raw}[${uid}]`, attr: here.attr }));
   }
-  const node: MutableNode = { populate: new Map() };
-  if (value.count !== undefined) {
-    if (!slot.toMany) throw invalidKey('populate', 'count', path);
-    if (isTrue(value.count)) node.count = true;
-    else if (!isFalse(value.count)) throw queryError('populate', `Invalid count at ${path}: expected true or false`, 'count', path);
-  }
-  if (value.on === undefined) {
-    node.on = everyType();
-    return node;
-  }
-  if (!isPlainObject(value.on)) throw invalidKey('populate', 'on', path);
-  const on = new Map<string, PopulateNode>();
-  for (const [uid, strategy] of Object.entries(value.on)) {
-    const target = ctx.model.contentTypes.get(uid);
-    if (!target) throw invalidKey('populate', uid, `${path}.on`);
-    if (isFalseValue(strategy) || strategy === null || !ctx.canFind(uid)) continue;
-    on.set(uid, parseNode(ctx, { kind: 'relation', target, toMany: false }, strategy, `${path}.on.${uid}`));
-  }
-  node.on = on;
-  return node;
+  return nodes;
 }
 
 /**
- * Dynamic zones. `on[<component>]` gives a named component its own strategy (true, '*', or `{ fields, populate }`);
- * `populate` (`*`, names, dot paths or objects) applies to every component that has the names it gives (a name no
- * component has is a 400). With `on` only, the components it does not name are left out, as in Strapi.
+ * A dynamic zone. `on[<component>]` gives a named component its own strategy (true, '*', or `{ fields, populate }`);
+ * `populate=*` populates one level inside every component. With `on` only, the components it does not name are left
+ * out, as in Strapi; `count` is ignored, as Strapi 5.54 ignores it on a zone (probed: the items come as usual).
  */
-function dynamicZoneOn(
-  ctx: PopulateContext,
-  components: readonly string[],
-  value: Record<string, unknown>,
-  path: string,
-): ReadonlyMap<string, PopulateNode> {
-  let on = new Map<string, PopulateNode>();
-  const sub = value.populate;
-  if (sub !== undefined && sub !== null && sub !== '' && !isFalse(sub)) {
-    on = new Map(components.map((uid) => [uid, emptyNode()] as const));
-    for (const [name, item] of populateItems(sub, path)) {
-      const apply = (component: Component, tree: MutableTree) => {
-        if (name === '*') addStar(ctx, component, tree);
-        else if (slotOf(ctx, component, name)) addPopulate(ctx, component, item, path, tree);
-        else return false;
-        return true;
-      };
-      on = new Map(componentsWith(ctx, components, path, on, apply, name));
+function dynamicZoneNode(ctx: PopulateContext, owner: Schema, name: string, slot: Extract<Slot, { kind: 'dynamiczone' }>, value: Record<string, unknown>, here: At): PopulateNode {
+  const on = value.on === undefined ? undefined : fragments(ctx, value.on, here, (uid) => (slot.components.includes(uid) ? { kind: 'component', target: ctx.model.components.get(uid)! } : undefined));
+  for (const key of Object.keys(value)) if (!POLYMORPHIC_OPTIONS.has(key)) throw invalidNested(owner, name, value);
+  if (value.populate !== '*' && !on) return emptyNode();
+  const nodes = new Map<string, PopulateNode>();
+  if (value.populate === '*') {
+    for (const uid of slot.components) {
+      const tree: MutableTree = new Map();
+      addStar(ctx, ctx.model.components.get(uid)!, tree);
+      nodes.set(uid, { populate: tree });
     }
   }
-  if (value.on !== undefined) {
-    if (!isPlainObject(value.on)) throw invalidKey('populate', 'on', path);
-    for (const [uid, strategy] of Object.entries(value.on)) {
-      if (!components.includes(uid)) throw invalidKey('populate', uid, `${path}.on`);
-      if (isFalseValue(strategy) || strategy === null) continue;
-      const component = ctx.model.components.get(uid)!;
-      on.set(uid, parseNode(ctx, { kind: 'component', target: component }, strategy, `${path}.on.${uid}`));
-    }
-  }
-  return on;
+  for (const [uid, node] of on ?? []) nodes.set(uid, node);
+  return { populate: new Map(), on: nodes };
 }
 
-/** The populate value of a dynamic zone as (first name, value to apply) pairs. */
-function populateItems(raw: unknown, path: string): Array<[string, unknown]> {
-  if (raw === '*' || isTrue(raw)) return [['*', '*']];
-  if (typeof raw === 'string') {
-    return raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== '')
-      .map((s) => [s.split('.')[0], s]);
-  }
-  const list = asArray(raw);
-  if (list) {
-    return list.flatMap((item) => {
-      if (typeof item !== 'string') throw invalidPopulate(item, path);
-      return populateItems(item, path);
-    });
-  }
-  if (isPlainObject(raw)) return Object.entries(raw).map(([name, value]) => [name, { [name]: value }]);
-  throw invalidPopulate(raw, path);
+/** Every content type the caller may find, one level: what a morph relation reads without `on`. */
+function everyType(ctx: PopulateContext): Map<string, PopulateNode> {
+  return new Map([...ctx.model.contentTypes.keys()].filter((uid) => ctx.canFind(uid)).map((uid) => [uid, emptyNode()] as const));
+}
+
+/**
+ * A morphToOne / morphToMany (Strapi: `on`, `count` and `populate: '*'`): the types read, each with its strategy, in
+ * `on`; without `on`, every content type the caller may find, one level (Strapi reads every type a link names; its
+ * sanitizer drops those the caller may not read). `count` counts the links (a morphToOne's: 0 or 1). Other options
+ * are refused where Strapi drops the populate silently (the README's table).
+ */
+function morphNode(ctx: PopulateContext, owner: Schema, name: string, slot: Extract<Slot, { kind: 'morph' }>, value: unknown, here: At): PopulateNode {
+  if (isTrueValue(value) || value === '*') return { populate: new Map(), on: everyType(ctx) };
+  if (!isPlainObject(value)) throw invalidNested(owner, name, value);
+  const target = (uid: string): TypeSlot | undefined => {
+    const type = ctx.model.contentTypes.get(uid);
+    return type && ctx.canFind(uid) ? { kind: 'relation', target: type, toMany: false, countable: true } : undefined;
+  };
+  const on = value.on === undefined ? everyType(ctx) : fragments(ctx, value.on, here, target);
+  for (const key of Object.keys(value)) if (!POLYMORPHIC_OPTIONS.has(key)) throw invalidNested(owner, name, value);
+  if (value.count !== undefined && !isBooleanLike(value.count)) throw invalidKey('populate', 'count', here.attr);
+  return { populate: new Map(), on, ...(isTrueValue(value.count) && { count: true }) };
 }
 
 /** Two mentions of the same attribute (`populate[0]=a.b&populate[1]=a.c`) combine. */

@@ -1,7 +1,8 @@
 import type { Component, ContentType, Model } from '../model/types.js';
 import type { SortItem } from './types.js';
+import { ValidationError } from '../errors/index.js';
 import { describe, invalidKey, joinPath, queryError, type QueryParam } from './errors.js';
-import { asArray, fieldRef, isPlainObject } from './fields-of.js';
+import { asArray, fieldRef, isPlainObject, isStrapiAttribute } from './fields-of.js';
 
 type Schema = ContentType | Component;
 
@@ -9,8 +10,6 @@ interface SortContext {
   model: Model;
   canFind: (uid: string) => boolean;
   param: QueryParam;
-  /** Where this sort sits: null at the top, the populated relation's path (`chef.restaurants`) inside populate. */
-  at: string | null;
   /** Code's reads (the Document Service) sort by private attributes and through private relations too. */
   withPrivate: boolean;
 }
@@ -29,11 +28,10 @@ export function parseSort(
   raw: unknown,
   canFind: (uid: string) => boolean = () => true,
   param: QueryParam = 'sort',
-  at: string | null = null,
   withPrivate = false,
 ): SortItem[] {
   if (raw === undefined || raw === '') return [];
-  const ctx: SortContext = { model, canFind, param, at, withPrivate };
+  const ctx: SortContext = { model, canFind, param, withPrivate };
   const items: SortItem[] = [];
   const list = asArray(raw);
   for (const value of list ?? [raw]) {
@@ -49,7 +47,7 @@ const invalidSort = (ctx: SortContext, value: unknown) =>
     ctx.param,
     `Invalid sort parameter ${describe(value)}. Expected a string, an array of strings, a sort object or an array of sort objects`,
     'sort',
-    ctx.at,
+    null,
   );
 
 /** `a`, `a:desc`, `chef.name:asc`, `a:asc,b:desc` (empty parts, as from a trailing comma, are skipped). */
@@ -59,7 +57,7 @@ function stringItems(ctx: SortContext, schema: Schema, value: string): SortItem[
     const text = part.trim();
     if (text === '') continue;
     const [field, direction = 'asc', ...rest] = text.split(':');
-    if (rest.length) throw invalidKey(ctx.param, text, ctx.at);
+    if (rest.length) throw invalidKey(ctx.param, text, null);
     items.push(item(ctx, schema, field.trim().split('.'), direction.trim(), text));
   }
   return items;
@@ -70,33 +68,24 @@ function objectItems(ctx: SortContext, schema: Schema, path: string[], value: Re
   const items: SortItem[] = [];
   for (const [key, sub] of Object.entries(value)) {
     const here = [...path, key];
-    if (typeof sub === 'string') items.push(item(ctx, schema, here, sub.trim(), `${here.join('.')}:${sub}`));
+    if (typeof sub === 'string') items.push(item(ctx, schema, here, sub.trim(), `${here.join('.')}:${sub}`, true));
     else if (isPlainObject(sub)) items.push(...objectItems(ctx, schema, here, sub));
-    else throw queryError(ctx.param, `Invalid sort type at ${here.join('.')}: expected an object or a string, got ${describe(sub)}`, key, joinPath(ctx.at, here.join('.')));
+    else throw queryError(ctx.param, `Invalid sort type at ${here.join('.')}: expected an object or a string, got ${describe(sub)}`, key, here.join('.'));
   }
   return items;
 }
 
-function item(ctx: SortContext, schema: Schema, steps: string[], direction: string, text: string): SortItem {
-  const dir = direction.toLowerCase();
-  if (dir !== 'asc' && dir !== 'desc') {
-    throw queryError(ctx.param, 'Invalid order. order can only be one of asc|desc|ASC|DESC', text, ctx.at);
-  }
+/**
+ * One sort item: `steps` to a field, then its direction. Keys are checked before the direction, as Strapi validates
+ * before it converts. `objectForm`: `{ chef: 'asc' }` names no field of `chef`, so Strapi reads `asc` as a key there.
+ */
+function item(ctx: SortContext, schema: Schema, steps: string[], direction: string, text: string, objectForm = false): SortItem {
   const relations: string[] = [];
   let current: Schema = schema;
-  let path: string | null = ctx.at;
+  let path: string | null = null;
   for (const name of steps.slice(0, -1)) {
-    const attribute = current.attributes.get(name);
-    // Private relations and components, and relations to types the caller may not find (media: files), read like
-    // unknown keys. A dynamic zone is not a step (Strapi: `Invalid key`): its items are of several components.
-    const hidden = !ctx.withPrivate && (attribute?.private || current.privateAttributes.has(name));
-    const step =
-      (attribute?.kind === 'relation' || attribute?.kind === 'media') && ctx.canFind(attribute.target)
-        ? ctx.model.contentTypes.get(attribute.target)
-        : attribute?.kind === 'component'
-          ? ctx.model.components.get(attribute.component)
-          : undefined;
-    if (!step || hidden) throw invalidKey(ctx.param, name, path);
+    const step = stepThrough(ctx, current, name);
+    if (!step) throw invalidKey(ctx.param, name, isStrapiAttribute(current, name) ? joinPath(path, name) : path);
     path = joinPath(path, name);
     relations.push(name);
     current = step;
@@ -104,6 +93,24 @@ function item(ctx: SortContext, schema: Schema, steps: string[], direction: stri
   const last = steps[steps.length - 1];
   if (last === '') throw queryError(ctx.param, 'Field cannot be empty', text, path);
   const field = fieldRef(current, last, ctx.withPrivate);
-  if (!field) throw invalidKey(ctx.param, last, path);
+  // Strapi's path names the attributes on the way: one that cannot be sorted on is its own path, an unknown name
+  // stays at its parent's.
+  if (!field && objectForm && stepThrough(ctx, current, last)) throw invalidKey(ctx.param, direction, joinPath(path, last));
+  if (!field) throw invalidKey(ctx.param, last, isStrapiAttribute(current, last) ? joinPath(path, last) : path);
+  const dir = direction.toLowerCase();
+  // Strapi's convert-query-params says it without details.
+  if (dir !== 'asc' && dir !== 'desc') throw new ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
   return { relations, field, direction: dir };
+}
+
+/**
+ * What a sort walks into through `name` of `schema`: a relation's or media's target (one the caller may find) or a
+ * component. Private ones read like unknown keys; a dynamic zone is not a step (Strapi: `Invalid key`), its items
+ * being of several components.
+ */
+function stepThrough(ctx: SortContext, schema: Schema, name: string): Schema | undefined {
+  const attribute = schema.attributes.get(name);
+  if (!ctx.withPrivate && (attribute?.private || schema.privateAttributes.has(name))) return undefined;
+  if ((attribute?.kind === 'relation' || attribute?.kind === 'media') && ctx.canFind(attribute.target)) return ctx.model.contentTypes.get(attribute.target);
+  return attribute?.kind === 'component' ? ctx.model.components.get(attribute.component) : undefined;
 }

@@ -90,6 +90,7 @@ describeEachDialect('populate: filters and sort in components, dynamic-zone frag
   it('a filter on an attribute the component does not have is a 400 naming it', async () => {
     const res = await app.request('GET', '/api/boxes?populate[one][filters][title][$eq]=x');
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid key title at one', details: { key: 'title', param: 'populate' } });
+    // Named as at the top of the component (Strapi validates a populate's filters afresh: `Invalid key nope`, path null).
+    expect(res.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid key title', details: { key: 'title', path: null, param: 'populate' } });
   });
 });

@@ -237,19 +237,26 @@ describeEachDialect('populate: dynamic zones end to end', (dialect) => {
     });
   });
 
-  describe('bad input in an `on` fragment: 400 ValidationError naming its path', () => {
-    const cases: Array<[string, string, string, string]> = [
+  it('`on` naming a component the zone does not hold reads nothing of it; a zone\'s `count` is ignored (Strapi 5.54)', async () => {
+    expect(await blocks(on('sections.link', '[populate]=*'))).toEqual([[], []]);
+    expect(await blocks('populate[blocks][count]=true')).toEqual(await blocks('populate[blocks]=true'));
+  });
+
+  describe("bad input in an `on` fragment: 400 ValidationError, with Strapi 5.54's key and path", () => {
+    // Probed on real Strapi with the conformance model's restaurants.blocks (sections.menu, its dishes).
+    const cases: Array<[string, string, string | null, string]> = [
       // [query, key, path, message]
-      ['populate[blocks][on][sections.nope]=true', 'sections.nope', 'blocks.on', 'Invalid key sections.nope at blocks.on'],
-      ['populate[blocks][on][sections.link][populate]=*', 'sections.link', 'blocks.on', 'Invalid key sections.link at blocks.on'],
-      [MENU('[populate][nope]=true'), 'nope', 'blocks.on.sections.menu.nope', 'Invalid key nope at blocks.on.sections.menu.nope'],
-      [MENU('[populate][title]=true'), 'title', 'blocks.on.sections.menu.title', 'Invalid key title at blocks.on.sections.menu.title'],
-      [MENU('[populate][dishes][populate][nope]=true'), 'nope', 'blocks.on.sections.menu.dishes.nope', 'Invalid key nope at blocks.on.sections.menu.dishes.nope'],
-      [MENU('[populate][dishes][fields][0]=nope'), 'nope', 'blocks.on.sections.menu.dishes.nope', 'Invalid key nope at blocks.on.sections.menu.dishes.nope'],
-      [MENU('[populate][dishes][filters][nope][$eq]=1'), 'nope', 'blocks.on.sections.menu.dishes', 'Invalid key nope at blocks.on.sections.menu.dishes'],
-      [MENU('[pagination][limit]=1'), 'pagination', 'blocks.on.sections.menu', 'Pagination is not allowed in populate (at blocks.on.sections.menu)'],
-      [MENU('[populate][dishes][pagination][pageSize]=1'), 'pagination', 'blocks.on.sections.menu.dishes', 'Pagination is not allowed in populate (at blocks.on.sections.menu.dishes)'],
-      [MENU('[populate][dishes][limit]=1'), 'limit', 'blocks.on.sections.menu.dishes', 'Pagination is not allowed in populate (at blocks.on.sections.menu.dishes)'],
+      ['populate[blocks][on][sections.nope]=true', 'sections.nope', 'blocks.on.sections.nope', 'Invalid key sections.nope at blocks.on.sections.nope'],
+      [MENU('[populate][nope]=true'), 'nope', 'blocks', 'Invalid key nope at blocks'],
+      [MENU('[populate][title]=true'), 'title', 'blocks.on[sections.menu].populate.title', 'Invalid key title at blocks.on[sections.menu].populate.title'],
+      [MENU('[populate][dishes][populate][nope]=true'), 'nope', 'blocks.dishes', 'Invalid key nope at blocks.dishes'],
+      [MENU('[populate][dishes][fields][0]=nope'), 'nope', null, 'Invalid key nope'],
+      [MENU('[populate][dishes][filters][nope][$eq]=1'), 'nope', null, 'Invalid key nope'],
+      [MENU('[pagination][limit]=1'), 'pagination', 'blocks', 'Invalid key pagination at blocks'],
+      [MENU('[populate][dishes][pagination][pageSize]=1'), 'pagination', 'blocks.dishes', 'Invalid key pagination at blocks.dishes'],
+      [MENU('[populate][dishes][limit]=1'), 'limit', 'blocks.dishes', 'Invalid key limit at blocks.dishes'],
+      [MENU('=nope'), 'nope', 'blocks', 'Invalid key nope at blocks'],
+      [MENU('[dishes]=true'), 'dishes', 'blocks.dishes', 'Invalid key dishes at blocks.dishes'],
     ];
     for (const [query, key, path, message] of cases) {
       it(query, async () => {

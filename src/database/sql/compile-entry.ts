@@ -239,6 +239,11 @@ function componentValue(
   const linked = `${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(field)} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(componentUid)}`;
   // `populate[compo][filters]` keeps the matching items (a single component that does not match reads null).
   const where = node.filters ? sql`${linked} AND ${compileFilter(ctx, node.filters, component, c)}` : frag(linked);
+  if (node.count) {
+    // Strapi counts a component's rows as a relation's (`populate[address][count]=true` → `{ count: 0 | 1 }`).
+    const counted = sql`(SELECT COUNT(*) FROM ${frag(from)} WHERE ${where})`;
+    return frag(ctx.dialect.jsonObject([['count', counted.sql]]), counted.params);
+  }
   const orderBy = componentOrder(ctx, node.sort, component, c, k);
   if (!repeatable && byId(ctx)) return rowById(ctx, component, component.table, node, sql`(SELECT ${ctx.col(c, 'id')} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`);
   const object = entryObject(ctx, component, c, node);
@@ -338,8 +343,13 @@ function morphValue(ctx: CompileContext, owner: ContentType | Component, alias: 
   });
   const typed = (uid: string, target: ContentType, c: string, sub: PopulateNode) => entryObject(ctx, target, c, sub, [], undefined, [['__type', frag(stringLiteral(uid))]]);
   if (attribute.relation === 'morphToOne') {
-    if (!types.length || node.count) return node.count ? frag(d.jsonObject([['count', '0']])) : frag('NULL');
     const typeColumn = ctx.col(alias, MORPH_TO_ONE_COLUMNS.type);
+    if (node.count) {
+      // Strapi: 1 when the row names a type the populate reads (and an id), else 0.
+      const named = types.length ? `${typeColumn} IN (${types.map(({ uid }) => stringLiteral(uid)).join(', ')}) AND ${ctx.col(alias, MORPH_TO_ONE_COLUMNS.id)} IS NOT NULL` : '1 = 0';
+      return frag(d.jsonObject([['count', `CASE WHEN ${named} THEN 1 ELSE 0 END`]]));
+    }
+    if (!types.length) return frag('NULL');
     const cases = types.map(({ uid, target, sub }) => {
       const c = ctx.alias('c');
       return sql`WHEN ${stringLiteral(uid)} THEN (SELECT ${typed(uid, target, c, sub)} FROM ${ctx.table(target.table)} ${c} WHERE ${ctx.col(c, 'id')} = ${ctx.col(alias, MORPH_TO_ONE_COLUMNS.id)})`;
