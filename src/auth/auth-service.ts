@@ -98,7 +98,7 @@ export class AuthService {
     const roleId = await this.options.permissions.ensureRole('authenticated', 'Authenticated');
     const extras = Object.fromEntries(this.options.allowedFields.filter((k) => k in body).map((k) => [k, body[k]]));
     const documentId = await this.users.createDocument({
-      data: { ...extras, username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: true, blocked: false, role: roleId },
+      data: { ...extras, username, email, password, provider: 'local', confirmed: true, blocked: false, role: roleId },
     });
     return this.answer(await this.userId(documentId));
   }
@@ -168,7 +168,7 @@ export class AuthService {
     checkRoleOnCreate(role);
     const extras = Object.fromEntries(this.options.extendedFields.filter((k) => k in body).map((k) => [k, body[k]]));
     const documentId = await this.users.createDocument({
-      data: { ...extras, username, email, password: await bcrypt.hash(password, 10), provider: 'local', confirmed: confirmed ?? false, blocked: blocked ?? false, role },
+      data: { ...extras, username, email, password, provider: 'local', confirmed: confirmed ?? false, blocked: blocked ?? false, role },
     });
     return this.userWithRole(await this.userId(documentId));
   }
@@ -184,7 +184,7 @@ export class AuthService {
     for (const [key, value] of Object.entries(body)) {
       if (key === 'password') {
         if (typeof value !== 'string' || value.length < this.options.minPasswordLength) throw new ValidationError(`password must be at least ${this.options.minPasswordLength} characters`);
-        data.password = await bcrypt.hash(value, 10);
+        data.password = value;
       } else if (key === 'email') {
         if (typeof value !== 'string' || !EMAIL.test(value)) throw new ValidationError('email must be a valid email');
         data.email = value.toLowerCase();

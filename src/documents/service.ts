@@ -14,6 +14,7 @@ import type { StrapiRelationScope } from './strapi-relation-writes.js';
 import type { DocumentService, Entry, FindParams, FindResult, WriteParams } from './types.js';
 import { discardStrapiDraft, publishStrapiVersion, publishStrapiWrite, unpublishStrapiVersion } from './strapi-versions.js';
 import { planRow, type RowPlan } from './write-plan.js';
+import { hashPasswords } from './password-values.js';
 import { checkPublishable } from './publish-check.js';
 import { holdsUnique, uniqueErrors, type TakenLookup } from './unique-rule.js';
 import { bodyTree } from './unique-tree.js';
@@ -298,7 +299,7 @@ export class Documents implements DocumentService {
   async createDocument(params: WriteParams, existingId?: string, given = false): Promise<string> {
     const documentId = existingId ?? newDocumentId();
     const locale = this.writeLocale(params);
-    let plan = planRow(this.ctx.model, this.contentType, params.data, 'create', this.planOptions(params));
+    let plan = await this.planned(params.data, 'create', params);
     return this.ctx.db.transaction(async (trx) => {
       // A single type has one document: a create that finds one (a first write that raced another's, each having
       // read that there was none) updates it, as the later of two createOrUpdate calls in a row would.
@@ -316,7 +317,7 @@ export class Documents implements DocumentService {
       if (this.listens('beforeCreate')) {
         await this.on(trx).fire('beforeCreate', event, undefined, states);
         // What the hooks changed in `data` is written (checked again, as a body is).
-        plan = planRow(this.ctx.model, this.contentType, event.data as Params, 'create', this.planOptions(params));
+        plan = await this.planned(event.data, 'create', params);
       }
       // A document made here has no rows yet, so no row links to it: its publish has no links of others to mirror,
       // and the documents that link to it need not be looked for (nor locked).
@@ -436,7 +437,7 @@ export class Documents implements DocumentService {
     const ct = this.contentType;
     const locale = this.writeLocale(params);
     // Checked before anything is read or locked: a body that is wrong is answered without waiting for a lock.
-    let updatePlan = planRow(this.ctx.model, ct, params.data, 'update', this.planOptions(params));
+    let updatePlan = await this.planned(params.data, 'update', params);
     return this.ctx.db.transaction(async (trx) => {
       const publishing = this.publishes(params);
       await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, publishing));
@@ -457,7 +458,7 @@ export class Documents implements DocumentService {
           await this.on(trx).createDocument(params, params.documentId);
           return true;
         }
-        const plan = planRow(this.ctx.model, ct, params.data, 'create', this.planOptions(params));
+        const plan = await this.planned(params.data, 'create', params);
         await this.insertVersion(trx, plan, params.documentId, locale, params.status);
         return true;
       }
@@ -466,7 +467,7 @@ export class Documents implements DocumentService {
       const event: Params = { ...this.writeEvent(params, locale), where: { id: target0.id } };
       if (listens('beforeUpdate')) {
         await this.on(trx).fire('beforeUpdate', event, undefined, states);
-        updatePlan = planRow(this.ctx.model, ct, event.data as Params, 'update', this.planOptions(params));
+        updatePlan = await this.planned(event.data, 'update', params);
         await lockForWrite(trx, () => writeLockSet(trx, this.ctx.model, ct, params.documentId, updatePlan, publishing));
       }
       const plan = updatePlan;
@@ -776,9 +777,13 @@ export class Documents implements DocumentService {
     return this.contentType.draftAndPublish && params.status !== 'draft';
   }
 
-  /** Every write to a Draft & Publish document writes its draft: the body is checked as one (publishing checks the rest). */
-  private planOptions(params: WriteParams) {
-    return { draft: this.contentType.draftAndPublish && !params.wholeDraft };
+  /**
+   * A write's `data` checked and turned into its row plan, passwords hashed (password-values.ts). Every write to a
+   * Draft & Publish document writes its draft: the body is checked as one (publishing checks the rest).
+   */
+  private planned(data: unknown, mode: 'create' | 'update', params: WriteParams): Promise<RowPlan> {
+    const plan = planRow(this.ctx.model, this.contentType, data, mode, { draft: this.contentType.draftAndPublish && !params.wholeDraft });
+    return hashPasswords(this.contentType, plan);
   }
 
   /** Where a write's relations go: every write goes to the draft of a Draft & Publish document (publishing copies it). */
