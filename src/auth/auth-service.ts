@@ -3,7 +3,7 @@ import { findUserByEmailOrUsername, findUserId, findUserIdWith, findUserPassword
 import { ApplicationError, ForbiddenError, NotFoundError, RateLimitError, ValidationError, type FieldError } from '../errors/index.js';
 import { AttemptLimit } from './attempts.js';
 import { checkRoleOnCreate, checkRoleOnUpdate } from './role-input.js';
-import { checkCredentials, EMAIL, inputObject, stringField } from './credentials.js';
+import { checkCredentials, EMAIL, inputObject, passwordTooLong, stringField } from './credentials.js';
 import type { AuthHost } from './host.js';
 import type { JwtService } from './jwt.js';
 import type { Permissions } from './roles.js';
@@ -126,6 +126,9 @@ export class AuthService {
     const password = stringField(body, 'password', errors);
     const confirmation = stringField(body, 'passwordConfirmation', errors);
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    // Strapi checks the new password's length first (its body schema), then the confirmation, then the current one.
+    const tooLong = passwordTooLong(password);
+    if (tooLong) throw ValidationError.fromFieldErrors([tooLong]);
     if (password !== confirmation) throw new ValidationError('Passwords do not match');
     if (password.length < this.options.minPasswordLength) throw new ValidationError(`password must be at least ${this.options.minPasswordLength} characters`);
     const hash = await findUserPassword(this.host.db, userId);

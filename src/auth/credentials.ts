@@ -23,6 +23,15 @@ export function checkCredentials(username: string, email: string, password: stri
   if (username.length < 3) errors.push({ path: ['username'], message: 'username must be at least 3 characters', name: 'ValidationError', value: username });
   if (!EMAIL.test(email)) errors.push({ path: ['email'], message: 'email must be a valid email', name: 'ValidationError', value: email });
   if (password.length < minPassword) errors.push({ path: ['password'], message: `password must be at least ${minPassword} characters`, name: 'ValidationError', value: password });
-  // bcrypt reads 72 bytes: a longer password would be silently truncated.
-  if (Buffer.byteLength(password) > 72) errors.push({ path: ['password'], message: 'password must be at most 72 bytes', name: 'ValidationError', value: null });
+  const tooLong = passwordTooLong(password);
+  if (tooLong) errors.push(tooLong);
+}
+
+/**
+ * bcrypt reads 72 bytes: a longer password would be silently truncated. Strapi 5.54's users-permissions refuses it on
+ * register, reset and change, with this message.
+ */
+export function passwordTooLong(password: string): FieldError | undefined {
+  if (Buffer.byteLength(password) <= 72) return undefined;
+  return { path: ['password'], message: 'Password must be less than 73 bytes', name: 'ValidationError', value: null };
 }

@@ -102,6 +102,19 @@ describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
       expect((await app.request('POST', '/api/auth/local', { identifier: 'alice', password: 'new password' }, none)).status).toBe(200);
       await app.request('POST', '/api/auth/change-password', { currentPassword: 'new password', password: 'correct horse', passwordConfirmation: 'correct horse' }, bearer(jwt));
     });
+
+    it('a new password over 72 bytes (bcrypt would cut it) is refused with Strapi 5.54\'s message, before the current one is checked', async () => {
+      const long = 'é'.repeat(36) + 'x'; // 73 bytes, 37 characters
+      for (const currentPassword of ['correct horse', 'wrong']) {
+        const res = await app.request('POST', '/api/auth/change-password', { currentPassword, password: long, passwordConfirmation: long }, bearer(jwt));
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toBe('Password must be less than 73 bytes');
+      }
+      const register = await app.request('POST', '/api/auth/local/register', { username: 'longpw', email: 'longpw@example.com', password: long }, none);
+      expect(register.status).toBe(400);
+      expect(register.body.error.message).toBe('Password must be less than 73 bytes');
+      expect((await app.request('POST', '/api/auth/local', { identifier: 'alice', password: 'correct horse' }, none)).status).toBe(200);
+    });
   });
 
   describe('enforcement', () => {

@@ -131,6 +131,9 @@ async function createStrapiInstance(options = {}) {
         return app.state.cairn.fastify.server;
       },
     },
+    // The users-permissions services Strapi's own test utilities call (tests/api/plugins/users-permissions/utils.js'
+    // createAuthenticatedUser): see pluginService. Any other service is an in-process Strapi object.
+    service: pluginService,
     // Strapi's config provider, as Cairn gives it to an app's code.
     get config() {
       return runtimeConfig(cairnStrapi().config);
@@ -206,6 +209,51 @@ function runtimeConfig(config) {
       };
     },
   });
+}
+
+/**
+ * `strapi.service(uid)` for the two users-permissions services Strapi's test utilities use to make a logged-in user
+ * (createAuthenticatedUser): the user service's `add`, which Strapi 5.54 runs as a Document Service create of the
+ * user with its role populated (its Document Service hashes the password), here Cairn's Document Service; and the jwt
+ * service's synchronous `issue`, an HS256 token signed with the secret the running Cairn verifies with (the app
+ * folder's generated one: the test app sets none), as Strapi signs it (jsonwebtoken, 30 days). Any other service, or
+ * member, is an in-process Strapi object, out of scope.
+ */
+function pluginService(uid) {
+  const USER = 'plugin::users-permissions.user';
+  if (uid === USER) {
+    return new Proxy(
+      { add: (values) => cairnStrapi().documents(USER).create({ data: values, populate: ['role'] }) },
+      {
+        get(target, key) {
+          if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
+          throw new OutOfScope(`strapi.service('${uid}').${key} is an in-process Strapi object`);
+        },
+      },
+    );
+  }
+  if (uid === 'plugin::users-permissions.jwt') {
+    return new Proxy(
+      {
+        issue(payload, options = {}) {
+          const jwt = require('jsonwebtoken');
+          const { readFileSync } = require('node:fs');
+          const { join } = require('node:path');
+          if (!app.state.dir) throw new Error('Cairn is not running (strapi.destroy() was called)');
+          const secret = readFileSync(join(app.state.dir, '.tmp', 'jwt-secret'), 'utf8').trim();
+          const claims = payload && typeof payload.toJSON === 'function' ? payload.toJSON() : { ...payload };
+          return jwt.sign(claims, secret, { expiresIn: '30d', ...options });
+        },
+      },
+      {
+        get(target, key) {
+          if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
+          throw new OutOfScope(`strapi.service('${uid}').${key} is an in-process Strapi object`);
+        },
+      },
+    );
+  }
+  throw new OutOfScope(`strapi.service('${uid}') is an in-process Strapi object`);
 }
 
 /** The `strapi` Cairn gives an app's code, of the Cairn running. */
