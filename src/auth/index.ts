@@ -1,7 +1,7 @@
 import { createAccessControl } from './access.js';
 import { AuthService, USER_UID } from './auth-service.js';
 import type { AuthHost } from './host.js';
-import { createJwtService } from './jwt.js';
+import { createJwtService, type JwtOptions } from './jwt.js';
 import { permissionActions } from './actions.js';
 import { RoleAdmin } from './role-admin.js';
 import { Permissions } from './roles.js';
@@ -17,7 +17,7 @@ export { RATE_LIMIT_MIDDLEWARE, USERS_PERMISSIONS_ROUTES, type UsersPermissionsA
 
 interface UsersPermissionsConfig {
   jwtSecret?: string;
-  jwt?: { expiresIn?: string };
+  jwt?: JwtOptions;
   register?: { enabled?: boolean; allowedFields?: string[] };
   minPasswordLength?: number;
   ratelimit?: { max?: number; interval?: number; window?: number };
@@ -47,7 +47,7 @@ export async function registerAuth(host: AuthHost): Promise<void> {
   host.setup.push(async () => {
     await permissions.sync(host.config.permissions?.roles, permissionActions(host.model));
   });
-  const jwt = createJwtService({ secret: config.jwtSecret, expiresIn: config.jwt?.expiresIn, environment: host.config.environment, dir: host.config.dir });
+  const jwt = createJwtService({ secret: config.jwtSecret, jwt: config.jwt, environment: host.config.environment, dir: host.config.dir });
   const tokens = new ApiTokens(host.db, apiTokenSalt(host), apiTokenEncryptionKey(host));
   host.access = createAccessControl({ db: host.db, jwt, tokens, permissions });
   const auth = new AuthService(host, {

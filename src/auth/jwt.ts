@@ -13,11 +13,25 @@ export interface JwtService {
 let jose: Promise<typeof import('jose')> | undefined;
 const loadJose = () => (jose ??= import('jose'));
 
+/** The algorithms a `jwtSecret` signs with (Strapi's legacy mode signs and verifies with that secret alone). */
+export const JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+
+/** users-permissions' `jwt` options that Cairn reads (Strapi hands them all to jsonwebtoken's `sign`). */
+export interface JwtOptions {
+  expiresIn?: string | number;
+  algorithm?: JwtAlgorithm;
+  issuer?: string;
+  audience?: string | string[];
+}
+
 /**
- * HS256 only: the algorithm is pinned on verification, so `alg: none` or an RS/HS confusion is rejected.
- * The secret is required in production; in development one is generated once and kept in `.tmp/`.
+ * Tokens as Strapi 5.54's users-permissions issues them in its default (legacy) mode: `{ id }` signed with
+ * `jwtSecret` and the `jwt` options (algorithm, HS256 by default; issuer; audience; expiry), verified with that one
+ * algorithm pinned, so `alg: none` or an RS/HS confusion is rejected (as Strapi, issuer and audience are not checked
+ * on verification). The secret is required in production; in development one is generated once and kept in `.tmp/`.
  */
-export function createJwtService(options: { secret?: string; expiresIn?: string; environment: string; dir: string }): JwtService {
+export function createJwtService(options: { secret?: string; jwt?: JwtOptions; environment: string; dir: string }): JwtService {
   let secret = options.secret;
   if (!secret) {
     if (options.environment === 'production') {
@@ -40,16 +54,21 @@ export function createJwtService(options: { secret?: string; expiresIn?: string;
     secret = readFileSync(file, 'utf8').trim();
   }
   const key = new TextEncoder().encode(secret);
-  const expiresIn = options.expiresIn ?? '30d';
+  const { expiresIn = '30d', algorithm = 'HS256', issuer, audience } = options.jwt ?? {};
   return {
     async issue(userId) {
       const { SignJWT } = await loadJose();
-      return new SignJWT({ id: userId }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().setExpirationTime(expiresIn).sign(key);
+      const token = new SignJWT({ id: userId }).setProtectedHeader({ alg: algorithm, typ: 'JWT' }).setIssuedAt();
+      // jsonwebtoken reads a number as seconds from now, a string as a duration (jose reads both forms alike).
+      token.setExpirationTime(typeof expiresIn === 'number' ? Math.floor(Date.now() / 1000) + expiresIn : expiresIn);
+      if (issuer !== undefined) token.setIssuer(issuer);
+      if (audience !== undefined) token.setAudience(audience);
+      return token.sign(key);
     },
     async verify(token) {
       const { jwtVerify, errors } = await loadJose();
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        const { payload } = await jwtVerify(token, key, { algorithms: [algorithm] });
         return typeof payload.id === 'number' && Number.isInteger(payload.id) ? payload.id : null;
       } catch (error) {
         // Any fault of the token (signature, algorithm, expiry, shape) is the caller's: a 401. Anything else is a bug.

@@ -186,14 +186,37 @@ const upload = object({
   ...strapiKeys('actionOptions', 'sharp', 'concurrentUploadSize', 'concurrentUploadRequests', 'security'),
 });
 
+/** A jsonwebtoken option Cairn does not apply: set, it would make Cairn's tokens differ from Strapi's. */
+const unappliedJwtOption: KeyRule = { check: () => 'is a jsonwebtoken option Cairn does not apply (it reads expiresIn, algorithm, issuer and audience): remove it' };
+
 const usersPermissions = object({
   jwtSecret: text,
-  // jsonwebtoken's options: Cairn reads expiresIn.
-  jwt: object({ expiresIn: { check: (v) => (typeof v === 'string' || Number.isInteger(v) ? undefined : `must be a duration such as "30d" or a number of seconds, not ${show(v)}`) } }, { open: true }),
+  // jsonwebtoken's sign options, as Strapi's legacy mode hands them over: those Cairn applies, and the rest refused.
+  jwt: object({
+    expiresIn: { check: (v) => (typeof v === 'string' || Number.isInteger(v) ? undefined : `must be a duration such as "30d" or a number of seconds, not ${show(v)}`) },
+    algorithm: {
+      check: (v) =>
+        ['HS256', 'HS384', 'HS512'].includes(v as string)
+          ? undefined
+          : `must be HS256, HS384 or HS512 (signed with jwtSecret, as Strapi's default mode signs), not ${show(v)}`,
+    },
+    issuer: text,
+    audience: { check: (v) => (typeof v === 'string' || (Array.isArray(v) && v.every((a) => typeof a === 'string')) ? undefined : `must be a string or a list of strings, not ${show(v)}`) },
+    ...Object.fromEntries(
+      ['notBefore', 'subject', 'jwtid', 'noTimestamp', 'header', 'keyid', 'mutatePayload', 'encoding', 'privateKey', 'publicKey', 'allowInsecureKeySizes', 'allowInvalidAsymmetricKeyTypes'].map((name) => [name, unappliedJwtOption]),
+    ),
+  }),
+  // Strapi 5.54's 'refresh' mode keeps sessions and answers refresh tokens (its /api/auth/refresh and /logout).
+  jwtManagement: {
+    check: (v) =>
+      v === 'legacy-support'
+        ? undefined
+        : `must be "legacy-support" (Strapi's default): Cairn does not provide Strapi's "refresh" mode (sessions, refresh tokens, /api/auth/refresh and /logout), not ${show(v)}`,
+  },
   register: object({ enabled: bool, allowedFields: { check: (v) => (Array.isArray(v) && v.every((f) => typeof f === 'string') ? undefined : `must be a list of attribute names, not ${show(v)}`) } }),
   minPasswordLength: positiveInteger,
   ratelimit: object({ max: positiveInteger, interval: positiveInteger, window: positiveInteger }, { open: true }),
-  ...strapiKeys('jwtManagement', 'sessions', 'layout', 'callback', 'validationRules', 'email', 'providers', 'advanced'),
+  ...strapiKeys('sessions', 'layout', 'callback', 'validationRules', 'email', 'providers', 'advanced'),
 });
 
 const i18n = object({

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import jwt from 'jsonwebtoken';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { loadConfig } from '../../src/project/config.js';
+
+// users-permissions' `jwt` options, as Strapi 5.54's default (legacy-support) mode hands them to jsonwebtoken: a
+// project that sets HS384 and an issuer gets the same tokens from Cairn as from Strapi, and each accepts the other's.
+const SECRET = 'jwt-options-secret';
+const model = {
+  contentTypes: {},
+  config: {
+    plugins: { 'users-permissions': { config: { jwtSecret: SECRET, jwt: { algorithm: 'HS384', issuer: 'up-issuer', audience: 'up-aud', expiresIn: 3600 }, ratelimit: { max: 1000 } } } },
+  },
+};
+const none = { authorization: '' };
+
+describe('users-permissions jwt options', () => {
+  let app: TestApp;
+  let userId: number;
+  beforeAll(async () => {
+    app = await startTestApp('sqlite', model);
+    const res = await app.request('POST', '/api/auth/local/register', { username: 'algo', email: 'algo@example.com', password: 'Test1234' }, none);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    userId = res.body.user.id;
+  });
+  afterAll(async () => app?.close());
+
+  it('tokens are signed with the configured algorithm, issuer, audience and expiry', async () => {
+    const res = await app.request('POST', '/api/auth/local', { identifier: 'algo', password: 'Test1234' }, none);
+    const decoded = jwt.decode(res.body.jwt, { complete: true })!;
+    expect(decoded.header.alg).toBe('HS384');
+    const payload = decoded.payload as jwt.JwtPayload;
+    expect(payload).toMatchObject({ id: userId, iss: 'up-issuer', aud: 'up-aud' });
+    expect(payload.exp! - payload.iat!).toBe(3600);
+    expect((await app.request('GET', '/api/users/me', undefined, { authorization: `Bearer ${res.body.jwt}` })).status).toBe(200);
+  });
+
+  it("a token Strapi signed with the same options is accepted; one of another algorithm is refused (401), as Strapi refuses it", async () => {
+    const strapis = jwt.sign({ id: userId }, SECRET, { algorithm: 'HS384', issuer: 'up-issuer', audience: 'up-aud', expiresIn: '30d' });
+    expect((await app.request('GET', '/api/users/me', undefined, { authorization: `Bearer ${strapis}` })).body.username).toBe('algo');
+    const hs256 = jwt.sign({ id: userId }, SECRET, { algorithm: 'HS256' });
+    expect((await app.request('GET', '/api/users/me', undefined, { authorization: `Bearer ${hs256}` })).status).toBe(401);
+  });
+});
+
+describe('users-permissions jwt options Cairn does not apply stop the start, named', () => {
+  /** The start's error for these users-permissions options (undefined: the config loads). */
+  const attempt = async (config: object) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-jwt-'));
+    mkdirSync(join(dir, 'config'));
+    writeFileSync(join(dir, 'config', 'plugins.json'), JSON.stringify({ 'users-permissions': { config } }));
+    try {
+      return await loadConfig(dir, {}, { warn: () => undefined }).then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("Strapi's refresh mode, an asymmetric algorithm, options jsonwebtoken has that Cairn does not apply", async () => {
+    expect(await attempt({ jwtManagement: 'refresh' })).toMatch(/plugins\.users-permissions\.config\.jwtManagement must be "legacy-support" .*not "refresh"$/);
+    expect(await attempt({ jwt: { algorithm: 'RS256' } })).toMatch(/jwt\.algorithm must be HS256, HS384 or HS512 .*not "RS256"$/);
+    expect(await attempt({ jwt: { subject: 'x' } })).toMatch(/jwt\.subject is a jsonwebtoken option Cairn does not apply/);
+    expect(await attempt({ jwtManagement: 'legacy-support', jwt: { algorithm: 'HS512', expiresIn: '7d' } })).toBeUndefined();
+  });
+});
