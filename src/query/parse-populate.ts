@@ -338,8 +338,8 @@ function slotOptions(ctx: PopulateContext, owner: Schema, name: string, slot: Ex
 
 /** `on` given to a relation, media or component: Strapi's errors (an unknown type, or fragments not permitted). */
 function fragmentOnTarget(ctx: PopulateContext, owner: Schema, name: string, on: unknown, onAt: At): ValidationError {
-  const unknown = isPlainObject(on) ? Object.keys(on).find((uid) => !isModel(ctx, uid)) : undefined;
   if (!isPlainObject(on)) return invalidKey('populate', 'on', onAt.raw);
+  const unknown = Object.keys(on).find((uid) => !isModel(ctx, uid));
   if (unknown !== undefined) return invalidKey('populate', unknown, `${onAt.raw}.${unknown}`);
   return new ValidationError(`Using fragments is not permitted to populate "${name}" in "${owner.uid}"`);
 }

@@ -84,6 +84,12 @@ describeEachDialect('users CRUD and permissions from code', (dialect) => {
     const updated = await app.request('PUT', `/api/users/${created.body.id}`, { blocked: true, role: publicRole.id });
     expect(updated.body).toMatchObject({ blocked: true, role: { id: publicRole.id } });
     expect((await app.request('PUT', `/api/users/${created.body.id}`, { password: 'x' })).status).toBe(400);
+    // The password the administration sets is the one that logs in (stored once hashed, as Strapi's user service edit).
+    const login = (password: string) => app.request('POST', '/api/auth/local', { identifier: 'dave', password }, { authorization: '' });
+    expect((await login('secret12')).status).toBe(200);
+    expect((await app.request('PUT', `/api/users/${byDocumentId.body.id}`, { password: 'changed12' })).status).toBe(200);
+    expect((await login('secret12')).status).toBe(400);
+    expect((await login('changed12')).status).toBe(200);
     expect((await app.request('POST', '/api/users', { username: 'eve', email: 'e@example.com', password: 'secret12', role: authenticated.id }, { authorization: '' })).status).toBe(403);
     expect((await app.request('DELETE', `/api/users/${created.body.id}`, undefined, { authorization: '' })).status).toBe(403);
     expect((await app.request('DELETE', `/api/users/${created.body.id}`)).status).toBe(200);
