@@ -97,7 +97,8 @@ const NEVER_ANSWERED = new Map([['plugin::users-permissions.role', 'users']]);
  */
 function slotOf(ctx: PopulateContext, schema: Schema, name: string): Slot | 'hidden' | undefined {
   if (name === 'localizations' && schema.modelType === 'contentType' && schema.localized) {
-    return ctx.canFind(schema.uid) ? { kind: 'relation', target: schema, toMany: true, countable: true } : 'hidden';
+    // Strapi's i18n joins them by documentId (a virtual relation), whose populate has no count.
+    return ctx.canFind(schema.uid) ? { kind: 'relation', target: schema, toMany: true, countable: false } : 'hidden';
   }
   // Strapi's creator fields (an admin user's row): app code populates them by name, as Strapi's Document Service does;
   // a request never (Strapi's Content API sanitizes them away), nor `*` (left to the Query Engine's).
