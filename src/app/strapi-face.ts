@@ -36,6 +36,8 @@ export type StrapiFace<T extends FaceHost> = Omit<T, 'documents' | 'db' | 'confi
   db: Omit<Database, 'query' | 'transaction' | 'dialect'> & {
     /** Strapi's knex on the app's database: its queries run outside Cairn's transactions. */
     connection: Knex;
+    /** Strapi's `getConnection(table)`: that knex, on `table` when one is named. */
+    getConnection(table?: string): Knex | Knex.QueryBuilder;
     /** Strapi's dialect: `client`, `getBatchInsertSize()`, `schemaInspector.getTables()`, `startSchemaUpdate()`, `endSchemaUpdate()`. */
     dialect: StrapiDialect;
     lifecycles: { subscribe(subscriber: LifecycleSubscriber): () => void };
@@ -94,6 +96,11 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
           // Strapi's knex, built on first read (database/knex.ts); its queries never join Cairn's transactions.
           get connection() {
             return cairn.strapiKnex.connection;
+          },
+          // Strapi 5.54's `db.getConnection(table)`: that knex, on `table` when one is named (its database/index.js).
+          getConnection(table?: string) {
+            const connection = cairn.strapiKnex.connection;
+            return table ? connection(table) : connection;
           },
           // Strapi's dialect object (not Cairn's dialect name): the members database/knex.ts provides; others are errors.
           get dialect() {

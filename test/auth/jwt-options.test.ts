@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import jwt from 'jsonwebtoken';
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { loadConfig } from '../../src/project/config.js';
 
@@ -30,18 +30,20 @@ describe('users-permissions jwt options', () => {
 
   it('tokens are signed with the configured algorithm, issuer, audience and expiry', async () => {
     const res = await app.request('POST', '/api/auth/local', { identifier: 'algo', password: 'Test1234' }, none);
-    const decoded = jwt.decode(res.body.jwt, { complete: true })!;
-    expect(decoded.header.alg).toBe('HS384');
-    const payload = decoded.payload as jwt.JwtPayload;
+    expect(decodeProtectedHeader(res.body.jwt).alg).toBe('HS384');
+    const payload = decodeJwt(res.body.jwt);
     expect(payload).toMatchObject({ id: userId, iss: 'up-issuer', aud: 'up-aud' });
     expect(payload.exp! - payload.iat!).toBe(3600);
     expect((await app.request('GET', '/api/users/me', undefined, { authorization: `Bearer ${res.body.jwt}` })).status).toBe(200);
   });
 
   it("a token Strapi signed with the same options is accepted; one of another algorithm is refused (401), as Strapi refuses it", async () => {
-    const strapis = jwt.sign({ id: userId }, SECRET, { algorithm: 'HS384', issuer: 'up-issuer', audience: 'up-aud', expiresIn: '30d' });
+    // As Strapi's jsonwebtoken signs it: { id, iat, exp, aud, iss }.
+    const sign = (alg: string) => new SignJWT({ id: userId }).setProtectedHeader({ alg, typ: 'JWT' }).setIssuedAt().setExpirationTime('30d').setIssuer('up-issuer').setAudience('up-aud').sign(key);
+    const key = new TextEncoder().encode(SECRET);
+    const strapis = await sign('HS384');
     expect((await app.request('GET', '/api/users/me', undefined, { authorization: `Bearer ${strapis}` })).body.username).toBe('algo');
-    const hs256 = jwt.sign({ id: userId }, SECRET, { algorithm: 'HS256' });
+    const hs256 = await sign('HS256');
     expect((await app.request('GET', '/api/users/me', undefined, { authorization: `Bearer ${hs256}` })).status).toBe(401);
   });
 });

@@ -80,6 +80,12 @@ describeEachDialect('strapi.db.connection: Strapi\'s knex on the app\'s database
     expect((await app.request('GET', `/api/posts/${created.body.data.documentId}`)).status).toBe(404);
   });
 
+  it("strapi.db.getConnection(table) is that knex on the table (Strapi 5.54's), and without one the knex itself", async () => {
+    const { db } = app.cairn.strapi;
+    expect(await db.getConnection('posts').select('title').where({ title: 'from bootstrap' })).toEqual([{ title: 'from bootstrap' }]);
+    expect(db.getConnection()).toBe(knex());
+  });
+
   it("strapi.db.dialect: Strapi's client name, batch size, tables and schema updates; other members are errors", async () => {
     expect(seen().client).toBe(dialect);
     expect(seen().batch).toBe(dialect === 'sqlite' ? 500 : 1000);

@@ -1,5 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import StrapiSuiteReporter from './reporter.js';
 
@@ -28,8 +29,45 @@ const packagesFromRepo = {
   },
 };
 
+/**
+ * A test file that `import`s Strapi's own source by a relative path (`../../../../../../packages/core/core/src/...`,
+ * a file of strapi/strapi's `packages/` the suite's folder does not hold): the file loads, with each name it imports
+ * from there a stand-in that throws out of scope when used, so only the tests that call Strapi's in-process code are
+ * out of scope (as @strapi/openapi's `generate`). What `require` reaches there stays setup.ts's (the file cannot load).
+ */
+const STRAPI_SOURCE = '\0strapi-suite-strapi-source:';
+const strapiSourceStandIns = {
+  name: 'strapi-suite-strapi-source',
+  enforce: 'pre' as const,
+  resolveId(id: string, importer?: string) {
+    if (!importer || !suiteDir || !importer.startsWith(suiteDir) || !id.startsWith('.')) return null;
+    const target = resolve(dirname(importer.split('?')[0]), id);
+    const where = relative(suiteDir, target);
+    if (!where.startsWith(`packages${sep}`) || ['', '.ts', '.js', '.mjs', '/index.ts', '/index.js'].some((ext) => existsSync(target + ext))) return null;
+    // The names the importer takes from it (`import { a, b as c } from '...'`), read from its source.
+    const source = readFileSync(importer.split('?')[0], 'utf8');
+    const names = new Set<string>();
+    for (const match of source.matchAll(/import\s+(?:type\s+)?(?:([\w$]+)\s*,?\s*)?(?:\{([^}]*)\})?\s*from\s*['"]([^'"]+)['"]/g)) {
+      if (match[3] !== id) continue;
+      if (match[1]) names.add('default');
+      for (const part of (match[2] ?? '').split(',')) {
+        const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]?.trim();
+        if (name) names.add(name);
+      }
+    }
+    return `${STRAPI_SOURCE}${Buffer.from(JSON.stringify({ where, names: [...names] })).toString('base64url')}`;
+  },
+  load(id: string) {
+    if (!id.startsWith(STRAPI_SOURCE)) return null;
+    const { where, names } = JSON.parse(Buffer.from(id.slice(STRAPI_SOURCE.length), 'base64url').toString()) as { where: string; names: string[] };
+    const reason = JSON.stringify(`Out of scope: ${where} is Strapi's own source, which the suite's folder does not hold (the test calls Strapi's in-process code)`);
+    const standIn = (name: string) => `function ${name === 'default' ? 'standIn' : name}() { const error = new Error(${reason}); error.name = 'OutOfScope'; throw error; }`;
+    return names.map((name) => (name === 'default' ? `export default ${standIn(name)}` : `export ${standIn(name)}`)).join('\n') || 'export {};';
+  },
+};
+
 export default defineConfig({
-  plugins: [packagesFromRepo],
+  plugins: [packagesFromRepo, strapiSourceStandIns],
   resolve: {
     // Test files that `import` the harness (TypeScript ones) get the same modules `require` gives the others.
     alias: [
