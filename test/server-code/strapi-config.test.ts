@@ -135,7 +135,8 @@ describe('a set of a key Cairn compiled at start throws, naming the key', () => 
   it('plugins (plugin:: and plugins.<name>), middlewares, server', () => {
     expect(() => config().set('plugin::graphql.depthLimit', 3)).toThrow(/Cairn reads plugin::graphql\.depthLimit once, at start.*config\/plugins\.js/);
     expect(() => config().set('plugins.graphql.config.depthLimit', 3)).toThrow(/Cairn reads plugins\.graphql\.config\.depthLimit once, at start/);
-    expect(() => config().set('plugin::users-permissions.jwt.expiresIn', '1d')).toThrow(/Cairn reads plugin::users-permissions\.jwt once, at start/);
+    expect(() => config().set('plugin::users-permissions.jwt.expiresIn', '1d')).toThrow(/Cairn reads plugin::users-permissions\.jwt\.expiresIn once, at start/);
+    expect(() => config().set('plugin::users-permissions.jwt', { algorithm: 'HS512' })).toThrow(/Cairn reads plugin::users-permissions\.jwt\.algorithm once, at start/);
     expect(() => config().set('middlewares', [])).toThrow(/Cairn reads middlewares once, at start.*config\/middlewares\.js/);
     expect(() => config().set('server.port', 1)).toThrow(/Cairn reads server\.port once, at start.*config\/server\.js/);
   });
