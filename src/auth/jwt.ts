@@ -14,8 +14,7 @@ let jose: Promise<typeof import('jose')> | undefined;
 const loadJose = () => (jose ??= import('jose'));
 
 /** The algorithms a `jwtSecret` signs with (Strapi's legacy mode signs and verifies with that secret alone). */
-export const JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
-export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+export type JwtAlgorithm = 'HS256' | 'HS384' | 'HS512';
 
 /** users-permissions' `jwt` options that Cairn reads (Strapi hands them all to jsonwebtoken's `sign`). */
 export interface JwtOptions {
