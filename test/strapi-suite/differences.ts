@@ -474,6 +474,19 @@ export const DIFFERENCES: Difference[] = [
     readme: UNKNOWN_LOCALE_ROW,
     failure: ['Invalid locale es'],
   },
+  ...[
+    ['tests/api/core/strapi/document-service/delete.test.api.ts', 'Document Service > Delete > Can delete a document with a component'],
+    ['tests/api/core/strapi/document-service/delete-morph-join-order.test.api.ts', 'Document Service - Delete morph join order > Removes morphToMany join rows when a manyToMany field is ordered before morphToMany (#25857)'],
+  ].map(([file, test]) => ({ kind: 'on purpose' as const, file, test, readme: TRANSACTING_ROW, failure: ["strapi.db.transaction's trx is Cairn's transaction, not a knex one"] })),
+  {
+    // Cairn's published source links the target's published row (the README's row); the test reads Strapi's link
+    // to the row it was given.
+    kind: 'on purpose',
+    file: 'tests/api/core/strapi/document-service/relations/polymorphic.test.api.ts',
+    test: 'Document Service polymorphic relations > unpublish > can unpublish documents that contain polymorphic relations',
+    readme: 'a `morphToOne`, on a content type or in a component, takes what a `morphToMany` takes',
+    failure: ['expected { id: 5, …(1) } to deeply equal { id: 6, …(1) }'],
+  },
 ];
 
 /** Whether the README explains `difference`: a row of the table of differences, or the phrase it names. */
