@@ -4,6 +4,7 @@ import { castFilterValue } from './cast-value.js';
 import { describe, invalidKey, joinPath, queryError, type QueryParam } from './errors.js';
 import { asArray, fieldRef, ID_FIELD, isPlainObject, rowFields } from './fields-of.js';
 import { throughRelation } from './null-row.js';
+import { booleanLike } from './boolean-like.js';
 
 const OPERATORS = new Set<string>(COMPARISON_OPERATORS);
 /** Operators that compare text whatever the column type: their operand is a string, not cast. */
@@ -171,8 +172,6 @@ function refuseNul(walk: Walk, values: unknown[], operator: string, path: string
 
 /** Operators that take a list themselves; on any other, a list means "any of these values". */
 const LIST_OPERATORS = new Set<string>(['$in', '$notIn', '$between']);
-const TRUE_VALUES = new Set<unknown>([true, 'true', 't', '1', 1]);
-const FALSE_VALUES = new Set<unknown>([false, 'false', 'f', '0', 0, '']);
 
 /**
  * A list given to a single-value operator (`filters[rank][$gt][0]=12&filters[rank][$gt][1]=56`) matches when any
@@ -209,12 +208,13 @@ function compare(walk: Walk, field: FieldRef, operator: ComparisonOperator, raw:
       });
       break;
     case '$null':
-    case '$notNull':
+    case '$notNull': {
       // Strapi's spellings; any other value is refused, where Strapi would read it as true.
-      if (TRUE_VALUES.has(raw as string)) value = true;
-      else if (FALSE_VALUES.has(raw as string)) value = false;
-      else throw bad('takes true or false (true, t, 1 / false, f, 0 or empty)');
+      const flag = raw === '' ? false : booleanLike(raw);
+      if (flag === undefined) throw bad('takes true or false (true, t, 1 / false, f, 0 or empty)');
+      value = flag;
       break;
+    }
     default:
       if (list || isPlainObject(raw)) throw bad('takes a single value');
       if (raw === null) {

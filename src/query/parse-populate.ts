@@ -4,6 +4,7 @@ import type { PopulateNode, PopulateTree } from './types.js';
 import { ValidationError } from '../errors/index.js';
 import { describe, invalidKey, joinPath, queryError } from './errors.js';
 import { asArray, isPlainObject, isStrapiAttribute } from './fields-of.js';
+import { booleanLike } from './boolean-like.js';
 import { parseFields } from './parse-fields.js';
 import { parseFilters } from './parse-filters.js';
 import { parseSort } from './parse-sort.js';
@@ -51,7 +52,7 @@ const isFalse = (v: unknown) => v === false || v === 'false' || v === '0';
 const isTrueValue = (v: unknown) => isTrue(v) || v === 't';
 const isFalseValue = (v: unknown) => isFalse(v) || v === 'f';
 /** Strapi's `isBooleanLike`: what a `count` may be. */
-const isBooleanLike = (v: unknown) => isTrueValue(v) || isFalseValue(v) || v === 1 || v === 0;
+const isBooleanLike = (v: unknown) => booleanLike(v) !== undefined;
 /** The options of a relation, media or component (`on` only to be refused with Strapi's message). */
 const OPTIONS: ReadonlySet<string> = new Set(['fields', 'filters', 'sort', 'populate', 'count', 'on']);
 /** The options of a dynamic zone or a morph relation. */

@@ -167,12 +167,8 @@ function creatorSource(ctx: CompileContext, schema: ContentType | Component, ali
 
 /** A populated relation: an object or null (to-one), an array (to-many), or `{ count }`. */
 function targetList(ctx: CompileContext, source: RelationSource, node: PopulateNode, toMany: boolean): Frag {
-  const d = ctx.dialect;
   const filter = node.filters ? sql` AND ${compileFilter(ctx, node.filters, source.target, source.alias)}` : frag('');
-  if (node.count) {
-    const counted = sql`(SELECT COUNT(*) FROM ${source.from} WHERE ${source.where}${filter})`;
-    return frag(d.jsonObject([['count', counted.sql]]), counted.params);
-  }
+  if (node.count) return countObject(ctx, source.from, sql`${source.where}${filter}`);
   const orderBy = orderFor(ctx, node.sort, source);
   if (!toMany && byId(ctx)) {
     const first = sql`(SELECT ${ctx.col(source.alias, 'id')} FROM ${source.from} WHERE ${source.where}${filter} ORDER BY ${orderBy} LIMIT 1)`;
@@ -181,6 +177,12 @@ function targetList(ctx: CompileContext, source: RelationSource, node: PopulateN
   const object = entryObject(ctx, source.target, source.alias, node);
   if (!toMany) return sql`(SELECT ${object} FROM ${source.from} WHERE ${source.where}${filter} ORDER BY ${orderBy} LIMIT 1)`;
   return arrayOf(ctx, object, orderBy, sql`${source.from} WHERE ${source.where}${filter}`, node.window);
+}
+
+/** `{ "count": n }` over the rows of `from` that `where` keeps: a populate's `count`. */
+function countObject(ctx: CompileContext, from: string, where: Frag): Frag {
+  const counted = sql`(SELECT COUNT(*) FROM ${from} WHERE ${where})`;
+  return frag(ctx.dialect.jsonObject([['count', counted.sql]]), counted.params);
 }
 
 /**
@@ -239,11 +241,8 @@ function componentValue(
   const linked = `${ctx.col(k, 'entity_id')} = ${ctx.col(alias, 'id')} AND ${ctx.col(k, 'field')} = ${stringLiteral(field)} AND ${ctx.col(k, 'component_type')} = ${stringLiteral(componentUid)}`;
   // `populate[compo][filters]` keeps the matching items (a single component that does not match reads null).
   const where = node.filters ? sql`${linked} AND ${compileFilter(ctx, node.filters, component, c)}` : frag(linked);
-  if (node.count) {
-    // Strapi counts a component's rows as a relation's (`populate[address][count]=true` → `{ count: 0 | 1 }`).
-    const counted = sql`(SELECT COUNT(*) FROM ${frag(from)} WHERE ${where})`;
-    return frag(ctx.dialect.jsonObject([['count', counted.sql]]), counted.params);
-  }
+  // Strapi counts a component's rows as a relation's (`populate[address][count]=true` → `{ count: 0 | 1 }`).
+  if (node.count) return countObject(ctx, from, where);
   const orderBy = componentOrder(ctx, node.sort, component, c, k);
   if (!repeatable && byId(ctx)) return rowById(ctx, component, component.table, node, sql`(SELECT ${ctx.col(c, 'id')} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT 1)`);
   const object = entryObject(ctx, component, c, node);
@@ -330,10 +329,7 @@ function morphValue(ctx: CompileContext, owner: ContentType | Component, alias: 
       orderBy = ctx.col(o, 'id');
     }
     const filtered = node.filters ? sql`${frag(where)} AND ${compileFilter(ctx, node.filters, target, o)}` : frag(where);
-    if (node.count) {
-      const counted = sql`(SELECT COUNT(*) FROM ${frag(from)} WHERE ${filtered})`;
-      return frag(d.jsonObject([['count', counted.sql]]), counted.params);
-    }
+    if (node.count) return countObject(ctx, from, filtered);
     if (!attribute.toMany) return rowById(ctx, target, target.table, node, sql`(SELECT ${ctx.col(o, 'id')} FROM ${frag(from)} WHERE ${filtered} ORDER BY ${orderBy} LIMIT 1)`);
     return arrayOf(ctx, entryObject(ctx, target, o, node), orderBy, sql`${frag(from)} WHERE ${filtered}`);
   }
@@ -374,10 +370,7 @@ function morphValue(ctx: CompileContext, owner: ContentType | Component, alias: 
   }
   const from = `${ctx.table(t.name)} ${m} ${joins.join(' ')}`;
   const where = `${linked} AND (${present.join(' OR ')})`;
-  if (node.count) {
-    const counted = `(SELECT COUNT(*) FROM ${from} WHERE ${where})`;
-    return frag(d.jsonObject([['count', counted]]));
-  }
+  if (node.count) return countObject(ctx, from, frag(where));
   const caseExpr = frag(`CASE ${ctx.col(m, t.typeColumn)} ${cases.map((c) => c.sql).join(' ')} END`, cases.flatMap((c) => c.params));
   const aggregate = sql`SELECT ${aggregateFrag(ctx, caseExpr, `${ctx.col(m, 'order')}, ${ctx.col(m, 'id')}`)} FROM ${frag(from)} WHERE ${frag(where)}`;
   return frag(d.emptyArrayDefault(aggregate.sql), aggregate.params);

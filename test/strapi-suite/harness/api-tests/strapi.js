@@ -147,7 +147,7 @@ async function createStrapiInstance(options = {}) {
     get eventHub() {
       return cairnStrapi().eventHub;
     },
-    db: new Proxy(
+    db: onlyThese(
       {
         query: queryEngine,
         // Strapi 5's transaction, as Cairn gives it to app code: the Document Service and the Query Engine join it.
@@ -171,12 +171,7 @@ async function createStrapiInstance(options = {}) {
           return cairnStrapi().db.dialect;
         },
       },
-      {
-        get(target, key) {
-          if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
-          throw new OutOfScope(`strapi.db.${key} is an in-process Strapi object`);
-        },
-      },
+      'strapi.db',
     ),
   };
   const instance = new Proxy(members, {
@@ -225,18 +220,10 @@ function runtimeConfig(config) {
 function pluginService(uid) {
   const USER = 'plugin::users-permissions.user';
   if (uid === USER) {
-    return new Proxy(
-      { add: (values) => cairnStrapi().documents(USER).create({ data: values, populate: ['role'] }) },
-      {
-        get(target, key) {
-          if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
-          throw new OutOfScope(`strapi.service('${uid}').${key} is an in-process Strapi object`);
-        },
-      },
-    );
+    return onlyThese({ add: (values) => cairnStrapi().documents(USER).create({ data: values, populate: ['role'] }) }, `strapi.service('${uid}')`);
   }
   if (uid === 'plugin::users-permissions.jwt') {
-    return new Proxy(
+    return onlyThese(
       {
         issue(payload, options = {}) {
           const jwt = require('jsonwebtoken');
@@ -248,15 +235,20 @@ function pluginService(uid) {
           return jwt.sign(claims, secret, { expiresIn: '30d', ...options });
         },
       },
-      {
-        get(target, key) {
-          if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
-          throw new OutOfScope(`strapi.service('${uid}').${key} is an in-process Strapi object`);
-        },
-      },
+      `strapi.service('${uid}')`,
     );
   }
   throw new OutOfScope(`strapi.service('${uid}') is an in-process Strapi object`);
+}
+
+/** `members`, where any other member is an in-process Strapi object (`what` names the object): out of scope. */
+function onlyThese(members, what) {
+  return new Proxy(members, {
+    get(target, key) {
+      if (typeof key === 'symbol' || PROBED.has(key) || key in target) return target[key];
+      throw new OutOfScope(`${what}.${key} is an in-process Strapi object`);
+    },
+  });
 }
 
 /** The `strapi` Cairn gives an app's code, of the Cairn running. */
