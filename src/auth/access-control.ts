@@ -8,6 +8,8 @@ export interface Caller {
   can(action: string): boolean;
   /** The authenticated user's id, for `kind: 'user'`. */
   userId?: number;
+  /** users-permissions' "refresh" mode: the session the user's access token belongs to. */
+  sessionId?: string;
   /** Callers with the same key have the same permissions (caches of parsed queries are keyed by it). */
   key: string;
   /** A full-access API token: it may call a route that names no permission, which other tokens may not (Strapi's rule). */

@@ -29,13 +29,14 @@ export function createAccessControl(deps: { db: Database; jwt: JwtService; token
     if (!match) throw new UnauthorizedError();
     const credential = match[1];
     if (credential.split('.').length === 3) {
-      const userId = await deps.jwt.verify(credential);
-      if (userId === null) throw new UnauthorizedError();
+      const verified = await deps.jwt.verify(credential);
+      if (verified === null) throw new UnauthorizedError();
+      const { userId, sessionId } = verified;
       const user = await findUserWithRole(deps.db, userId);
       if (!user || user.blocked) throw new UnauthorizedError();
       const roleType = user.role?.type ?? 'authenticated';
       const actions = await deps.permissions.list(roleType);
-      return { kind: 'user', userId, key: `role:${roleType}@${actions.version}`, can: (action) => actions.has(action) };
+      return { kind: 'user', userId, ...(sessionId ? { sessionId } : {}), key: `role:${roleType}@${actions.version}`, can: (action) => actions.has(action) };
     }
     const token = await deps.tokens.verify(credential);
     if (!token) throw new UnauthorizedError();

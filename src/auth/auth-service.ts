@@ -1,12 +1,15 @@
 import bcrypt from 'bcryptjs';
+import { randomUUID } from 'node:crypto';
 import { findUserByEmailOrUsername, findUserId, findUserIdWith, findUserPassword, findUserWithRole, setUserPassword, type UserWithRole } from '../database/users.js';
-import { ApplicationError, ForbiddenError, NotFoundError, RateLimitError, ValidationError, type FieldError } from '../errors/index.js';
+import { ApplicationError, BadRequestError, ForbiddenError, NotFoundError, RateLimitError, UnauthorizedError, ValidationError, type FieldError } from '../errors/index.js';
 import { AttemptLimit } from './attempts.js';
 import { checkRoleOnCreate, checkRoleOnUpdate } from './role-input.js';
 import { checkCredentials, EMAIL, inputObject, passwordTooLong, stringField } from './credentials.js';
 import type { AuthHost } from './host.js';
 import type { JwtService } from './jwt.js';
 import type { Permissions } from './roles.js';
+import { sessionEntry, sessionMetadata, type SessionEntry } from './session-entries.js';
+import type { SessionManager } from './sessions.js';
 
 export const USER_UID = 'plugin::users-permissions.user';
 
@@ -26,12 +29,31 @@ export interface AuthOptions {
   minPasswordLength: number;
   /** Attempts at login, register and change-password: per client address, at most `max` per `timeWindow` ms each. */
   rateLimit: { max: number; timeWindow: number };
+  /** users-permissions' "refresh" mode (`jwtManagement: 'refresh'`): its sessions; absent in the default mode. */
+  sessions?: SessionManager;
 }
 
-/** What register, login and change-password answer: a JWT and the user (without private fields). */
+/**
+ * What register, login and change-password answer: a JWT and the user (without private fields); in the "refresh"
+ * mode the JWT is a short-lived access token and a refresh token comes with it.
+ */
 export interface AuthAnswer {
   jwt: string;
+  refreshToken?: string;
   user: Record<string, unknown>;
+}
+
+/** What a login's session records of the client ("refresh" mode). */
+export interface LoginClient {
+  userAgent?: string;
+}
+
+/** Where a logout finds the session it ends, besides its body. */
+export interface LogoutContext {
+  /** The session of the access token the request carries. */
+  sessionId?: string;
+  /** The refresh token of the request's cookie. */
+  cookieToken?: string;
 }
 
 /** A hash bcrypt compares against when the user is unknown, so timing doesn't tell which identifiers exist. */
@@ -89,7 +111,7 @@ export class AuthService {
   }
 
   /** A new user of the local provider, with the authenticated role (403 when registering is disabled). */
-  async register(input: unknown): Promise<AuthAnswer> {
+  async register(input: unknown, client: LoginClient = {}): Promise<AuthAnswer> {
     if (!this.options.registerEnabled) throw new ForbiddenError('Register action is currently disabled');
     const body = inputObject(input);
     const extra = Object.keys(body).filter((k) => !['username', 'email', 'password', ...this.options.allowedFields].includes(k));
@@ -100,11 +122,12 @@ export class AuthService {
     const documentId = await this.users.createDocument({
       data: { ...extras, username, email, password, provider: 'local', confirmed: true, blocked: false, role: roleId },
     });
-    return this.answer(await this.userId(documentId));
+    // Strapi's register names a device for the session it opens, a new one unless the body gives one.
+    return this.answer(await this.userId(documentId), { deviceId: deviceIdOf(body) ?? randomUUID(), metadata: sessionMetadata(client.userAgent) });
   }
 
-  /** `identifier` (email, any case, or username) and password. */
-  async login(input: unknown): Promise<AuthAnswer> {
+  /** `identifier` (email, any case, or username) and password; in the "refresh" mode a `deviceId` names the session's device. */
+  async login(input: unknown, client: LoginClient = {}): Promise<AuthAnswer> {
     const body = inputObject(input);
     const errors: FieldError[] = [];
     const identifier = stringField(body, 'identifier', errors);
@@ -115,7 +138,7 @@ export class AuthService {
     const ok = await bcrypt.compare(password, user?.password ?? NO_PASSWORD);
     if (!user || !ok) throw new ValidationError('Invalid identifier or password');
     if (user.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
-    return this.answer(user.id);
+    return this.answer(user.id, { deviceId: deviceIdOf(body), metadata: sessionMetadata(client.userAgent) });
   }
 
   /** The logged-in user `userId` changes its password, giving the current one. */
@@ -135,7 +158,70 @@ export class AuthService {
     if (hash === undefined || !(await bcrypt.compare(current, hash ?? ''))) throw new ValidationError('The provided current password is invalid');
     if (await bcrypt.compare(password, hash ?? '')) throw new ValidationError('Your new password must be different than your current password');
     await setUserPassword(this.host.db, userId, await bcrypt.hash(password, 10));
-    return this.answer(userId);
+    // The "refresh" mode ends every session of the user's and opens one, on a new device (Strapi's rule).
+    await this.options.sessions?.invalidate(String(userId));
+    return this.answer(userId, { deviceId: randomUUID() });
+  }
+
+  /** Whether users-permissions runs Strapi's "refresh" mode (`jwtManagement: 'refresh'`). */
+  get refreshMode(): boolean {
+    return this.options.sessions !== undefined;
+  }
+
+  /** The "refresh" mode's routes answer 404 in the default mode (once the caller may call them), as Strapi's. */
+  requireRefreshMode(): void {
+    if (!this.options.sessions) throw new NotFoundError();
+  }
+
+  private get sessions(): SessionManager {
+    this.requireRefreshMode();
+    return this.options.sessions!;
+  }
+
+  /** `POST /auth/refresh`: a valid refresh token (the cookie's, else the body's) for a new pair of tokens. */
+  async refresh(input: unknown, cookieToken?: string): Promise<{ jwt: string; refreshToken: string }> {
+    const sessions = this.sessions;
+    const given = input !== null && typeof input === 'object' ? (input as Record<string, unknown>).refreshToken : undefined;
+    const token = cookieToken || given;
+    if (typeof token !== 'string' || token === '') throw new BadRequestError('Missing refresh token');
+    const rotated = await sessions.rotateRefreshToken(token);
+    if (!rotated) throw new UnauthorizedError('Invalid refresh token');
+    return { jwt: await sessions.accessTokenOf(rotated.session), refreshToken: rotated.token };
+  }
+
+  /**
+   * `POST /auth/logout` of the user `userId`: `scope: 'all'` ends all its sessions, a `deviceId` those of one device;
+   * otherwise the session of the refresh token given (cookie, else body), else the access token's, else all of them.
+   * Access tokens stay valid until they expire, as in Strapi.
+   */
+  async logout(userId: number, input: unknown, context: LogoutContext): Promise<{ ok: true }> {
+    const sessions = this.sessions;
+    const body = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    const user = String(userId);
+    const deviceId = deviceIdOf(body);
+    if (body.scope === 'all') await sessions.invalidate(user);
+    else if (deviceId !== undefined) await sessions.invalidate(user, deviceId);
+    else {
+      let sessionId = context.sessionId;
+      const token = context.cookieToken || (typeof body.refreshToken === 'string' ? body.refreshToken : undefined);
+      if (token) sessionId = (await sessions.validateRefreshToken(token))?.sessionId ?? sessionId;
+      if (sessionId) await sessions.revoke(user, sessionId);
+      else await sessions.invalidate(user);
+    }
+    return { ok: true };
+  }
+
+  /** `GET /auth/sessions`: the user's active sessions, the request's own first, then the most recently used. */
+  async listSessions(userId: number, currentSessionId?: string): Promise<{ data: SessionEntry[] }> {
+    const entries = (await this.sessions.list(String(userId))).map((session) => sessionEntry(session, currentSessionId));
+    entries.sort((a, b) => (a.current !== b.current ? (a.current ? -1 : 1) : (b.lastActiveAt ?? '').localeCompare(a.lastActiveAt ?? '')));
+    return { data: entries };
+  }
+
+  /** `DELETE /auth/sessions/:sessionId`: ends one session of the user's (404 when it has no such session). */
+  async revokeSession(userId: number, sessionId: string): Promise<{ data: Record<string, never> }> {
+    if (!(await this.sessions.revoke(String(userId), sessionId))) throw new NotFoundError('Session not found');
+    return { data: {} };
   }
 
   /**
@@ -231,9 +317,13 @@ export class AuthService {
     return user;
   }
 
-  private async answer(userId: number): Promise<AuthAnswer> {
+  /** The user's answer with its tokens: in the "refresh" mode, a new session on `session`'s device. */
+  private async answer(userId: number, session: { deviceId?: string; metadata?: Record<string, unknown> }): Promise<AuthAnswer> {
     const user = await this.user(userId);
-    return { jwt: await this.options.jwt.issue(userId), user };
+    const sessions = this.options.sessions;
+    if (!sessions) return { jwt: await this.options.jwt.issue(userId), user };
+    const refresh = await sessions.generateRefreshToken(String(userId), session.deviceId, { type: 'refresh', ...(session.metadata ? { metadata: session.metadata } : {}) });
+    return { jwt: await sessions.accessTokenOf({ userId: String(userId), sessionId: refresh.sessionId }), refreshToken: refresh.token, user };
   }
 
   private async userId(documentId: string): Promise<number> {
@@ -261,4 +351,9 @@ export class AuthService {
     }
     return { username, email, password };
   }
+}
+
+/** A body's `deviceId`: a non-empty string, or none. */
+function deviceIdOf(body: Record<string, unknown>): string | undefined {
+  return typeof body.deviceId === 'string' && body.deviceId !== '' ? body.deviceId : undefined;
 }

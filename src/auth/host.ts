@@ -11,7 +11,7 @@ import type { QueryStringParser, ReadSettings } from '../query/index.js';
  * replaces `access` and adds its services, routes and start-up work; it reads nothing else.
  */
 export interface AuthHost {
-  readonly config: Pick<AppConfig, 'dir' | 'environment' | 'api' | 'plugins' | 'admin' | 'permissions'>;
+  readonly config: Pick<AppConfig, 'dir' | 'environment' | 'api' | 'plugins' | 'admin' | 'permissions' | 'server'>;
   readonly db: Database;
   readonly model: Model;
   /** The app's read settings (`api.rest` limits, locales), for the users' list query. */

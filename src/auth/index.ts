@@ -1,12 +1,14 @@
 import { createAccessControl } from './access.js';
 import { AuthService, USER_UID } from './auth-service.js';
 import type { AuthHost } from './host.js';
-import { createJwtService, type JwtOptions } from './jwt.js';
+import { createJwtService, jwtSecret, type JwtOptions } from './jwt.js';
 import { permissionActions } from './actions.js';
 import { RoleAdmin } from './role-admin.js';
 import { Permissions } from './roles.js';
 import { registerAuthRoutes, usersPermissionsActions } from './routes.js';
 import { ApiTokens } from './tokens.js';
+import { DEFAULT_LIFESPANS, sessionJwtService, SessionManager, type SessionLifespans } from './sessions.js';
+import type { SessionCookie } from './session-cookie.js';
 import { BUILTIN_SCHEMAS, isSelectableScalar, type Model } from '../model/index.js';
 
 export { ApiTokens, type TokenType } from './tokens.js';
@@ -18,6 +20,8 @@ export { RATE_LIMIT_MIDDLEWARE, USERS_PERMISSIONS_ROUTES, type UsersPermissionsA
 interface UsersPermissionsConfig {
   jwtSecret?: string;
   jwt?: JwtOptions;
+  jwtManagement?: 'legacy-support' | 'refresh';
+  sessions?: Partial<SessionLifespans> & { httpOnly?: boolean; cookie?: SessionCookie['cookie'] };
   register?: { enabled?: boolean; allowedFields?: string[] };
   minPasswordLength?: number;
   ratelimit?: { max?: number; interval?: number; window?: number };
@@ -47,7 +51,10 @@ export async function registerAuth(host: AuthHost): Promise<void> {
   host.setup.push(async () => {
     await permissions.sync(host.config.permissions?.roles, permissionActions(host.model));
   });
-  const jwt = createJwtService({ secret: config.jwtSecret, jwt: config.jwt, environment: host.config.environment, dir: host.config.dir });
+  const secretOptions = { secret: config.jwtSecret, environment: host.config.environment, dir: host.config.dir };
+  // Strapi's "refresh" mode: sessions in strapi_sessions, short-lived access tokens and refresh tokens.
+  const sessions = config.jwtManagement === 'refresh' ? new SessionManager(host.db, jwtSecret(secretOptions), config.jwt ?? {}, lifespans(config.sessions)) : undefined;
+  const jwt = sessions ? sessionJwtService(sessions) : createJwtService({ ...secretOptions, jwt: config.jwt });
   const tokens = new ApiTokens(host.db, apiTokenSalt(host), apiTokenEncryptionKey(host));
   host.access = createAccessControl({ db: host.db, jwt, tokens, permissions });
   const auth = new AuthService(host, {
@@ -60,11 +67,22 @@ export async function registerAuth(host: AuthHost): Promise<void> {
     minPasswordLength: config.minPasswordLength ?? 6,
     // Counted by the client address only: a key built from body fields could be rotated to escape the limit.
     rateLimit: { max: config.ratelimit?.max ?? 10, timeWindow: config.ratelimit?.interval ?? config.ratelimit?.window ?? 60_000 },
+    ...(sessions ? { sessions } : {}),
   });
   const roles = new RoleAdmin(host.db, host.model, host.documents('plugin::users-permissions.role'), permissions);
-  const actions = usersPermissionsActions(host, auth, roles);
+  const actions = usersPermissionsActions(host, auth, roles, {
+    config: config.sessions ?? {},
+    production: host.config.environment === 'production',
+    appKeys: host.config.server.app?.keys,
+  });
   host.services.set('users-permissions', { permissions, jwt, tokens, auth, actions });
   registerAuthRoutes(host.fastify, host, auth, actions, host.usersPermissionsRoutesByApp);
+}
+
+/** The `sessions` lifespans, each Strapi's default when unset or 0 (its `||`). */
+function lifespans(given: Partial<SessionLifespans> = {}): SessionLifespans {
+  const entries = Object.entries(DEFAULT_LIFESPANS).map(([key, fallback]) => [key, given[key as keyof SessionLifespans] || fallback]);
+  return Object.fromEntries(entries) as SessionLifespans;
 }
 
 /** The user's attributes beyond the plugin's own: what the app's extension added (none without one). */

@@ -5,13 +5,16 @@ import { ConfigError } from '../errors/index.js';
 
 export interface JwtService {
   issue(userId: number): Promise<string>;
-  /** The user id of a valid token; null for anything else (bad signature, other algorithm, expired...). */
-  verify(token: string): Promise<number | null>;
+  /**
+   * The user id of a valid token, and in the "refresh" mode the session it belongs to; null for anything else (bad
+   * signature, other algorithm, expired...).
+   */
+  verify(token: string): Promise<{ userId: number; sessionId?: string } | null>;
 }
 
 /** jose (~25 ms of module loading) is loaded by the first request that carries or asks for a JWT, not at start. */
 let jose: Promise<typeof import('jose')> | undefined;
-const loadJose = () => (jose ??= import('jose'));
+export const loadJose = () => (jose ??= import('jose'));
 
 /** The algorithms a `jwtSecret` signs with (Strapi's legacy mode signs and verifies with that secret alone). */
 export type JwtAlgorithm = 'HS256' | 'HS384' | 'HS512';
@@ -31,6 +34,37 @@ export interface JwtOptions {
  * on verification). The secret is required in production; in development one is generated once and kept in `.tmp/`.
  */
 export function createJwtService(options: { secret?: string; jwt?: JwtOptions; environment: string; dir: string }): JwtService {
+  const key = new TextEncoder().encode(jwtSecret(options));
+  const { expiresIn = '30d', algorithm = 'HS256', issuer, audience } = options.jwt ?? {};
+  return {
+    async issue(userId) {
+      const { SignJWT } = await loadJose();
+      const token = new SignJWT({ id: userId }).setProtectedHeader({ alg: algorithm, typ: 'JWT' }).setIssuedAt();
+      // jsonwebtoken reads a number as seconds from now, a string as a duration (jose reads both forms alike).
+      token.setExpirationTime(typeof expiresIn === 'number' ? Math.floor(Date.now() / 1000) + expiresIn : expiresIn);
+      if (issuer !== undefined) token.setIssuer(issuer);
+      if (audience !== undefined) token.setAudience(audience);
+      return token.sign(key);
+    },
+    async verify(token) {
+      const { jwtVerify, errors } = await loadJose();
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: [algorithm] });
+        return typeof payload.id === 'number' && Number.isInteger(payload.id) ? { userId: payload.id } : null;
+      } catch (error) {
+        // Any fault of the token (signature, algorithm, expiry, shape) is the caller's: a 401. Anything else is a bug.
+        if (error instanceof errors.JOSEError) return null;
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * users-permissions' `jwtSecret`, required in production; in development one is generated once and kept in
+ * `.tmp/`, shared by the processes of the app.
+ */
+export function jwtSecret(options: { secret?: string; environment: string; dir: string }): string {
   let secret = options.secret;
   if (!secret) {
     if (options.environment === 'production') {
@@ -52,28 +86,5 @@ export function createJwtService(options: { secret?: string; jwt?: JwtOptions; e
     }
     secret = readFileSync(file, 'utf8').trim();
   }
-  const key = new TextEncoder().encode(secret);
-  const { expiresIn = '30d', algorithm = 'HS256', issuer, audience } = options.jwt ?? {};
-  return {
-    async issue(userId) {
-      const { SignJWT } = await loadJose();
-      const token = new SignJWT({ id: userId }).setProtectedHeader({ alg: algorithm, typ: 'JWT' }).setIssuedAt();
-      // jsonwebtoken reads a number as seconds from now, a string as a duration (jose reads both forms alike).
-      token.setExpirationTime(typeof expiresIn === 'number' ? Math.floor(Date.now() / 1000) + expiresIn : expiresIn);
-      if (issuer !== undefined) token.setIssuer(issuer);
-      if (audience !== undefined) token.setAudience(audience);
-      return token.sign(key);
-    },
-    async verify(token) {
-      const { jwtVerify, errors } = await loadJose();
-      try {
-        const { payload } = await jwtVerify(token, key, { algorithms: [algorithm] });
-        return typeof payload.id === 'number' && Number.isInteger(payload.id) ? payload.id : null;
-      } catch (error) {
-        // Any fault of the token (signature, algorithm, expiry, shape) is the caller's: a 401. Anything else is a bug.
-        if (error instanceof errors.JOSEError) return null;
-        throw error;
-      }
-    },
-  };
+  return secret;
 }

@@ -5,6 +5,7 @@ import { parseReadParams, strictParams } from '../query/index.js';
 import { USER_UID, type AuthService } from './auth-service.js';
 import type { AuthHost } from './host.js';
 import { permissionsTree, type RoleAdmin } from './role-admin.js';
+import { checkCookieTransport, clearedCookie, cookieToken, refreshCookie, wantsCookie, type RefreshCookieOptions } from './session-cookie.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -13,6 +14,10 @@ export type UsersPermissionsHandler =
   | 'auth.register'
   | 'auth.callback'
   | 'auth.changePassword'
+  | 'auth.refresh'
+  | 'auth.logout'
+  | 'auth.getSessions'
+  | 'auth.revokeSession'
   | 'user.me'
   | 'user.find'
   | 'user.findOne'
@@ -46,6 +51,11 @@ export const USERS_PERMISSIONS_ROUTES: readonly UsersPermissionsRoute[] = [
   { method: 'POST', path: '/auth/local', handler: 'auth.callback', config: limited },
   { method: 'POST', path: '/auth/local/register', handler: 'auth.register', config: limited },
   { method: 'POST', path: '/auth/change-password', handler: 'auth.changePassword', config: limited },
+  // The "refresh" mode's; in the default mode they answer 404 once the caller may call them (Strapi's controller).
+  { method: 'POST', path: '/auth/refresh', handler: 'auth.refresh', config: { prefix: '' } },
+  { method: 'POST', path: '/auth/logout', handler: 'auth.logout', config: { prefix: '' } },
+  { method: 'GET', path: '/auth/sessions', handler: 'auth.getSessions', config: { prefix: '' } },
+  { method: 'DELETE', path: '/auth/sessions/:sessionId', handler: 'auth.revokeSession', config: { prefix: '' } },
   { method: 'GET', path: '/users', handler: 'user.find', config: { prefix: '' } },
   { method: 'GET', path: '/users/me', handler: 'user.me', config: { prefix: '' } },
   { method: 'GET', path: '/users/:id', handler: 'user.findOne', config: { prefix: '' } },
@@ -78,13 +88,19 @@ export interface UsersPermissionsRequest {
   body: unknown;
   /** Who calls: the logged-in user's id when it is one; populate leaves out the types it may not find. */
   caller: Caller;
+  /** The request's headers (the "refresh" mode reads the User-Agent, the refresh cookie and its opt-in header). */
+  headers: Record<string, string | string[] | undefined>;
+  /** Whether the client's connection is encrypted (HTTPS, or a trusted proxy's X-Forwarded-Proto). */
+  encrypted: boolean;
 }
 
-/** An action's answer: its status and its JSON text. */
+/** An action's answer: its status, its JSON text, and the cookies it sets. */
 export interface UsersPermissionsAnswer {
   status: number;
   json: string;
+  setCookie?: string[];
 }
+
 
 export type UsersPermissionsActions = Record<UsersPermissionsHandler, (request: UsersPermissionsRequest) => Promise<UsersPermissionsAnswer>>;
 
@@ -93,16 +109,55 @@ export type UsersPermissionsActions = Record<UsersPermissionsHandler, (request: 
  * what Cairn's routes answer, and what an app's `strapi-server` extension reaches as the plugin's original
  * controller actions (server-code/plugin-extensions.ts), through the `actions` service.
  */
-export function usersPermissionsActions(host: Pick<AuthHost, 'model' | 'readSettings' | 'documents'>, auth: AuthService, roles: RoleAdmin): UsersPermissionsActions {
-  const json = (value: unknown, status = 200): UsersPermissionsAnswer => ({ status, json: JSON.stringify(value) });
-  const userOf = (request: UsersPermissionsRequest): number => {
-    if (request.caller.kind !== 'user' || request.caller.userId === undefined) throw new UnauthorizedError();
+export function usersPermissionsActions(
+  host: Pick<AuthHost, 'model' | 'readSettings' | 'documents'>,
+  auth: AuthService,
+  roles: RoleAdmin,
+  cookies: RefreshCookieOptions = { config: {}, production: false },
+): UsersPermissionsActions {
+  const json = (value: unknown, status = 200, setCookie?: string[]): UsersPermissionsAnswer => ({ status, json: JSON.stringify(value), ...(setCookie ? { setCookie } : {}) });
+  const userOf = (request: UsersPermissionsRequest, message?: string): number => {
+    if (request.caller.kind !== 'user' || request.caller.userId === undefined) throw new UnauthorizedError(message);
     return request.caller.userId;
   };
+  const client = (r: UsersPermissionsRequest) => ({ userAgent: typeof r.headers['user-agent'] === 'string' ? r.headers['user-agent'] : undefined });
+  /** Whether the "refresh" mode keeps this request's refresh token in a cookie (checked before anything is written). */
+  const inCookie = (r: UsersPermissionsRequest): boolean => {
+    if (!auth.refreshMode || !wantsCookie(cookies, r.headers)) return false;
+    checkCookieTransport(cookies, r.encrypted);
+    return true;
+  };
   return {
-    'auth.register': async (r) => json(await auth.register(body(r, []))),
-    'auth.callback': async (r) => json(await auth.login(body(r, []))),
+    'auth.register': async (r) => json(await auth.register(body(r, []), client(r))),
+    'auth.callback': async (r) => {
+      const cookie = inCookie(r);
+      const { refreshToken, ...answer } = await auth.login(body(r, []), client(r));
+      if (cookie && refreshToken) return json(answer, 200, refreshCookie(cookies, r.headers, r.encrypted, refreshToken));
+      return json(refreshToken ? { jwt: answer.jwt, refreshToken, user: answer.user } : answer);
+    },
     'auth.changePassword': async (r) => json(await auth.changePassword(userOf(r), body(r, []))),
+    'auth.refresh': async (r) => {
+      auth.requireRefreshMode();
+      const cookie = inCookie(r);
+      const tokens = await auth.refresh(body(r, []), cookieToken(cookies, r.headers));
+      return cookie ? json({ jwt: tokens.jwt }, 200, refreshCookie(cookies, r.headers, r.encrypted, tokens.refreshToken)) : json(tokens);
+    },
+    'auth.logout': async (r) => {
+      auth.requireRefreshMode();
+      const userId = userOf(r, 'Missing authentication');
+      const cookie = inCookie(r);
+      const answer = await auth.logout(userId, body(r, []), { sessionId: r.caller.sessionId, cookieToken: cookieToken(cookies, r.headers) });
+      return json(answer, 200, cookie ? clearedCookie(cookies, r.headers, r.encrypted) : undefined);
+    },
+    'auth.getSessions': async (r) => {
+      auth.requireRefreshMode();
+      strictParams(r.query, []);
+      return json(await auth.listSessions(userOf(r, 'Missing authentication'), r.caller.sessionId));
+    },
+    'auth.revokeSession': async (r) => {
+      auth.requireRefreshMode();
+      return json(await auth.revokeSession(userOf(r, 'Missing authentication'), String(r.params.sessionId)));
+    },
     'user.me': async (r) => ({ status: 200, json: await readUser(host, auth, r, userOf(r)) }),
     'user.find': async (r) => {
       const spec = parseReadParams(host.model, host.model.contentTypes.get(USER_UID)!, r.query, readOptions(host, r.caller));
@@ -170,7 +225,15 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
       ...(attempts ? { onRequest: (req: FastifyRequest, reply: FastifyReply) => auth.attempt(attempts, req.ip, (name, value) => void reply.header(name, value)) } : {}),
       handler: async (req, reply) => {
         const caller = await callerOf(host, req, route.handler);
-        const answer = await action({ query: host.queryString.ofRequest(req), params: (req.params ?? {}) as Record<string, string>, body: req.body, caller });
+        const answer = await action({
+          query: host.queryString.ofRequest(req),
+          params: (req.params ?? {}) as Record<string, string>,
+          body: req.body,
+          caller,
+          headers: req.headers,
+          encrypted: req.protocol === 'https',
+        });
+        if (answer.setCookie) reply.header('set-cookie', answer.setCookie);
         return reply.status(answer.status).type(JSON_TYPE).send(answer.json);
       },
     });

@@ -69,6 +69,13 @@ export function answerTooLargeError(): ApplicationError {
   return new ApplicationError('The answer is too large to build: populate fewer relations or levels, or ask for a smaller page');
 }
 
+/** Strapi's `ctx.badRequest(message)`: a 400 named BadRequestError (its http-errors name), as its controllers answer. */
+export class BadRequestError extends CairnError {
+  constructor(message = 'Bad Request', details: ErrorDetails = {}) {
+    super('BadRequestError', 400, message, details);
+  }
+}
+
 export class UnauthorizedError extends CairnError {
   constructor(message = 'Missing or invalid credentials', details: ErrorDetails = {}) {
     super('UnauthorizedError', 401, message, details);

@@ -1,7 +1,7 @@
 import { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
 import type { FastifyRequest } from 'fastify';
 import type { AccessControl } from '../auth/access-control.js';
-import type { AuthService } from '../auth/auth-service.js';
+import type { AuthService, LoginClient } from '../auth/auth-service.js';
 import type { AttemptLimit } from '../auth/attempts.js';
 import { ApplicationError, ForbiddenError, RateLimitError, ValidationError } from '../errors/index.js';
 import { needs } from './field-auth.js';
@@ -61,7 +61,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       const auth = authService(host);
       refuseReplaced(auth, 'auth.register', 'register');
       await attempt(auth.attempts.register, context.request);
-      return auth.register({ ...args.input });
+      return auth.register({ ...args.input }, clientOf(context.request));
     },
   };
   mutation.login = {
@@ -73,7 +73,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       const auth = authService(host);
       refuseReplaced(auth, 'auth.callback', 'login');
       await attempt(auth.attempts.login, context.request);
-      return auth.login({ identifier: args.input.identifier, password: args.input.password });
+      return auth.login({ identifier: args.input.identifier, password: args.input.password }, clientOf(context.request));
     },
   };
   query.me = {
@@ -87,6 +87,12 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       return authService(host).me(caller.userId!);
     },
   };
+}
+
+/** What the "refresh" mode's session records of the client (Strapi's mutations run its controller on the request). */
+function clientOf(request: FastifyRequest): LoginClient {
+  const agent = request.headers['user-agent'];
+  return { userAgent: typeof agent === 'string' ? agent : undefined };
 }
 
 /**

@@ -206,17 +206,25 @@ const usersPermissions = object({
       ['notBefore', 'subject', 'jwtid', 'noTimestamp', 'header', 'keyid', 'mutatePayload', 'encoding', 'privateKey', 'publicKey', 'allowInsecureKeySizes', 'allowInvalidAsymmetricKeyTypes'].map((name) => [name, unappliedJwtOption]),
     ),
   }),
-  // Strapi 5.54's 'refresh' mode keeps sessions and answers refresh tokens (its /api/auth/refresh and /logout).
-  jwtManagement: {
-    check: (v) =>
-      v === 'legacy-support'
-        ? undefined
-        : `must be "legacy-support" (Strapi's default): Cairn does not provide Strapi's "refresh" mode (sessions, refresh tokens, /api/auth/refresh and /logout), not ${show(v)}`,
-  },
+  // Strapi 5.54's two modes: `{ id }` JWTs (its default), or sessions with access and refresh tokens.
+  jwtManagement: oneOf('legacy-support', 'refresh'),
+  // The "refresh" mode's lifespans (seconds; 0 is Strapi's default) and its refresh-token cookie.
+  sessions: object({
+    ...Object.fromEntries(['accessTokenLifespan', 'maxRefreshTokenLifespan', 'idleRefreshTokenLifespan', 'maxSessionLifespan', 'idleSessionLifespan'].map((name) => [name, wholeNumber])),
+    httpOnly: bool,
+    cookie: object({
+      name: text,
+      secure: bool,
+      sameSite: { check: (v) => (['lax', 'strict', 'none', true, false].includes(v as string) ? undefined : `must be "lax", "strict", "none", true or false, not ${show(v)}`) },
+      path,
+      domain: text,
+      maxAge: positiveInteger,
+    }),
+  }),
   register: object({ enabled: bool, allowedFields: { check: (v) => (Array.isArray(v) && v.every((f) => typeof f === 'string') ? undefined : `must be a list of attribute names, not ${show(v)}`) } }),
   minPasswordLength: positiveInteger,
   ratelimit: object({ max: positiveInteger, interval: positiveInteger, window: positiveInteger }, { open: true }),
-  ...strapiKeys('sessions', 'layout', 'callback', 'validationRules', 'email', 'providers', 'advanced'),
+  ...strapiKeys('layout', 'callback', 'validationRules', 'email', 'providers', 'advanced'),
 });
 
 const i18n = object({

@@ -130,7 +130,8 @@ async function applyUsersPermissions(
     async function (ctx: KoaContext) {
       if (!actions) throw new Error(`${file}: plugin.controllers.${handler} was called before the server started`);
       const caller: Caller = callers.get(ctx) ?? { kind: 'public', key: 'open', can: () => true };
-      const answer = await actions[handler]({ query: ctx.query ?? {}, params: ctx.params ?? {}, body: ctx.request.body, caller });
+      const answer = await actions[handler]({ query: ctx.query ?? {}, params: ctx.params ?? {}, body: ctx.request.body, caller, headers: ctx.headers, encrypted: ctx.protocol === 'https' });
+      if (answer.setCookie) for (const cookie of answer.setCookie) ctx.append('Set-Cookie', cookie);
       ctx.status = answer.status;
       ctx.body = JSON.parse(answer.json);
     };

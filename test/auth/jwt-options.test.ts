@@ -64,10 +64,13 @@ describe('users-permissions jwt options Cairn does not apply stop the start, nam
     }
   };
 
-  it("Strapi's refresh mode, an asymmetric algorithm, options jsonwebtoken has that Cairn does not apply", async () => {
-    expect(await attempt({ jwtManagement: 'refresh' })).toMatch(/plugins\.users-permissions\.config\.jwtManagement must be "legacy-support" .*not "refresh"$/);
+  it('an unknown JWT mode, an asymmetric algorithm, options jsonwebtoken has that Cairn does not apply', async () => {
+    expect(await attempt({ jwtManagement: 'sessions' })).toMatch(/plugins\.users-permissions\.config\.jwtManagement must be legacy-support or refresh, not "sessions"$/);
+    expect(await attempt({ sessions: { accessTokenLifespan: -1 } })).toMatch(/sessions\.accessTokenLifespan must be a whole number/);
+    expect(await attempt({ sessions: { cookie: { sameSite: 'loose' } } })).toMatch(/sessions\.cookie\.sameSite must be "lax", "strict", "none", true or false, not "loose"$/);
     expect(await attempt({ jwt: { algorithm: 'RS256' } })).toMatch(/jwt\.algorithm must be HS256, HS384 or HS512 .*not "RS256"$/);
     expect(await attempt({ jwt: { subject: 'x' } })).toMatch(/jwt\.subject is a jsonwebtoken option Cairn does not apply/);
     expect(await attempt({ jwtManagement: 'legacy-support', jwt: { algorithm: 'HS512', expiresIn: '7d' } })).toBeUndefined();
+    expect(await attempt({ jwtManagement: 'refresh', sessions: { accessTokenLifespan: 0, httpOnly: true, cookie: { name: 'rt', sameSite: 'strict', secure: false, maxAge: 60000 } } })).toBeUndefined();
   });
 });
