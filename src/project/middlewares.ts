@@ -16,9 +16,9 @@ import { closestKey, distance } from './config-validate.js';
  * `strapi::query`'s qs limits (`arrayLimit`, `depth`, `parameterLimit`), `strapi::body`'s `jsonLimit`,
  * `strapi::poweredBy`'s `X-Powered-By` and `strapi::responseTime`'s `X-Response-Time` are applied; `strapi::errors`'
  * place in the list says which of the app's middlewares see an error as its answer (those listed before it) and
- * which see it thrown. Strapi's others (Cairn has its own logging, body parsing and static files, and no CORS,
- * security headers or sessions) are accepted by name; one with a config, and a plugin's middleware, is a warning
- * saying what is not applied. A name that is none of these stops the start, as it stops Strapi's.
+ * which see it thrown; `strapi::cors` answers CORS as Strapi's does. Strapi's others (Cairn has its own logging,
+ * body parsing and static files, and no security headers or sessions) are accepted by name; one with a config, and
+ * a plugin's middleware, is a warning saying what is not applied. A name that is none of these stops the start, as it stops Strapi's.
  */
 export type MiddlewareEntry = string | { name?: string; resolve?: string; config?: Record<string, unknown> | null };
 
@@ -41,8 +41,32 @@ export const STRAPI_MIDDLEWARES = [
 ] as const;
 
 /** Strapi's middlewares whose config (or presence) Cairn applies: each may be listed once. */
-const MAPPED = ['strapi::query', 'strapi::body', 'strapi::poweredBy', 'strapi::responseTime'];
-const MAPPED_NOTE = "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::poweredBy and strapi::responseTime";
+const MAPPED = ['strapi::query', 'strapi::body', 'strapi::cors', 'strapi::poweredBy', 'strapi::responseTime'];
+const MAPPED_NOTE =
+  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::cors, strapi::poweredBy and strapi::responseTime";
+
+/** `strapi::cors`' options (Strapi's middlewares/cors.ts, over @koa/cors), each a list or a comma-separated string where it takes several. */
+const CORS_LISTS = ['origin', 'expose', 'methods', 'headers'] as const;
+
+/** Strapi's `strapi::cors` defaults. */
+const CORS_DEFAULTS = {
+  origin: ['*'],
+  maxAge: 31536000,
+  credentials: true,
+  methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+  headers: ['Content-Type', 'Authorization', 'Origin', 'Accept'],
+};
+
+/** `strapi::cors` resolved over Strapi's defaults: what Cairn's CORS (app/cors.ts) answers. */
+export interface CorsConfig {
+  /** Allowed origins; `*` allows any (reflected, as Strapi's matchOrigin reflects it). */
+  origins: string[];
+  credentials: boolean;
+  methods: string[];
+  headers: string[];
+  expose?: string[];
+  maxAge: number;
+}
 
 /** The qs options of `strapi::query` that Cairn applies (query/parse-query-string.ts: QueryStringLimits). */
 export const QUERY_MIDDLEWARE_OPTIONS = ['arrayLimit', 'depth', 'parameterLimit'] as const;
@@ -232,12 +256,27 @@ function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unk
     case 'strapi::responseTime':
       if (configured && (!isPlain(config) || Object.keys(config).length > 0)) warn(at, name, 'has a config: strapi::responseTime takes none');
       return entry;
-    case 'strapi::cors':
-      if (configured) {
-        const keys = isPlain(config) ? Object.keys(config).join(', ') : describe(config);
-        warn(at, name, `has a config Cairn does not apply (${keys}): Cairn sends no CORS headers, so a browser page of another origin cannot call this API unless a proxy in front of Cairn adds them`);
+    case 'strapi::cors': {
+      if (!configured) return entry;
+      if (!isPlain(config)) return fail('.config', `(strapi::cors) must be an object of its options (origin, credentials, methods, headers, expose, maxAge), not ${describe(config)}`);
+      for (const [key, option] of Object.entries(config)) {
+        if (option === undefined) continue;
+        if ((CORS_LISTS as readonly string[]).includes(key)) {
+          if (typeof option === 'function') fail(`.config.${key}`, '(strapi::cors) is a function: Cairn takes a list of values or a comma-separated string');
+          if (typeof option !== 'string' && !(Array.isArray(option) && option.every((v) => typeof v === 'string'))) {
+            fail(`.config.${key}`, `(strapi::cors) must be a list of strings or a comma-separated string, not ${describe(option)}`);
+          }
+        } else if (key === 'credentials' || key === 'keepHeadersOnError') {
+          if (typeof option !== 'boolean') fail(`.config.${key}`, `(strapi::cors) must be true or false, not ${describe(option)}`);
+        } else if (key === 'maxAge') {
+          if (!(Number.isSafeInteger(option) && (option as number) >= 0) && !(typeof option === 'string' && /^\d+$/.test(option))) fail(`.config.${key}`, `(strapi::cors) must be a number of seconds, not ${describe(option)}`);
+        } else if (key === 'enabled') {
+          // Strapi's own warning: the option is gone, and using it to disable CORS may leave an insecure default.
+          warn(at, name, 'config.enabled is no longer an option of strapi::cors: to disable CORS, remove strapi::cors from the list');
+        } else fail(`.config.${key}`, '(strapi::cors) is not an option of strapi::cors: it takes origin, credentials, methods, headers, expose, maxAge and keepHeadersOnError');
       }
       return entry;
+    }
     default:
       if (configured) warn(at, name, `has a config Cairn does not apply (${MAPPED_NOTE})`);
       return entry;
@@ -282,6 +321,22 @@ const FORMIDABLE_MAX_FILE_SIZE = 200 * 1024 * 1024;
 export function multipartFileLimit(entries: readonly MiddlewareEntry[] | undefined): number {
   const config = configOf(entryOf(entries, 'strapi::body') ?? 'strapi::body') as { formidable?: { maxFileSize?: unknown } } | null | undefined;
   return byteSize(config?.formidable?.maxFileSize) ?? FORMIDABLE_MAX_FILE_SIZE;
+}
+
+/** `strapi::cors`' options over Strapi's defaults, when the list names it (undefined: no CORS). */
+export function corsConfig(entries: readonly MiddlewareEntry[] | undefined): CorsConfig | undefined {
+  const entry = entryOf(entries, 'strapi::cors');
+  if (entry === undefined) return undefined;
+  const given = (configOf(entry) ?? {}) as Record<string, unknown>;
+  const list = (value: unknown, fallback: string[]) => (value === undefined ? fallback : Array.isArray(value) ? (value as string[]) : String(value).split(',').map((v) => v.trim()));
+  return {
+    origins: list(given.origin, CORS_DEFAULTS.origin),
+    credentials: typeof given.credentials === 'boolean' ? given.credentials : CORS_DEFAULTS.credentials,
+    methods: list(given.methods, CORS_DEFAULTS.methods),
+    headers: list(given.headers, CORS_DEFAULTS.headers),
+    ...(given.expose === undefined ? {} : { expose: list(given.expose, []) }),
+    maxAge: given.maxAge === undefined ? CORS_DEFAULTS.maxAge : Number(given.maxAge),
+  };
 }
 
 /** Strapi's default `X-Powered-By` (middlewares/powered-by.ts). */

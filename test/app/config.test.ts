@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/project/config.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { answerHeaders, applicationMiddlewares, byteSize, jsonBodyLimit, multipartFileLimit, queryStringLimits } from '../../src/project/middlewares.js';
+import { answerHeaders, corsConfig, applicationMiddlewares, byteSize, jsonBodyLimit, multipartFileLimit, queryStringLimits } from '../../src/project/middlewares.js';
 import { folder, removeFolders, withEnv } from './fixtures.js';
 
 afterAll(removeFolders);
@@ -152,8 +152,7 @@ describe('config/middlewares: Strapi\'s list: the app\'s middlewares, and Strapi
     });
     const file = join(config.dir, 'config', 'middlewares.js');
     expect(warnings).toEqual([
-      `${file}: middlewares[1] "strapi::security" has a config Cairn does not apply (of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::poweredBy and strapi::responseTime)`,
-      `${file}: middlewares[2] "strapi::cors" has a config Cairn does not apply (origin, credentials): Cairn sends no CORS headers, so a browser page of another origin cannot call this API unless a proxy in front of Cairn adds them`,
+      `${file}: middlewares[1] "strapi::security" has a config Cairn does not apply (of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::cors, strapi::poweredBy and strapi::responseTime)`,
       `${file}: middlewares[3] "plugin::users-permissions.rateLimit" is not applied: Cairn runs no plugin's middlewares (its plugins are its own)`,
       `${file}: middlewares[4] "strapi::body" config.formLimit is not applied: Cairn parses no urlencoded form bodies (they are answered 415) (Cairn applies jsonLimit and formidable.maxFileSize of strapi::body)`,
       `${file}: middlewares[4] "strapi::body" config.formidable.keepExtensions is not applied: of formidable's options Cairn applies maxFileSize, to the files of the app's routes' multipart bodies (the media library's limit is config/plugins' upload.config.sizeLimit) (Cairn applies jsonLimit and formidable.maxFileSize of strapi::body)`,
@@ -167,6 +166,33 @@ describe('config/middlewares: Strapi\'s list: the app\'s middlewares, and Strapi
     expect(answerHeaders(['strapi::poweredBy'])).toEqual({ poweredBy: 'Strapi <strapi.io>', responseTime: false });
     expect(answerHeaders(['strapi::errors'])).toEqual({ poweredBy: undefined, responseTime: false });
     expect(jsonBodyLimit(['strapi::body'])).toBeUndefined();
+    expect(corsConfig(config.middlewares)).toEqual({
+      origins: ['https://example.org'],
+      credentials: true,
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+      headers: ['Content-Type', 'Authorization', 'Origin', 'Accept'],
+      maxAge: 31536000,
+    });
+    expect(corsConfig(['strapi::errors'])).toBeUndefined();
+    expect(corsConfig([{ name: 'strapi::cors', config: { origin: 'https://a.example, https://b.example', expose: 'X-Total', maxAge: '60', credentials: false } }])).toMatchObject({
+      origins: ['https://a.example', 'https://b.example'],
+      expose: ['X-Total'],
+      maxAge: 60,
+      credentials: false,
+    });
+  });
+
+  it("strapi::cors' options are checked, and what Cairn cannot take stops the start, named", async () => {
+    const attempt = (config: string) => load({ 'config/middlewares.js': `module.exports = [{ name: 'strapi::cors', config: ${config} }];` }).then(
+      ({ warnings }) => warnings,
+      (error: Error) => error.message,
+    );
+    expect(await attempt('{ origin: (ctx) => "*" }')).toMatch(/middlewares\[0\]\.config\.origin \(strapi::cors\) is a function: Cairn takes a list of values or a comma-separated string$/);
+    expect(await attempt('{ origin: 5 }')).toMatch(/config\.origin \(strapi::cors\) must be a list of strings or a comma-separated string, not 5$/);
+    expect(await attempt('{ credentials: "yes" }')).toMatch(/config\.credentials \(strapi::cors\) must be true or false, not "yes"$/);
+    expect(await attempt('{ maxAge: -1 }')).toMatch(/config\.maxAge \(strapi::cors\) must be a number of seconds, not -1$/);
+    expect(await attempt('{ orgin: "*" }')).toMatch(/config\.orgin \(strapi::cors\) is not an option of strapi::cors: it takes origin, credentials/);
+    expect(await attempt('{ enabled: false }')).toEqual([expect.stringMatching(/"strapi::cors" config\.enabled is no longer an option of strapi::cors: to disable CORS, remove strapi::cors from the list$/)]);
   });
 
   it("koa-body's sizes: bytes, or a number with a unit (powers of 1024)", () => {
