@@ -8,7 +8,7 @@ import { Permissions } from './roles.js';
 import { registerAuthRoutes, usersPermissionsActions } from './routes.js';
 import { ApiTokens } from './tokens.js';
 import { DEFAULT_LIFESPANS, sessionJwtService, SessionManager, type SessionLifespans } from './sessions.js';
-import type { SessionCookie } from './session-cookie.js';
+import { RefreshCookies, type SessionCookie } from './session-cookie.js';
 import { BUILTIN_SCHEMAS, isSelectableScalar, type Model } from '../model/index.js';
 
 export { ApiTokens, type TokenType } from './tokens.js';
@@ -70,12 +70,9 @@ export async function registerAuth(host: AuthHost): Promise<void> {
     ...(sessions ? { sessions } : {}),
   });
   const roles = new RoleAdmin(host.db, host.model, host.documents('plugin::users-permissions.role'), permissions);
-  const actions = usersPermissionsActions(host, auth, roles, {
-    config: config.sessions ?? {},
-    production: host.config.environment === 'production',
-    appKeys: host.config.server.app?.keys,
-  });
-  host.services.set('users-permissions', { permissions, jwt, tokens, auth, actions });
+  const cookies = new RefreshCookies({ config: config.sessions ?? {}, production: host.config.environment === 'production', appKeys: host.config.server.app?.keys });
+  const actions = usersPermissionsActions(host, auth, roles, cookies);
+  host.services.set('users-permissions', { permissions, jwt, tokens, auth, actions, cookies });
   registerAuthRoutes(host.fastify, host, auth, actions, host.usersPermissionsRoutesByApp);
 }
 

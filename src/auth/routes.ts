@@ -5,7 +5,7 @@ import { parseReadParams, strictParams } from '../query/index.js';
 import { USER_UID, type AuthService } from './auth-service.js';
 import type { AuthHost } from './host.js';
 import { permissionsTree, type RoleAdmin } from './role-admin.js';
-import { checkCookieTransport, clearedCookie, cookieToken, refreshCookie, wantsCookie, type RefreshCookieOptions } from './session-cookie.js';
+import { RefreshCookies } from './session-cookie.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -113,7 +113,7 @@ export function usersPermissionsActions(
   host: Pick<AuthHost, 'model' | 'readSettings' | 'documents'>,
   auth: AuthService,
   roles: RoleAdmin,
-  cookies: RefreshCookieOptions = { config: {}, production: false },
+  cookies: RefreshCookies = new RefreshCookies({ config: {}, production: false }),
 ): UsersPermissionsActions {
   const json = (value: unknown, status = 200, setCookie?: string[]): UsersPermissionsAnswer => ({ status, json: JSON.stringify(value), ...(setCookie ? { setCookie } : {}) });
   const userOf = (request: UsersPermissionsRequest, message?: string): number => {
@@ -122,32 +122,28 @@ export function usersPermissionsActions(
   };
   const client = (r: UsersPermissionsRequest) => ({ userAgent: typeof r.headers['user-agent'] === 'string' ? r.headers['user-agent'] : undefined });
   /** Whether the "refresh" mode keeps this request's refresh token in a cookie (checked before anything is written). */
-  const inCookie = (r: UsersPermissionsRequest): boolean => {
-    if (!auth.refreshMode || !wantsCookie(cookies, r.headers)) return false;
-    checkCookieTransport(cookies, r.encrypted);
-    return true;
-  };
+  const inCookie = (r: UsersPermissionsRequest): boolean => auth.refreshMode && cookies.wanted(r.headers, r.encrypted);
   return {
     'auth.register': async (r) => json(await auth.register(body(r, []), client(r))),
     'auth.callback': async (r) => {
       const cookie = inCookie(r);
       const { refreshToken, ...answer } = await auth.login(body(r, []), client(r));
-      if (cookie && refreshToken) return json(answer, 200, refreshCookie(cookies, r.headers, r.encrypted, refreshToken));
+      if (cookie && refreshToken) return json(answer, 200, cookies.set(r.headers, r.encrypted, refreshToken));
       return json(refreshToken ? { jwt: answer.jwt, refreshToken, user: answer.user } : answer);
     },
     'auth.changePassword': async (r) => json(await auth.changePassword(userOf(r), body(r, []))),
     'auth.refresh': async (r) => {
       auth.requireRefreshMode();
       const cookie = inCookie(r);
-      const tokens = await auth.refresh(body(r, []), cookieToken(cookies, r.headers));
-      return cookie ? json({ jwt: tokens.jwt }, 200, refreshCookie(cookies, r.headers, r.encrypted, tokens.refreshToken)) : json(tokens);
+      const tokens = await auth.refresh(body(r, []), cookies.token(r.headers));
+      return cookie ? json({ jwt: tokens.jwt }, 200, cookies.set(r.headers, r.encrypted, tokens.refreshToken)) : json(tokens);
     },
     'auth.logout': async (r) => {
       auth.requireRefreshMode();
       const userId = userOf(r, 'Missing authentication');
       const cookie = inCookie(r);
-      const answer = await auth.logout(userId, body(r, []), { sessionId: r.caller.sessionId, cookieToken: cookieToken(cookies, r.headers) });
-      return json(answer, 200, cookie ? clearedCookie(cookies, r.headers, r.encrypted) : undefined);
+      const answer = await auth.logout(userId, body(r, []), { sessionId: r.caller.sessionId, cookieToken: cookies.token(r.headers) });
+      return json(answer, 200, cookie ? cookies.cleared(r.headers, r.encrypted) : undefined);
     },
     'auth.getSessions': async (r) => {
       auth.requireRefreshMode();

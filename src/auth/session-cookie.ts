@@ -26,64 +26,68 @@ const DEFAULT_NAME = 'strapi_up_refresh';
 
 const nameOf = (options: RefreshCookieOptions) => options.config.cookie?.name || DEFAULT_NAME;
 
-/** Whether this request's tokens go in the cookie (the header's value is matched exactly, as in Strapi). */
-export function wantsCookie(options: RefreshCookieOptions, headers: Headers): boolean {
-  return options.config.httpOnly === true || headers['x-strapi-refresh-cookie'] === 'httpOnly';
-}
+/** The refresh-token cookie of one app: whether a request wants it, what it carries, and the headers that set it. */
+export class RefreshCookies {
+  constructor(private readonly options: RefreshCookieOptions) {}
 
-/** Whether the cookie is Secure: as configured, else in production (Strapi's rule). */
-function secureOf(options: RefreshCookieOptions): boolean {
-  return typeof options.config.cookie?.secure === 'boolean' ? options.config.cookie.secure : options.production;
-}
-
-/**
- * A Secure cookie over an unencrypted connection would be dropped by the browser and the refresh token lost: refused
- * before anything is written (Strapi's cookie module throws then, a 500, after the session is opened).
- */
-export function checkCookieTransport(options: RefreshCookieOptions, encrypted: boolean): void {
-  if (secureOf(options) && !encrypted) {
-    throw new ApplicationError(
-      'The refresh token cookie is Secure and this connection is not encrypted: use HTTPS (behind a proxy, set server.proxy so its X-Forwarded-Proto is trusted) or sessions.cookie.secure: false',
-    );
+  /**
+   * Whether this request's refresh token goes in the cookie (the header's value is matched exactly, as in Strapi).
+   * A Secure cookie over an unencrypted connection would be dropped by the browser and the refresh token lost: it is
+   * refused here, before anything is written (Strapi's cookie module throws then, a 500, after the session is opened).
+   */
+  wanted(headers: Headers, encrypted: boolean): boolean {
+    if (this.options.config.httpOnly !== true && headers['x-strapi-refresh-cookie'] !== 'httpOnly') return false;
+    if (this.secure && !encrypted) {
+      throw new ApplicationError(
+        'The refresh token cookie is Secure and this connection is not encrypted: use HTTPS (behind a proxy, set server.proxy so its X-Forwarded-Proto is trusted) or sessions.cookie.secure: false',
+      );
+    }
+    return true;
   }
-}
 
-/** The refresh token of the request's cookie, if it has one (read unsigned, as Strapi's controller reads it). */
-export function cookieToken(options: RefreshCookieOptions, headers: Headers): string | undefined {
-  return jar(options, headers, true).cookies.get(nameOf(options)) || undefined;
-}
+  /** The refresh token of the request's cookie, if it has one (read unsigned, as Strapi's controller reads it). */
+  token(headers: Headers): string | undefined {
+    return this.jar(headers, true).cookies.get(nameOf(this.options)) || undefined;
+  }
 
-/** `Set-Cookie` headers carrying a refresh token. */
-export function refreshCookie(options: RefreshCookieOptions, headers: Headers, encrypted: boolean, token: string): string[] {
-  const { cookies, written } = jar(options, headers, encrypted);
-  cookies.set(nameOf(options), token, cookieOptions(options));
-  return written();
-}
+  /** `Set-Cookie` headers carrying a refresh token. */
+  set(headers: Headers, encrypted: boolean, token: string): string[] {
+    const { cookies, written } = this.jar(headers, encrypted);
+    cookies.set(nameOf(this.options), token, this.cookieOptions());
+    return written();
+  }
 
-/** `Set-Cookie` headers removing the refresh token. */
-export function clearedCookie(options: RefreshCookieOptions, headers: Headers, encrypted: boolean): string[] {
-  const { cookies, written } = jar(options, headers, encrypted);
-  const { maxAge: _maxAge, ...rest } = cookieOptions(options);
-  cookies.set(nameOf(options), '', { ...rest, expires: new Date(0) });
-  return written();
-}
+  /** `Set-Cookie` headers removing the refresh token. */
+  cleared(headers: Headers, encrypted: boolean): string[] {
+    const { cookies, written } = this.jar(headers, encrypted);
+    const { maxAge: _maxAge, ...rest } = this.cookieOptions();
+    cookies.set(nameOf(this.options), '', { ...rest, expires: new Date(0) });
+    return written();
+  }
 
-/** Strapi's options of the refresh cookie (its `buildRefreshCookieOptions`). */
-function cookieOptions(options: RefreshCookieOptions): Cookies.SetOption {
-  const cookie = options.config.cookie ?? {};
-  return { httpOnly: true, secure: secureOf(options), sameSite: cookie.sameSite ?? 'lax', path: cookie.path ?? '/', domain: cookie.domain, maxAge: cookie.maxAge, overwrite: true };
-}
+  /** Whether the cookie is Secure: as configured, else in production (Strapi's rule). */
+  private get secure(): boolean {
+    const secure = this.options.config.cookie?.secure;
+    return typeof secure === 'boolean' ? secure : this.options.production;
+  }
 
-/** A cookie jar over the request's headers whose `Set-Cookie` lines are collected, not sent. */
-function jar(options: RefreshCookieOptions, headers: Headers, encrypted: boolean): { cookies: Cookies; written: () => string[] } {
-  const out: Record<string, string | string[]> = {};
-  const response = {
-    getHeader: (name: string) => out[name.toLowerCase()],
-    setHeader: (name: string, value: string | string[]) => {
-      out[name.toLowerCase()] = value;
-    },
-  };
-  const keys = options.appKeys?.length ? [...options.appKeys] : undefined;
-  const cookies = new Cookies({ headers } as IncomingMessage, response as never, { keys, secure: encrypted });
-  return { cookies, written: () => [out['set-cookie'] ?? []].flat() };
+  /** Strapi's options of the refresh cookie (its `buildRefreshCookieOptions`). */
+  private cookieOptions(): Cookies.SetOption {
+    const cookie = this.options.config.cookie ?? {};
+    return { httpOnly: true, secure: this.secure, sameSite: cookie.sameSite ?? 'lax', path: cookie.path ?? '/', domain: cookie.domain, maxAge: cookie.maxAge, overwrite: true };
+  }
+
+  /** A cookie jar over the request's headers whose `Set-Cookie` lines are collected, not sent. */
+  private jar(headers: Headers, encrypted: boolean): { cookies: Cookies; written: () => string[] } {
+    const out: Record<string, string | string[]> = {};
+    const response = {
+      getHeader: (name: string) => out[name.toLowerCase()],
+      setHeader: (name: string, value: string | string[]) => {
+        out[name.toLowerCase()] = value;
+      },
+    };
+    const keys = this.options.appKeys?.length ? [...this.options.appKeys] : undefined;
+    const cookies = new Cookies({ headers } as IncomingMessage, response as never, { keys, secure: encrypted });
+    return { cookies, written: () => [out['set-cookie'] ?? []].flat() };
+  }
 }

@@ -147,7 +147,8 @@ export async function createGraphqlEndpoint(
     const coercion = getVariableValues(schema, selected.variableDefinitions ?? [], variables ?? {});
     if (coercion.errors) return reply.status(400).send({ errors: coercion.errors.map((e) => ({ ...e.toJSON(), extensions: { code: 'BAD_USER_INPUT' } })) });
     const operation = compiled(prepared.document, operationName);
-    const contextValue = trace ? withTrace({ request }, trace) : { request };
+    // The reply is there for what a resolver adds to the answer's headers (users-permissions' refresh cookie).
+    const contextValue = trace ? withTrace({ request, reply }, trace) : { request, reply };
     const result: ExecutionResult = isCompiledQuery(operation) ? await operation.query(undefined, contextValue, variables) : operation;
     // Errors while resolving are answered with HTTP 200, `data` holding what could be resolved (as the reference).
     const response: Record<string, unknown> = result.errors ? { errors: result.errors.map((e) => toGraphQLError(e, (cause) => report(request, cause))), data: result.data ?? null } : { data: result.data };

@@ -1,12 +1,13 @@
 import { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl } from '../auth/access-control.js';
 import type { AuthService, LoginClient } from '../auth/auth-service.js';
 import type { AttemptLimit } from '../auth/attempts.js';
+import type { RefreshCookies } from '../auth/session-cookie.js';
 import { ApplicationError, ForbiddenError, RateLimitError, ValidationError } from '../errors/index.js';
 import { needs } from './field-auth.js';
 
-type RootFields = GraphQLFieldConfigMap<unknown, { request: FastifyRequest }>;
+type RootFields = GraphQLFieldConfigMap<unknown, { request: FastifyRequest; reply?: FastifyReply }>;
 
 /** What register, login and me need of the app: who calls, and users & permissions' auth service. */
 export interface UsersPermissionsHost {
@@ -73,7 +74,13 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       const auth = authService(host);
       refuseReplaced(auth, 'auth.callback', 'login');
       await attempt(auth.attempts.login, context.request);
-      return auth.login({ identifier: args.input.identifier, password: args.input.password }, clientOf(context.request));
+      // Strapi's mutation runs its login action: in the "refresh" mode, a request that asks for the refresh cookie gets it.
+      const cookies = host.plugin('users-permissions').service<RefreshCookies>('cookies');
+      const encrypted = context.request.protocol === 'https';
+      const inCookie = auth.refreshMode && context.reply !== undefined && cookies.wanted(context.request.headers, encrypted);
+      const { refreshToken, ...answer } = await auth.login({ identifier: args.input.identifier, password: args.input.password }, clientOf(context.request));
+      if (inCookie && refreshToken) context.reply!.header('set-cookie', cookies.set(context.request.headers, encrypted, refreshToken));
+      return answer;
     },
   };
   query.me = {

@@ -256,6 +256,15 @@ describe('users-permissions refresh mode: the refresh token in a cookie', () => 
     ]);
     expect((await inject('POST', '/api/auth/refresh', { refreshToken: last.slice(3, last.indexOf(';')) }, {})).statusCode).toBe(401);
   });
+
+  it("GraphQL's login sets it too when asked (its payload carries the access token only)", async () => {
+    const query = 'mutation { login(input: { identifier: "carol", password: "Passw0rd!" }) { jwt } }';
+    const asked = await inject('POST', '/graphql', { query }, { 'x-strapi-refresh-cookie': 'httpOnly' });
+    expect(asked.json().data.login.jwt).toEqual(expect.any(String));
+    const [cookie] = asked.headers['set-cookie'] as string[];
+    expect(decodeJwt(cookie.slice(3, cookie.indexOf(';')))).toMatchObject({ type: 'refresh', sessionId: decodeJwt(asked.json().data.login.jwt).sessionId });
+    expect((await inject('POST', '/graphql', { query }, {})).headers['set-cookie']).toBeUndefined();
+  });
 });
 
 describe('users-permissions refresh mode: a Secure cookie over plain HTTP', () => {
