@@ -11,7 +11,7 @@ import { strapiKnex, type StrapiKnex } from '../database/knex.js';
 import { Documents } from '../documents/index.js';
 import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from '../project/config.js';
-import { answerHeaders, corsConfig, jsonBodyLimit, queryStringLimits } from '../project/middlewares.js';
+import { answerHeaders, corsConfig, jsonBodyLimit, queryStringLimits, securityOptions } from '../project/middlewares.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
@@ -33,6 +33,7 @@ import { loudMembers } from '../errors/index.js';
 import { USERS_PERMISSIONS_ROUTES } from '../auth/index.js';
 import { installAnswerHeaders } from './answer-headers.js';
 import { installCors } from './cors.js';
+import { installSecurityHeaders } from './security-headers.js';
 import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
 import { DocumentHooks } from '../documents/hooks.js';
@@ -294,6 +295,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     // config/middlewares' strapi::body (jsonLimit), strapi::poweredBy and strapi::responseTime, as Cairn's own.
     installBodyParsers(fastify, { jsonLimit: jsonBodyLimit(cairn.config.middlewares) });
     installAnswerHeaders(fastify, answerHeaders(cairn.config.middlewares));
+    installSecurityHeaders(fastify, securityOptions(cairn.config.middlewares));
     await installCors(fastify, corsConfig(cairn.config.middlewares));
     const rest: RestContext = {
       model: cairn.model,

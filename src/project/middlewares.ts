@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, isAbsolute, join, resolve } from 'node:path';
+import defaultsDeep from 'lodash/defaultsDeep.js';
 import { ConfigError } from '../errors/index.js';
 import { show } from './config-keys.js';
 import { closestKey, distance } from './config-validate.js';
@@ -16,9 +17,9 @@ import { closestKey, distance } from './config-validate.js';
  * `strapi::query`'s qs limits (`arrayLimit`, `depth`, `parameterLimit`), `strapi::body`'s `jsonLimit`,
  * `strapi::poweredBy`'s `X-Powered-By` and `strapi::responseTime`'s `X-Response-Time` are applied; `strapi::errors`'
  * place in the list says which of the app's middlewares see an error as its answer (those listed before it) and
- * which see it thrown; `strapi::cors` answers CORS as Strapi's does. Strapi's others (Cairn has its own logging,
- * body parsing and static files, and no security headers or sessions) are accepted by name; one with a config, and
- * a plugin's middleware, is a warning saying what is not applied. A name that is none of these stops the start, as it stops Strapi's.
+ * which see it thrown; `strapi::security` sends helmet's headers and `strapi::cors` answers CORS as Strapi's do.
+ * Strapi's others (Cairn has its own logging, body parsing and static files, and no sessions) are accepted by name;
+ * one with a config, and a plugin's middleware, is a warning saying what is not applied. A name that is none of these stops the start, as it stops Strapi's.
  */
 export type MiddlewareEntry = string | { name?: string; resolve?: string; config?: Record<string, unknown> | null };
 
@@ -41,9 +42,58 @@ export const STRAPI_MIDDLEWARES = [
 ] as const;
 
 /** Strapi's middlewares whose config (or presence) Cairn applies: each may be listed once. */
-const MAPPED = ['strapi::query', 'strapi::body', 'strapi::cors', 'strapi::poweredBy', 'strapi::responseTime'];
+const MAPPED = ['strapi::query', 'strapi::body', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::responseTime'];
 const MAPPED_NOTE =
-  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::cors, strapi::poweredBy and strapi::responseTime";
+  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::poweredBy and strapi::responseTime";
+
+/**
+ * helmet's options, as `strapi::security` passes them (Strapi 5.54 runs helmet 6 through koa-helmet; Cairn helmet 8,
+ * which takes the same options): each header's option under its old or its new name.
+ */
+const HELMET_OPTIONS = [
+  'contentSecurityPolicy',
+  'crossOriginEmbedderPolicy',
+  'crossOriginOpenerPolicy',
+  'crossOriginResourcePolicy',
+  'originAgentCluster',
+  'referrerPolicy',
+  'hsts',
+  'strictTransportSecurity',
+  'noSniff',
+  'xContentTypeOptions',
+  'dnsPrefetchControl',
+  'xDnsPrefetchControl',
+  'ieNoOpen',
+  'xDownloadOptions',
+  'frameguard',
+  'xFrameOptions',
+  'permittedCrossDomainPolicies',
+  'xPermittedCrossDomainPolicies',
+  'hidePoweredBy',
+  'xPoweredBy',
+  'xssFilter',
+  'xXssProtection',
+];
+
+/** Strapi's `strapi::security` defaults (middlewares/security.ts, with @strapi/utils' CSP_DEFAULTS). */
+const SECURITY_DEFAULTS = {
+  crossOriginEmbedderPolicy: false,
+  crossOriginOpenerPolicy: false,
+  crossOriginResourcePolicy: false,
+  originAgentCluster: false,
+  contentSecurityPolicy: {
+    useDefaults: true,
+    directives: {
+      'connect-src': ["'self'", 'https:'],
+      'img-src': ["'self'", 'data:', 'blob:', 'https://market-assets.strapi.io'],
+      'media-src': ["'self'", 'data:', 'blob:'],
+      upgradeInsecureRequests: null,
+    },
+  },
+  xssFilter: false,
+  hsts: { maxAge: 31536000, includeSubDomains: true },
+  frameguard: { action: 'sameorigin' },
+};
 
 /** `strapi::cors`' options (Strapi's middlewares/cors.ts, over @koa/cors), each a list or a comma-separated string where it takes several. */
 const CORS_LISTS = ['origin', 'expose', 'methods', 'headers'] as const;
@@ -256,6 +306,20 @@ function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unk
     case 'strapi::responseTime':
       if (configured && (!isPlain(config) || Object.keys(config).length > 0)) warn(at, name, 'has a config: strapi::responseTime takes none');
       return entry;
+    case 'strapi::security': {
+      if (!configured) return entry;
+      if (!isPlain(config)) return fail('.config', `(strapi::security) must be an object of helmet's options, not ${describe(config)}`);
+      for (const [key, option] of Object.entries(config)) {
+        if (option === undefined) continue;
+        if (key === 'expectCt') warn(at, name, 'config.expectCt is not applied: the Expect-CT header is obsolete (browsers ignore it; helmet 7 dropped it)');
+        else if (!HELMET_OPTIONS.includes(key)) {
+          const closest = closestKey(key, HELMET_OPTIONS);
+          const hint = distance(key.toLowerCase(), closest.toLowerCase()) <= 2 ? `did you mean ${closest}? ` : '';
+          fail(`.config.${key}`, `(strapi::security) is not an option of helmet, which strapi::security passes its config to: ${hint}it takes ${HELMET_OPTIONS.join(', ')}`);
+        }
+      }
+      return entry;
+    }
     case 'strapi::cors': {
       if (!configured) return entry;
       if (!isPlain(config)) return fail('.config', `(strapi::cors) must be an object of its options (origin, credentials, methods, headers, expose, maxAge), not ${describe(config)}`);
@@ -321,6 +385,17 @@ const FORMIDABLE_MAX_FILE_SIZE = 200 * 1024 * 1024;
 export function multipartFileLimit(entries: readonly MiddlewareEntry[] | undefined): number {
   const config = configOf(entryOf(entries, 'strapi::body') ?? 'strapi::body') as { formidable?: { maxFileSize?: unknown } } | null | undefined;
   return byteSize(config?.formidable?.maxFileSize) ?? FORMIDABLE_MAX_FILE_SIZE;
+}
+
+/**
+ * `strapi::security`'s helmet options over Strapi's defaults, merged as Strapi merges them (lodash defaultsDeep: the
+ * config's values first, a list merged item by item), when the list names it (undefined: no security headers).
+ */
+export function securityOptions(entries: readonly MiddlewareEntry[] | undefined): Record<string, unknown> | undefined {
+  const entry = entryOf(entries, 'strapi::security');
+  if (entry === undefined) return undefined;
+  const { expectCt: _obsolete, ...given } = (configOf(entry) ?? {}) as Record<string, unknown>;
+  return defaultsDeep({}, given, SECURITY_DEFAULTS) as Record<string, unknown>;
 }
 
 /** `strapi::cors`' options over Strapi's defaults, when the list names it (undefined: no CORS). */

@@ -152,7 +152,6 @@ describe('config/middlewares: Strapi\'s list: the app\'s middlewares, and Strapi
     });
     const file = join(config.dir, 'config', 'middlewares.js');
     expect(warnings).toEqual([
-      `${file}: middlewares[1] "strapi::security" has a config Cairn does not apply (of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::cors, strapi::poweredBy and strapi::responseTime)`,
       `${file}: middlewares[3] "plugin::users-permissions.rateLimit" is not applied: Cairn runs no plugin's middlewares (its plugins are its own)`,
       `${file}: middlewares[4] "strapi::body" config.formLimit is not applied: Cairn parses no urlencoded form bodies (they are answered 415) (Cairn applies jsonLimit and formidable.maxFileSize of strapi::body)`,
       `${file}: middlewares[4] "strapi::body" config.formidable.keepExtensions is not applied: of formidable's options Cairn applies maxFileSize, to the files of the app's routes' multipart bodies (the media library's limit is config/plugins' upload.config.sizeLimit) (Cairn applies jsonLimit and formidable.maxFileSize of strapi::body)`,

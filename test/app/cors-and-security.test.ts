@@ -109,3 +109,67 @@ describe('without strapi::cors in the list', () => {
     expect(corsHeaders(raw.headers)).toEqual({});
   });
 });
+
+describe("strapi::security: helmet's headers with Strapi's defaults", () => {
+  // As real Strapi 5.54 answers GET /api/articles with its template's config/middlewares (probed).
+  const STRAPI_HEADERS = {
+    'content-security-policy':
+      "connect-src 'self' https:;img-src 'self' data: blob: https://market-assets.strapi.io;media-src 'self' data: blob:;default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline'",
+    'referrer-policy': 'no-referrer',
+    'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'SAMEORIGIN',
+    'x-permitted-cross-domain-policies': 'none',
+  };
+  const isolation = ['cross-origin-embedder-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'x-xss-protection'];
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp('sqlite', {
+      contentTypes: { tag: TAG },
+      config: { middlewares: ['strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body'], permissions },
+    });
+  });
+  afterAll(async () => app?.close());
+
+  it("every answer, errors included, has Strapi's security headers and none of the isolation ones Strapi turns off", async () => {
+    for (const url of ['/api/tags', '/api/nope', '/api/tags?filters[nope]=1']) {
+      const res = await app.cairn.fastify.inject({ method: 'GET', url });
+      expect(res.headers).toMatchObject(STRAPI_HEADERS);
+      for (const name of isolation) expect(res.headers[name], `${url} ${name}`).toBeUndefined();
+      expect(res.headers['x-powered-by']).toBe('Strapi <strapi.io>');
+    }
+  });
+
+  it("the GraphQL playground's page keeps its own, stricter policy", async () => {
+    const page = await app.cairn.fastify.inject({ method: 'GET', url: '/graphql', headers: { accept: 'text/html' } });
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toMatch(/^default-src 'self'; script-src 'self';/);
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+});
+
+describe("strapi::security's config", () => {
+  const start = (config: unknown) =>
+    startTestApp('sqlite', { contentTypes: { tag: TAG }, config: { middlewares: ['strapi::errors', { name: 'strapi::security', config }], permissions } });
+
+  it("is merged over Strapi's defaults as Strapi merges it (a list item by item), and applied", async () => {
+    const app = await start({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'https://bucket.example.com'] } }, frameguard: { action: 'deny' }, hsts: false });
+    try {
+      const res = await app.cairn.fastify.inject({ method: 'GET', url: '/api/tags' });
+      // lodash defaultsDeep, as Strapi (checked with its lodash): the config's directives first, its items replacing
+      // the defaults' at their index, the rest staying.
+      expect(res.headers['content-security-policy']).toMatch(/^img-src 'self' https:\/\/bucket\.example\.com blob: https:\/\/market-assets\.strapi\.io;connect-src 'self' https:;media-src 'self' data: blob:;default-src 'self';/);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an option helmet does not have, or a value it refuses, stops the start, named', async () => {
+    await expect(start({ frameGuard: { action: 'deny' } })).rejects.toThrow(/middlewares\[1\]\.config\.frameGuard \(strapi::security\) is not an option of helmet, which strapi::security passes its config to: did you mean frameguard\?/);
+    await expect(start({ referrerPolicy: { policy: 'sometimes' } })).rejects.toThrow(/^config\/middlewares: strapi::security's config: .*sometimes/);
+  });
+});
