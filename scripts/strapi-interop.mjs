@@ -20,6 +20,8 @@
 // the tables of a fresh database and keeps running; Cairn starts beside it on the same database; in turns each writes
 // through its REST API (entries with relations, a component, a draft-only edit, a publish, a locale, positioned
 // connects, deletes) and right after both answer the same reads; compare.mjs compares Cairn's answers with Strapi's.
+// Both run users-permissions' "refresh" mode: a session opened on one is refreshed, listed, revoked and logged out on
+// the other (interop/concurrent.mjs sessionsExchange), each status checked and the session lists compared.
 //
 //   npm run test:strapi [-- --dialect sqlite|postgres|mysql ...] [--test served|created|written|concurrent ...]
 //                       [--jobs n] [--keep] [--no-build]
@@ -89,6 +91,7 @@ const differs = (t) =>
   t.tablesChanged?.length ||
   t.rowsChanged?.length ||
   t.strapiErrors?.length ||
+  t.sessions?.failures.length ||
   t.different?.length;
 process.exit(all.some((t) => t.error) ? 2 : all.some(differs) ? 1 : 0);
 
@@ -225,8 +228,12 @@ function summaryTest4(rows) {
     if (r.skipped) console.log(`test 4 (concurrent) ${r.dialect}: skipped: ${r.skipped}`);
     else if (r.error) console.log(`test 4 (concurrent) ${r.dialect}: error: ${r.error.split('\n')[0]}`);
     else if (r.writeRefused) console.log(`test 4 (concurrent) ${r.dialect}: write through Cairn REFUSED: ${r.writeRefused}`);
-    else console.log(`test 4 (concurrent) ${r.dialect}: ${r.reads.compared} reads compared, ${r.reads.different.length} differ, ${r.strapiErrors.length} errors in Strapi's log (${sum(r.times, 'total')})`);
+    else {
+      console.log(`test 4 (concurrent) ${r.dialect}: ${r.reads.compared} reads compared, ${r.reads.different.length} differ, ${r.strapiErrors.length} errors in Strapi's log (${sum(r.times, 'total')})`);
+      console.log(`test 4 (concurrent) ${r.dialect}: sessions ("refresh" mode) across the servers: ${r.sessions.checks} statuses checked, ${r.sessions.failures.length} wrong`);
+    }
     for (const line of r.strapiErrors ?? []) console.log(`  ${r.dialect} Strapi log: ${line.slice(0, 300)}`);
+    for (const line of r.sessions?.failures ?? []) console.log(`  ${r.dialect} sessions: ${line}`);
   }
   differences(rows, 'reads', "Cairn's answer vs Strapi's to the same read, both servers running");
 }

@@ -241,9 +241,61 @@ export async function exchange({ servers, token, dir }) {
   return { names, requests };
 }
 
+/**
+ * users-permissions' "refresh" mode across the two servers (both run it in test 4): a session opened on one is
+ * refreshed, listed, revoked and logged out on the other. Each step's status is checked (`failures` lists those
+ * that differ from Strapi's rule); the session lists, read by both servers with one access token, are recorded into
+ * `dir` for compare.mjs as the exchange's reads are. Returns { names, requests, checks, failures }.
+ */
+export async function sessionsExchange({ servers, dir }) {
+  const failures = [];
+  let checks = 0;
+  const names = [];
+  const requests = {};
+  const at = (key) => servers[key].url;
+  const expect = async (key, request, status, jwt) => {
+    const answer = await send(at(key), jwt, request);
+    checks++;
+    if (answer.status !== status) failures.push(`${key} ${request.method} ${request.path}: ${answer.status}, expected ${status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    return answer.body ?? {};
+  };
+  const refresh = (key, refreshToken, status) => expect(key, { method: 'POST', path: '/api/auth/refresh', body: { refreshToken } }, status);
+  const bothList = async (label, jwt) => {
+    const name = `sessions-${label}`;
+    const path = '/api/auth/sessions';
+    const [a, b] = await Promise.all(WRITERS.map((key) => send(at(key), jwt, { method: 'GET', path })));
+    writeFileSync(join(dir, 'strapi', `${name}.json`), JSON.stringify({ name, request: { method: 'GET', path }, ...a }, null, 1));
+    writeFileSync(join(dir, 'cairn', `${name}.json`), JSON.stringify({ name, request: { method: 'GET', path }, ...b }, null, 1));
+    names.push(name);
+    requests[name] = `both list the sessions (${label}) with one access token`;
+  };
+  const user = { username: 'interop-sessions', email: 'interop-sessions@example.com', password: 'Interop-1234' };
+  // Opened on Strapi, refreshed on Cairn, then on Strapi with Cairn's token; the rotated tokens refused on both.
+  const registered = await expect('strapi', { method: 'POST', path: '/api/auth/local/register', body: user }, 200);
+  const onCairn = await expect('cairn', { method: 'POST', path: '/api/auth/local', body: { identifier: user.email, password: user.password, deviceId: 'cairn-device' } }, 200);
+  const byCairn = await refresh('cairn', registered.refreshToken, 200);
+  const byStrapi = await refresh('strapi', byCairn.refreshToken, 200);
+  for (const key of WRITERS) {
+    await refresh(key, registered.refreshToken, 401);
+    await refresh(key, byCairn.refreshToken, 401);
+  }
+  await expect('cairn', { method: 'GET', path: '/api/users/me' }, 200, byStrapi.jwt);
+  await expect('strapi', { method: 'GET', path: '/api/users/me' }, 200, onCairn.jwt);
+  await bothList('after-refreshes', byStrapi.jwt);
+  await bothList('cairn-login', onCairn.jwt);
+  // Cairn's session ended by Strapi; everything ended by Cairn.
+  const cairnSession = JSON.parse(Buffer.from(String(onCairn.jwt).split('.')[1] ?? '', 'base64url').toString() || '{}').sessionId;
+  await expect('strapi', { method: 'DELETE', path: `/api/auth/sessions/${cairnSession}` }, 200, byStrapi.jwt);
+  await refresh('cairn', onCairn.refreshToken, 401);
+  await expect('cairn', { method: 'POST', path: '/api/auth/logout', body: { scope: 'all' } }, 200, byStrapi.jwt);
+  await refresh('strapi', byStrapi.refreshToken, 401);
+  await bothList('after-logout', byStrapi.jwt);
+  return { names, requests, checks, failures };
+}
+
 /** One request with the token; the answer's status and JSON body (null when empty, the text when not JSON). */
 async function send(base, token, { method, path, body }) {
-  const headers = { Authorization: `Bearer ${token}` };
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
   const text = await res.text();

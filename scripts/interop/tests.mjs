@@ -1,7 +1,7 @@
 // The interop tests, each a sequence of the steps of steps.mjs on one dialect. None throws for a difference:
 // differences are in the result; a step that fails (a server that does not start, a script that crashes) throws.
 import { join } from 'node:path';
-import { exchange, WriteRefused } from './concurrent.mjs';
+import { exchange, sessionsExchange, WriteRefused } from './concurrent.mjs';
 import { createdDatabaseCase } from './created-database.mjs';
 import { dumpLayout, kit, lineDiff, readJson, repo, RequestRefused, SECRETS } from './steps.mjs';
 
@@ -93,12 +93,18 @@ export async function cairnWritesStrapiReads(run, strapiSeeded) {
 export async function strapiAndCairnAtOnce(run) {
   const result = {};
   await run.prepare();
+  // Both servers in users-permissions' "refresh" mode: the sessions one opens, the other refreshes and ends.
+  run.env = { ...run.env, UP_JWT_MANAGEMENT: 'refresh' };
   const strapi = await run.startStrapi('strapi start (tables)');
   const cairn = await run.startCairnBeside('cairn start beside');
   const out = join(run.dir, 'exchange');
   let exchanged;
   try {
     exchanged = await run.step('writes and reads', () => exchange({ servers: { strapi, cairn }, token: run.token, dir: out }));
+    const sessions = await run.step('sessions', () => sessionsExchange({ servers: { strapi, cairn }, dir: out }));
+    result.sessions = { checks: sessions.checks, failures: sessions.failures };
+    exchanged.names.push(...sessions.names);
+    Object.assign(exchanged.requests, sessions.requests);
   } catch (error) {
     if (!(error instanceof WriteRefused) || error.server !== 'cairn') throw error;
     result.writeRefused = error.message;

@@ -101,7 +101,6 @@ export interface UsersPermissionsAnswer {
   setCookie?: string[];
 }
 
-
 export type UsersPermissionsActions = Record<UsersPermissionsHandler, (request: UsersPermissionsRequest) => Promise<UsersPermissionsAnswer>>;
 
 /**

@@ -4,6 +4,8 @@ module.exports = ({ env }) => ({
   'users-permissions': {
     config: {
       jwtSecret: env('JWT_SECRET', 'interop-users-permissions-jwt-secret'),
+      // Strapi's default mode unless the interop test of sessions asks for its "refresh" mode.
+      jwtManagement: env('UP_JWT_MANAGEMENT', 'legacy-support'),
     },
   },
   i18n: {
