@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { TAG } from '../helpers/schemas.js';
 
 // config/middlewares' `strapi::cors`, answered as real Strapi 5.54 answers it (probed: its @koa/cors under Strapi's
 // matchOrigin): the headers a browser needs, for the origins the config allows, on every answer, errors included.
-const TAG = {
-  kind: 'collectionType',
-  collectionName: 'tags',
-  info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
-  options: { draftAndPublish: false },
-  attributes: { name: { type: 'string' } },
-};
 const permissions = { roles: { public: { permissions: ['api::tag.tag.find'] } } };
 const APP = 'https://app.example.com';
 const EVIL = 'https://evil.example.com';

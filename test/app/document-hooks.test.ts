@@ -6,6 +6,7 @@ import { createCairn } from '../../src/app/cairn.js';
 import { createLogger } from '../../src/app/logger.js';
 import { folder, removeFolders } from './fixtures.js';
 import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
+import { TAG } from '../helpers/schemas.js';
 
 /**
  * Issue 19: a Strapi app's Document Service middlewares (`strapi.documents.use` in register), its content types'
@@ -19,13 +20,6 @@ const ARTICLE = {
   info: { singularName: 'article', pluralName: 'articles', displayName: 'Article' },
   options: { draftAndPublish: true },
   attributes: { title: { type: 'string', required: true }, slug: { type: 'string' }, views: { type: 'integer' } },
-};
-const TAG = {
-  kind: 'collectionType',
-  collectionName: 'tags',
-  info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
-  options: { draftAndPublish: false },
-  attributes: { name: { type: 'string' } },
 };
 const NOTE = {
   kind: 'collectionType',

@@ -4,18 +4,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { KoaContext } from '../../src/server-code/koa-context.js';
 import { startTestApp, startupError, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/databases.js';
+import { TAG } from '../helpers/schemas.js';
 
 /**
  * Application middlewares (config/middlewares' `global::x`, `{ resolve }`): Strapi's factories
  * `(config, { strapi }) => async (ctx, next)`, run in list order around every request of the API, through HTTP.
  */
-const TAG = {
-  kind: 'collectionType',
-  collectionName: 'tags',
-  info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
-  options: { draftAndPublish: false },
-  attributes: { name: { type: 'string' } },
-};
 const ARTICLE = {
   kind: 'collectionType',
   collectionName: 'articles',

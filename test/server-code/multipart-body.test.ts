@@ -2,19 +2,13 @@ import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
+import { TAG } from '../helpers/schemas.js';
 
 /**
  * Multipart bodies on the app's routes, as Strapi's `strapi::body` (koa-body v6, formidable v2) reads them: text
  * fields in `ctx.request.body` (a repeated name: an array), files in `ctx.request.files` (formidable's File, written
  * to a temporary file removed after the answer), `formidable.maxFileSize` of strapi::body as the file size limit.
  */
-const TAG = {
-  kind: 'collectionType',
-  collectionName: 'tags',
-  info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
-  options: { draftAndPublish: false },
-  attributes: { name: { type: 'string' } },
-};
 const FILES = {
   'config/middlewares.js': `module.exports = ['strapi::errors', 'strapi::query', { name: 'strapi::body', config: { formidable: { maxFileSize: 1000 } } }, 'global::guard'];`,
   // An application middleware that answers before the route runs.

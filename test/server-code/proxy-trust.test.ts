@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/project/config.js';
 import { startTestApp, writeApp, writeFiles, type TestApp } from '../helpers/app.js';
+import { TAG } from '../helpers/schemas.js';
 
 /**
  * Strapi 5's `server.proxy` (config/server): with `proxy.koa` true, a proxy's X-Forwarded-For and X-Forwarded-Proto
@@ -10,13 +11,6 @@ import { startTestApp, writeApp, writeFiles, type TestApp } from '../helpers/app
  * otherwise the socket's address and protocol count. Seen by app code as `ctx.ip`, `ctx.protocol` and in whether
  * `ctx.cookies` may set a secure cookie (Koa's cookies refuse one over plain HTTP: a 500, as in Strapi).
  */
-const TAG = {
-  kind: 'collectionType',
-  collectionName: 'tags',
-  info: { singularName: 'tag', pluralName: 'tags', displayName: 'Tag' },
-  options: { draftAndPublish: false },
-  attributes: { name: { type: 'string' } },
-};
 const FILES = {
   'src/api/tag/routes/client.js': `module.exports = { routes: [
   { method: 'GET', path: '/client', handler: 'tag.client', config: { auth: false } },
