@@ -11,7 +11,7 @@ import { strapiKnex, type StrapiKnex } from '../database/knex.js';
 import { Documents } from '../documents/index.js';
 import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from '../project/config.js';
-import { answerHeaders, corsConfig, jsonBodyLimit, queryStringLimits, securityOptions } from '../project/middlewares.js';
+import { answerHeaders, corsConfig, ipFilterConfig, jsonBodyLimit, queryStringLimits, securityOptions } from '../project/middlewares.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
@@ -33,6 +33,7 @@ import { loudMembers } from '../errors/index.js';
 import { USERS_PERMISSIONS_ROUTES } from '../auth/index.js';
 import { installAnswerHeaders } from './answer-headers.js';
 import { installCors } from './cors.js';
+import { installIpFilter } from './ip-filter.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
@@ -297,6 +298,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     installAnswerHeaders(fastify, answerHeaders(cairn.config.middlewares));
     installSecurityHeaders(fastify, securityOptions(cairn.config.middlewares));
     await installCors(fastify, corsConfig(cairn.config.middlewares));
+    installIpFilter(fastify, ipFilterConfig(cairn.config.middlewares));
     const rest: RestContext = {
       model: cairn.model,
       documents: (uid) => cairn.documents(uid),

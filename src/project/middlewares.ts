@@ -17,9 +17,10 @@ import { closestKey, distance } from './config-validate.js';
  * `strapi::query`'s qs limits (`arrayLimit`, `depth`, `parameterLimit`), `strapi::body`'s `jsonLimit`,
  * `strapi::poweredBy`'s `X-Powered-By` and `strapi::responseTime`'s `X-Response-Time` are applied; `strapi::errors`'
  * place in the list says which of the app's middlewares see an error as its answer (those listed before it) and
- * which see it thrown; `strapi::security` sends helmet's headers and `strapi::cors` answers CORS as Strapi's do.
- * Strapi's others (Cairn has its own logging, body parsing and static files, and no sessions) are accepted by name;
- * one with a config, and a plugin's middleware, is a warning saying what is not applied. A name that is none of these stops the start, as it stops Strapi's.
+ * which see it thrown; `strapi::security` sends helmet's headers, `strapi::cors` answers CORS and `strapi::ip` refuses
+ * addresses as Strapi's do. Strapi's others (Cairn has its own logging, body parsing and static files, and no
+ * sessions) are accepted by name; one with a config, and a plugin's middleware, is a warning saying what is not
+ * applied. A name that is none of these stops the start, as it stops Strapi's.
  */
 export type MiddlewareEntry = string | { name?: string; resolve?: string; config?: Record<string, unknown> | null };
 
@@ -42,9 +43,9 @@ export const STRAPI_MIDDLEWARES = [
 ] as const;
 
 /** Strapi's middlewares whose config (or presence) Cairn applies: each may be listed once. */
-const MAPPED = ['strapi::query', 'strapi::body', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::responseTime'];
+const MAPPED = ['strapi::query', 'strapi::body', 'strapi::security', 'strapi::cors', 'strapi::ip', 'strapi::poweredBy', 'strapi::responseTime'];
 const MAPPED_NOTE =
-  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::poweredBy and strapi::responseTime";
+  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy and strapi::responseTime";
 
 /**
  * helmet's options, as `strapi::security` passes them (Strapi 5.54 runs helmet 6 through koa-helmet; Cairn helmet 8,
@@ -306,6 +307,27 @@ function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unk
     case 'strapi::responseTime':
       if (configured && (!isPlain(config) || Object.keys(config).length > 0)) warn(at, name, 'has a config: strapi::responseTime takes none');
       return entry;
+    case 'strapi::ip': {
+      if (!configured) return entry;
+      // koa-ip takes a list (or one pattern) as the whitelist, or { whitelist, blacklist, handler }.
+      const lists = isPlain(config) ? config : { whitelist: Array.isArray(config) ? config : [config] };
+      for (const [key, option] of Object.entries(lists)) {
+        if (option === undefined) continue;
+        if (key === 'handler') fail('.config.handler', '(strapi::ip) is a function of Koa\'s ctx, which Cairn does not run: a refused address is answered 403 Forbidden, as without one');
+        else if (key !== 'whitelist' && key !== 'blacklist') fail(`.config.${key}`, '(strapi::ip) is not an option of strapi::ip: it takes whitelist and blacklist');
+        else if (!Array.isArray(option) || !option.every((p) => typeof p === 'string' || p instanceof RegExp)) fail(`.config.${key}`, `(strapi::ip) must be a list of patterns (strings or regular expressions), not ${describe(option)}`);
+        else {
+          for (const [i, pattern] of option.entries()) {
+            try {
+              new RegExp(pattern);
+            } catch (error) {
+              fail(`.config.${key}[${i}]`, `(strapi::ip) is not a regular expression, as koa-ip reads each pattern: ${(error as Error).message}`);
+            }
+          }
+        }
+      }
+      return entry;
+    }
     case 'strapi::security': {
       if (!configured) return entry;
       if (!isPlain(config)) return fail('.config', `(strapi::security) must be an object of helmet's options, not ${describe(config)}`);
@@ -396,6 +418,22 @@ export function securityOptions(entries: readonly MiddlewareEntry[] | undefined)
   if (entry === undefined) return undefined;
   const { expectCt: _obsolete, ...given } = (configOf(entry) ?? {}) as Record<string, unknown>;
   return defaultsDeep({}, given, SECURITY_DEFAULTS) as Record<string, unknown>;
+}
+
+/**
+ * `strapi::ip`'s lists as koa-ip reads them: each pattern a regular expression tested against the client's address
+ * (unanchored: `127.0.0.1` also matches `127.0.0.10`, as in Strapi); undefined when nothing is filtered.
+ */
+export function ipFilterConfig(entries: readonly MiddlewareEntry[] | undefined): { whitelist?: RegExp[]; blacklist?: RegExp[] } | undefined {
+  const entry = entryOf(entries, 'strapi::ip');
+  const config = entry === undefined ? undefined : configOf(entry);
+  if (config === undefined || config === null) return undefined;
+  const lists = (isPlain(config) ? config : { whitelist: Array.isArray(config) ? config : [config] }) as { whitelist?: Array<string | RegExp>; blacklist?: Array<string | RegExp> };
+  // koa-ip builds each pattern anew per request; compiled once here, without the flags that would make test() stateful.
+  const regExp = (pattern: string | RegExp) => (typeof pattern === 'string' ? new RegExp(pattern) : new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')));
+  const compiled = (list: Array<string | RegExp> | undefined) => (Array.isArray(list) ? list.map(regExp) : undefined);
+  const filter = { whitelist: compiled(lists.whitelist), blacklist: compiled(lists.blacklist) };
+  return filter.whitelist || filter.blacklist ? filter : undefined;
 }
 
 /** `strapi::cors`' options over Strapi's defaults, when the list names it (undefined: no CORS). */

@@ -167,3 +167,42 @@ describe("strapi::security's config", () => {
     await expect(start({ referrerPolicy: { policy: 'sometimes' } })).rejects.toThrow(/^config\/middlewares: strapi::security's config: .*sometimes/);
   });
 });
+
+describe("strapi::ip: koa-ip's whitelist and blacklist", () => {
+  const start = (config: unknown, server?: object) =>
+    startTestApp('sqlite', { contentTypes: { tag: TAG }, config: { middlewares: ['strapi::errors', { name: 'strapi::ip', config }, 'strapi::query'], permissions, ...(server ? { server } : {}) } });
+  const from = (app: TestApp, remoteAddress: string, url = '/api/tags', headers: Record<string, string> = {}) => app.cairn.fastify.inject({ method: 'GET', url, remoteAddress, headers });
+  const forbidden = { data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } };
+
+  it('an address no whitelist pattern matches, or a blacklist one does, is refused 403 on every route; the others pass', async () => {
+    const app = await start({ whitelist: ['^10\\.0\\.', '192.168.1.5'], blacklist: ['^10\\.0\\.0\\.66$'] });
+    try {
+      expect((await from(app, '10.0.3.4')).statusCode).toBe(200);
+      // Unanchored, as koa-ip tests each pattern: 192.168.1.5 also lets 192.168.1.50 in.
+      expect((await from(app, '192.168.1.50')).statusCode).toBe(200);
+      for (const [address, url] of [['10.0.0.66', '/api/tags'], ['172.16.0.1', '/api/tags'], ['172.16.0.1', '/api/nope'], ['172.16.0.1', '/graphql']] as const) {
+        const res = await from(app, address, url);
+        expect(res.statusCode, `${address} ${url}`).toBe(403);
+        expect(res.json()).toEqual(forbidden);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("a list alone is the whitelist; behind a trusted proxy the forwarded address is the client's", async () => {
+    const app = await start(['^203\\.0\\.113\\.'], { proxy: { koa: true } });
+    try {
+      expect((await from(app, '127.0.0.1', '/api/tags', { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(200);
+      expect((await from(app, '127.0.0.1', '/api/tags', { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(403);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a pattern that is no regular expression, an unknown option or a list of something else stops the start, named', async () => {
+    await expect(start({ whitelist: ['(unclosed'] })).rejects.toThrow(/middlewares\[1\]\.config\.whitelist\[0\] \(strapi::ip\) is not a regular expression, as koa-ip reads each pattern/);
+    await expect(start({ allow: ['x'] })).rejects.toThrow(/config\.allow \(strapi::ip\) is not an option of strapi::ip: it takes whitelist and blacklist/);
+    await expect(start({ whitelist: 5 })).rejects.toThrow(/config\.whitelist \(strapi::ip\) must be a list of patterns/);
+  });
+});
