@@ -296,9 +296,10 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     // config/middlewares' strapi::body (jsonLimit), strapi::poweredBy and strapi::responseTime, as Cairn's own.
     installBodyParsers(fastify, { jsonLimit: jsonBodyLimit(cairn.config.middlewares) });
     installAnswerHeaders(fastify, answerHeaders(cairn.config.middlewares));
+    // strapi::ip first, where Strapi's template lists it (after errors): a refused client gets neither of the others' headers.
+    installIpFilter(fastify, ipFilterConfig(cairn.config.middlewares));
     installSecurityHeaders(fastify, securityOptions(cairn.config.middlewares));
     await installCors(fastify, corsConfig(cairn.config.middlewares));
-    installIpFilter(fastify, ipFilterConfig(cairn.config.middlewares));
     const rest: RestContext = {
       model: cairn.model,
       documents: (uid) => cairn.documents(uid),

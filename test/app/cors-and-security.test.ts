@@ -190,6 +190,24 @@ describe("strapi::ip: koa-ip's whitelist and blacklist", () => {
     }
   });
 
+  it("a refused client's answers carry none of the other middlewares' headers, and its preflight is refused too", async () => {
+    const app = await startTestApp('sqlite', {
+      contentTypes: { tag: TAG },
+      config: { middlewares: ['strapi::errors', { name: 'strapi::ip', config: { whitelist: ['^10\\.'] } }, 'strapi::security', 'strapi::cors', 'strapi::query'], permissions },
+    });
+    try {
+      const preflight = await app.cairn.fastify.inject({ method: 'OPTIONS', url: '/api/tags', remoteAddress: '127.0.0.1', headers: { origin: APP, 'access-control-request-method': 'POST' } });
+      expect(preflight.statusCode).toBe(403);
+      const get = await from(app, '127.0.0.1', '/api/tags', { origin: APP });
+      expect(get.statusCode).toBe(403);
+      expect(corsHeaders(get.headers)).toEqual({});
+      expect(get.headers['content-security-policy']).toBeUndefined();
+      expect((await from(app, '10.1.2.3', '/api/tags', { origin: APP })).headers['access-control-allow-origin']).toBe(APP);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("a list alone is the whitelist; behind a trusted proxy the forwarded address is the client's", async () => {
     const app = await start(['^203\\.0\\.113\\.'], { proxy: { koa: true } });
     try {
