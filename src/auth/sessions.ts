@@ -38,8 +38,6 @@ const CLEANUP_EVERY = 50;
 export interface NewRefreshToken {
   token: string;
   sessionId: string;
-  /** When the family ends, whatever its rotations (ISO 8601). */
-  absoluteExpiresAt: string;
 }
 
 /** An access token's claims, once verified. */
@@ -95,13 +93,7 @@ export class SessionManager {
       },
       now,
     );
-    return { token: await this.refreshTokenOf(session), sessionId: session.sessionId, absoluteExpiresAt: session.absoluteExpiresAt! };
-  }
-
-  /** An access token for the session a valid refresh token names; null when the refresh token is not valid. */
-  async generateAccessToken(refreshToken: string): Promise<string | null> {
-    const session = await this.validateRefreshToken(refreshToken);
-    return session ? this.accessTokenOf(session) : null;
+    return { token: await this.refreshTokenOf(session), sessionId: session.sessionId };
   }
 
   /**
