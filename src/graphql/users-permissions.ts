@@ -21,7 +21,7 @@ export function authService(host: Pick<UsersPermissionsHost, 'plugin'>): AuthSer
 }
 
 /**
- * register, login and me, answered by the auth service the REST auth routes call: the same validation, errors
+ * register, login, changePassword and me, answered by the auth service the REST auth routes call: the same validation, errors
  * and answers, and the same rate limit by the caller's address (an attempt here counts as one on REST).
  */
 export function addUsersPermissions(host: UsersPermissionsHost, query: RootFields, mutation: RootFields): void {
@@ -83,6 +83,27 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       return answer;
     },
   };
+  mutation.changePassword = {
+    type: payload,
+    description: 'Change user password. Confirm with the current password.',
+    args: {
+      currentPassword: { type: new GraphQLNonNull(GraphQLString) },
+      password: { type: new GraphQLNonNull(GraphQLString) },
+      passwordConfirmation: { type: new GraphQLNonNull(GraphQLString) },
+    },
+    extensions: needs({ action: 'plugin::users-permissions.auth.changePassword' }),
+    resolve: async (_r, args, context) => {
+      const auth = authService(host);
+      refuseReplaced(auth, 'auth.changePassword', 'changePassword');
+      await attempt(auth.attempts.changePassword, context.request);
+      const caller = await host.access.caller(context.request);
+      // Strapi's action, for a caller its role lets through without a user (an API token).
+      if (caller.kind !== 'user') throw new ApplicationError('You must be authenticated to reset your password');
+      // As Strapi's mutation: the payload has the new (access) token and the user; a refresh token has no field.
+      const { refreshToken: _refresh, ...answer } = await auth.changePassword(caller.userId!, { ...args });
+      return answer;
+    },
+  };
   query.me = {
     type: me,
     extensions: needs({ authenticated: true }),
@@ -106,8 +127,9 @@ function clientOf(request: FastifyRequest): LoginClient {
  * Strapi's `register` and `login` mutations run the plugin's auth controller: where the app's strapi-server replaced
  * the action, Cairn, which runs the app's action on REST only, refuses rather than answer without it.
  */
-function refuseReplaced(auth: AuthService, handler: string, mutation: string): void {
+function refuseReplaced(auth: AuthService, handler: string, mutation: 'login' | 'register' | 'changePassword'): void {
   if (auth.replacedByApp.has(handler)) {
-    throw new ApplicationError(`${mutation} is not available through GraphQL: the app's strapi-server replaces ${handler}, which Cairn runs on its REST route only (POST /api${mutation === 'login' ? '/auth/local' : '/auth/local/register'})`);
+    const path = { login: '/auth/local', register: '/auth/local/register', changePassword: '/auth/change-password' }[mutation];
+    throw new ApplicationError(`${mutation} is not available through GraphQL: the app's strapi-server replaces ${handler}, which Cairn runs on its REST route only (POST /api${path})`);
   }
 }

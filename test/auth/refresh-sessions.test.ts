@@ -206,6 +206,23 @@ describeEachDialect('users-permissions refresh mode', (dialect) => {
     expect((await app.request('POST', '/graphql', { query: '{ me { username } }' }, bearer(res.body.data.login.jwt))).body.data.me.username).toBe('alice');
   });
 
+  it("GraphQL's changePassword, as REST's: every session ended, one opened; its payload has the new access token", async () => {
+    const before = await login();
+    const change = (current: string, next: string, headers: Record<string, string>) =>
+      app.request('POST', '/graphql', { query: `mutation { changePassword(currentPassword: "${current}", password: "${next}", passwordConfirmation: "${next}") { jwt user { username } } }` }, headers);
+    expect((await change('Passw0rd!', 'Passw0rd3!', none)).body.errors[0].extensions.error.name).toBe('ForbiddenError');
+    const res = await change('Passw0rd!', 'Passw0rd3!', bearer(before.jwt));
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.changePassword.user.username).toBe('alice');
+    const claims = decodeJwt(res.body.data.changePassword.jwt);
+    expect(claims.type).toBe('access');
+    expect((await rows('user_id = ?', [String(userId)])).map((r) => r.session_id)).toEqual([claims.sessionId]);
+    expect((await refresh(before.refreshToken)).status).toBe(401);
+    const wrong = await change('nope-nope', 'Passw0rd!', bearer(res.body.data.changePassword.jwt));
+    expect(wrong.body.errors[0].message).toBe('The provided current password is invalid');
+    expect((await change('Passw0rd3!', 'Passw0rd!', bearer(res.body.data.changePassword.jwt))).body.errors).toBeUndefined();
+  });
+
   it('an access token Strapi signed for a session (its claims, the same secret) authenticates, as Strapi accepts it', async () => {
     const strapis = await new SignJWT({ userId: String(userId), sessionId: 'a'.repeat(32), type: 'access' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -305,6 +322,9 @@ describe('users-permissions default mode: the session routes', () => {
     expect(await app.request('POST', '/api/auth/logout', {}, user)).toMatchObject(notFound);
     expect(await app.request('GET', '/api/auth/sessions', undefined, user)).toMatchObject(notFound);
     expect(await app.request('DELETE', '/api/auth/sessions/x', undefined, user)).toMatchObject(notFound);
+    // GraphQL's changePassword answers a default-mode token too.
+    const changed = await app.request('POST', '/graphql', { query: 'mutation { changePassword(currentPassword: "Passw0rd!", password: "Passw0rd2!", passwordConfirmation: "Passw0rd2!") { jwt } }' }, user);
+    expect(decodeJwt(changed.body.data.changePassword.jwt)).toMatchObject({ id: body.user.id });
     expect(await app.cairn.db.query('SELECT id FROM strapi_sessions')).toEqual([]);
   });
 });
