@@ -12,9 +12,9 @@ import type { Database, DatabaseConfig, DialectName, ExecuteResult } from './typ
 import { mysqlLock, postgresLock, sqliteLock, type LockOptions, type ProcessLock } from './process-lock.js';
 import { StatementNames } from './statement-names.js';
 import { mysqlPreparedReads, postgresPreparedReads, PREPARED_CAPACITY, sqlitePreparedReads, type PreparedReads } from './prepared-reads.js';
-import { DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatements, lockTimedOut, RELEASE_SESSION_LOCKS } from './document-locks.js';
+import { allTaken, DOCUMENT_LOCK_WAIT_S, inLockOrder, lockStatements, lockTimedOut, RELEASE_SESSION_LOCKS, tryLockStatement } from './document-locks.js';
 import { dialectOf } from './clients.js';
-import { isTransientConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './transient.js';
+import { isTransientConflict, LockOrderConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './transient.js';
 
 /** A read: what may run as a prepared statement outside transactions. */
 const READ = /^\s*(?:SELECT|WITH)\b/i;
@@ -41,6 +41,8 @@ interface TransactionLocks {
   held: Set<string>;
   /** MySQL: named locks were taken, which outlive the transaction on its connection until released. */
   session: boolean;
+  /** See Database.locksInAnyOrder. */
+  anyOrder: boolean;
 }
 
 /** A transient conflict that outlasted every attempt: the client may try again (503). */
@@ -86,6 +88,21 @@ class KyselyDatabase implements Database {
       }
     }
     for (const key of wanted) this.locks.held.add(key);
+  }
+
+  get locksInAnyOrder(): boolean {
+    return this.locks?.anyOrder ?? false;
+  }
+
+  async tryLock(keys: Iterable<string>): Promise<boolean> {
+    if (!this.locks) throw new Error('tryLock() runs inside a transaction');
+    const wanted = [...new Set(keys)].filter((key) => !this.locks!.held.has(key));
+    const statement = tryLockStatement(this.dialect, wanted);
+    if (!statement) return true;
+    if (this.dialect === 'mysql') this.locks.session = true;
+    if (!allTaken(await this.query(statement.sql, statement.params))) return false;
+    for (const key of wanted) this.locks.held.add(key);
+    return true;
   }
 
   exclusive<T>(name: string, fn: () => Promise<T>, options?: LockOptions): Promise<T> {
@@ -146,12 +163,17 @@ class KyselyDatabase implements Database {
   async transaction<T>(fn: (trx: Database) => Promise<T>, options: { once?: boolean } = {}): Promise<T> {
     if (this.inTransaction) return fn(this);
     let first: unknown;
+    // Locks out of order on a first attempt only (write-locks.ts); after such an attempt met a held lock, in order.
+    let anyOrder = !options.once;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.transactionOnce(fn);
+      const outcome = await this.transactionOnce(fn, anyOrder);
       if ('value' in outcome) return outcome.value;
-      first ??= outcome.error;
+      // Met a lock held elsewhere: the next attempt waits for it in order, at once (no other writer to step aside for).
+      const reordered = outcome.error instanceof LockOrderConflict;
+      if (reordered) anyOrder = false;
+      else first ??= outcome.error;
       if (outcome.retryable && attempt < TRANSACTION_ATTEMPTS && !options.once) {
-        await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt + 1)));
+        if (!reordered) await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt + 1)));
         continue;
       }
       // A later attempt's own answer stands (the document may be gone now: a 404); a 503 logs why the first
@@ -163,7 +185,7 @@ class KyselyDatabase implements Database {
   }
 
   /** One attempt: its value, or the error to report and whether running `fn` again is safe and may succeed. */
-  private async transactionOnce<T>(fn: (trx: Database) => Promise<T>): Promise<{ value: T } | { error: unknown; retryable: boolean }> {
+  private async transactionOnce<T>(fn: (trx: Database) => Promise<T>, anyOrder: boolean): Promise<{ value: T } | { error: unknown; retryable: boolean }> {
     this.openTransactions.count++;
     let failed: { error: unknown } | undefined;
     let committing = false;
@@ -171,7 +193,7 @@ class KyselyDatabase implements Database {
     let succeeded = false;
     try {
       const { kysely, raw } = await this.engine();
-      const locks: TransactionLocks = { held: new Set(), session: false };
+      const locks: TransactionLocks = { held: new Set(), session: false, anyOrder };
       const run = (db: Kysely<any>) => {
         // MySQL/MariaDB: READ COMMITTED as PostgreSQL's default, so that what a write reads after taking a document's
         // lock is what the previous writer committed (REPEATABLE READ would show the snapshot of its first read).

@@ -57,11 +57,32 @@ export function lockStatements(dialect: DialectName, keys: readonly string[]): A
     const marks = keys.map(() => '?').join(', ');
     return [{ sql: `SELECT pg_advisory_xact_lock(${PG_DOCUMENT_LOCK_SPACE}, k) AS locked FROM unnest(ARRAY[${marks}]::int[]) AS k`, params: keys.map(lockHash) }];
   }
-  if (dialect === 'mysql') {
-    // Named locks are server-wide and their names stop at 64 characters: the database's name is hashed in.
-    return keys.map((key) => ({ sql: `SELECT GET_LOCK(CONCAT('cairn_doc_', SHA1(CONCAT(DATABASE(), '|', ?))), ?) AS locked`, params: [key, DOCUMENT_LOCK_WAIT_S] }));
-  }
+  if (dialect === 'mysql') return keys.map((key) => ({ sql: MYSQL_GET_LOCK, params: [key, DOCUMENT_LOCK_WAIT_S] }));
   return [];
+}
+
+/** Named locks are server-wide and their names stop at 64 characters: the database's name is hashed in. */
+const MYSQL_GET_LOCK = `SELECT GET_LOCK(CONCAT('cairn_doc_', SHA1(CONCAT(DATABASE(), '|', ?))), ?) AS locked`;
+
+/**
+ * The statement that takes these keys' locks only where no one holds them, waiting for none (so it may run in any
+ * order: a transaction that waits for nothing closes no circle of waits), and answers one row per key with `locked`
+ * 1 or 0 (PostgreSQL: true or false). The keys taken stay held, until the transaction ends, whatever the others'.
+ * MySQL: GET_LOCK with no wait, one statement for all (its select list is evaluated left to right).
+ */
+export function tryLockStatement(dialect: DialectName, keys: readonly string[]): { sql: string; params: unknown[] } | undefined {
+  if (!keys.length || dialect === 'sqlite') return undefined;
+  const marks = keys.map(() => '?').join(', ');
+  if (dialect === 'postgres') {
+    return { sql: `SELECT pg_try_advisory_xact_lock(${PG_DOCUMENT_LOCK_SPACE}, k) AS locked FROM unnest(ARRAY[${marks}]::int[]) AS k`, params: keys.map(lockHash) };
+  }
+  const select = keys.map((_, i) => MYSQL_GET_LOCK.replace('SELECT ', '').replace(' AS locked', ` AS locked_${i}`));
+  return { sql: `SELECT ${select.join(', ')}`, params: keys.flatMap((key) => [key, 0]) };
+}
+
+/** Whether tryLockStatement's answer says every key was taken. */
+export function allTaken(rows: ReadonlyArray<Record<string, unknown>>): boolean {
+  return rows.every((row) => Object.values(row).every((value) => value === true || Number(value) === 1));
 }
 
 /** MySQL: what a connection runs after its transaction ended when it took document locks. */

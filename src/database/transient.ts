@@ -18,7 +18,19 @@ function driverError(error: unknown): unknown {
   return error instanceof ServiceUnavailableError && error.cause !== undefined ? error.cause : error;
 }
 
+/**
+ * A write that took document locks out of the global order, without waiting, met one held by another write
+ * (documents/write-locks.ts lockForWrite): its transaction runs again, taking them in order this time.
+ */
+export class LockOrderConflict extends Error {
+  constructor() {
+    super('A document this write must lock is held by another write: the write runs again, taking its locks in order');
+    this.name = 'LockOrderConflict';
+  }
+}
+
 export function isTransientConflict(dialect: DialectName, error: unknown): boolean {
+  if (error instanceof LockOrderConflict) return true;
   const cause = driverError(error);
   if (typeof cause !== 'object' || cause === null) return false;
   const { code, message, fatal } = cause as { code?: unknown; message?: unknown; fatal?: unknown };

@@ -48,6 +48,16 @@ export interface Database {
    * one global order every process uses (document-locks.ts). Keys already held are skipped.
    */
   lock(keys: Iterable<string>): Promise<void>;
+  /**
+   * Inside a transaction: takes the locks of the keys no one else holds, without waiting, in any order; true when
+   * it took them all. Those it took stay held until the transaction ends either way.
+   */
+  tryLock(keys: Iterable<string>): Promise<boolean>;
+  /**
+   * Inside a transaction: whether it may take locks out of the global order without waiting (tryLock), ending the
+   * attempt when one is held elsewhere: true on a first attempt of a transaction that runs again on a conflict.
+   */
+  readonly locksInAnyOrder: boolean;
   /** True inside `transaction()`. */
   readonly inTransaction: boolean;
   /**

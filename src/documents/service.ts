@@ -8,6 +8,7 @@ import { ApplicationError, ValidationError } from '../errors/index.js';
 import type { DocumentsContext } from './context.js';
 import { newDocumentId } from '../database/document-id.js';
 import { singleTypeLockKey } from '../database/document-locks.js';
+import { PairedListReads } from '../database/strapi-store/index.js';
 import { paginationMeta, readOne, readPage, type JsonPage } from './read.js';
 import { writeChildren } from './row-writer.js';
 import type { StrapiRelationScope } from './strapi-relation-writes.js';
@@ -489,6 +490,9 @@ export class Documents implements DocumentService {
       // unless lifecycle hooks (app code, which may write) run in between.
       const hooked = (['beforeCreate', 'afterCreate', 'beforeUpdate', 'afterUpdate', 'beforeDelete', 'afterDelete'] as const).some(listens);
       if (!hooked) scope.targetsRead = new Map();
+      // And the published row's lists are read with the draft's (nothing writes them before the publish applies the
+      // same connects to them: strapi-versions.ts publishStrapiWrite).
+      if (!hooked && inSync) scope.paired = new PairedListReads(ct.table, target.id, published!.id);
       await writeChildren(store, ct, target.id, plan, scope);
       // Strapi's update emits entry.update for the draft, before the publish's (a clone's own write emits none).
       if (options.lifecycles !== false) this.announce(trx, 'entry.update', params.documentId, 'draft', locale);

@@ -2,7 +2,7 @@ import type { Component, ContentType, Model, RelationAttribute } from '../model/
 import type { Database } from '../database/types.js';
 import { siblingRowIds, versionRows, type StoredStatus, type VersionRow } from '../database/store/index.js';
 import { relationJoin, type RelationJoin } from '../database/strapi-layout/names.js';
-import { StrapiLinkRows } from '../database/strapi-store/index.js';
+import { PairedListReads, StrapiLinkRows } from '../database/strapi-store/index.js';
 import type { Anchor, RelationTarget } from './relation-ops.js';
 import { connectOrdered, type ConnectMember } from './ordered-connect.js';
 import { narrowed, resolveTargets, TargetRows, type ResolvedTarget } from './relation-targets.js';
@@ -27,6 +27,12 @@ export type StrapiRelationScope = RelationScope & {
    * to the draft and then to the published row, whose targets (without versions) are the same rows.
    */
   targetsRead?: Map<string, Map<string, VersionRow[]>>;
+  /**
+   * Set when the same relation plans are applied next to another row's lists (a publishing update whose published
+   * row is the draft's copy): a connect into a list of targets without versions reads that row's list with its own
+   * (the lists of targets with versions are copied instead). Nothing may write those lists in between.
+   */
+  paired?: PairedListReads;
 };
 
 /** A scope's cache of target rows for `target` (a new one when the scope keeps none). */
@@ -83,7 +89,7 @@ async function writeSide(
   scope: StrapiRelationScope,
 ): Promise<void> {
   const other = model.contentTypes.get(attribute.target)!;
-  const links = new StrapiLinkRows(db, join, rowId);
+  const links = new StrapiLinkRows(db, join, rowId, other.draftAndPublish ? undefined : scope.paired);
   // A component takes its document's locale (scope.locale, when the document has one).
   const sourceLocalized = source.modelType === 'contentType' ? source.localized : true;
   const localeOf = (t: RelationTarget) => (other.localized ? (t.locale ?? (sourceLocalized ? scope.locale : undefined) ?? scope.defaultLocale) : '');

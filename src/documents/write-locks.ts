@@ -1,6 +1,7 @@
 import type { ContentType, Model, RelationAttribute } from '../model/types.js';
 import type { Database } from '../database/types.js';
 import { documentLockKey } from '../database/document-locks.js';
+import { LockOrderConflict } from '../database/transient.js';
 import { documentIdsOfRows, documentsLinkingTo } from '../database/lock-targets.js';
 import type { RelationTarget } from './relation-ops.js';
 import type { RowPlan } from './write-plan.js';
@@ -9,12 +10,12 @@ import type { RowPlan } from './write-plan.js';
  * The documents a write changes, whose locks it takes first (database/document-locks.ts): its own, and every
  * document whose links or list order it changes. A relation item's target is locked on either side: from the
  * inverse side the write changes the owner's links, from the owner side the order of the target's inverse list.
- * `rereadAfterLocking` says that the set came from rows another write may have changed before the locks were
- * held (who links to this document): it is read once more under the locks.
+ * `keys` are known from the write and from rows that never change (a row's document); `linking` reads the rest:
+ * the documents that link to this one, which other writes may change until the locks are held (lockForWrite).
  */
 export interface LockSet {
   keys: string[];
-  rereadAfterLocking: boolean;
+  linking?: () => Promise<string[]>;
 }
 
 /**
@@ -22,9 +23,9 @@ export interface LockSet {
  * publishes takes a publish's locks too (publishLockSet).
  */
 export async function writeLockSet(db: Database, model: Model, contentType: ContentType, documentId: string, plan: RowPlan, publishes = false): Promise<LockSet> {
-  const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)], rereadAfterLocking: false };
+  const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)] };
   await addRelationTargets(db, model, documentId, plan, set);
-  if (publishes) await addSelfLinking(db, model, contentType, documentId, set);
+  if (publishes) addSelfLinking(db, model, contentType, documentId, set);
   return set;
 }
 
@@ -34,19 +35,23 @@ export async function writeLockSet(db: Database, model: Model, contentType: Cont
  * rule, strapi-store/publish-links.ts mirrorSelfLinks: Y/P → X/P for every Y/D → X/D), so two such documents
  * published at once would insert the same link (a unique violation) or each miss the other's new published row.
  */
-export async function publishLockSet(db: Database, model: Model, contentType: ContentType, documentId: string): Promise<LockSet> {
-  const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)], rereadAfterLocking: false };
-  await addSelfLinking(db, model, contentType, documentId, set);
-  return set;
+export function publishLockSet(db: Database, model: Model, contentType: ContentType, documentId: string): Promise<LockSet> {
+  const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)] };
+  addSelfLinking(db, model, contentType, documentId, set);
+  return Promise.resolve(set);
 }
 
-async function addSelfLinking(db: Database, model: Model, contentType: ContentType, documentId: string, set: LockSet) {
+function addSelfLinking(db: Database, model: Model, contentType: ContentType, documentId: string, set: LockSet) {
   for (const attribute of contentType.attributes.values()) {
     if (attribute.kind !== 'relation' || !attribute.owner || attribute.target !== contentType.uid) continue;
-    const linking = await documentsLinkingTo(db, model, contentType, attribute, documentId);
-    set.keys.push(...linking.map((id) => documentLockKey(contentType.uid, id)));
-    set.rereadAfterLocking = true;
+    addLinking(set, contentType.uid, () => documentsLinkingTo(db, model, contentType, attribute, documentId));
   }
+}
+
+/** Adds a read of documents of `uid` that link to the write's document to the set's `linking`. */
+function addLinking(set: LockSet, uid: string, read: () => Promise<string[]>): void {
+  const before = set.linking;
+  set.linking = async () => [...(before ? await before() : []), ...(await read()).map((id) => documentLockKey(uid, id))];
 }
 
 async function addRelationTargets(db: Database, model: Model, documentId: string, plan: RowPlan, set: LockSet) {
@@ -62,8 +67,7 @@ async function addRelationTargets(db: Database, model: Model, documentId: string
     // linking here now lose their link.
     if (!attribute.owner && ops.kind === 'set') {
       const owning = target.attributes.get(attribute.mappedBy!) as RelationAttribute;
-      documentIds.push(...(await documentsLinkingTo(db, model, target, owning, documentId)));
-      set.rereadAfterLocking = true;
+      addLinking(set, target.uid, () => documentsLinkingTo(db, model, target, owning, documentId));
     }
     set.keys.push(...documentIds.map((id) => documentLockKey(target.uid, id)));
   }
@@ -87,21 +91,37 @@ async function addRelationTargets(db: Database, model: Model, documentId: string
  * are removed too, without their document's lock: a component belongs to a document found only through its
  * parents' tables.)
  */
-export async function deleteLockSet(db: Database, model: Model, contentType: ContentType, documentId: string): Promise<LockSet> {
-  const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)], rereadAfterLocking: true };
+export function deleteLockSet(db: Database, model: Model, contentType: ContentType, documentId: string): Promise<LockSet> {
+  const set: LockSet = { keys: [documentLockKey(contentType.uid, documentId)] };
   for (const owner of model.contentTypes.values()) {
     for (const attribute of owner.attributes.values()) {
       if (attribute.kind !== 'relation' || !attribute.owner || attribute.target !== contentType.uid) continue;
-      const linking = await documentsLinkingTo(db, model, owner, attribute, documentId);
-      set.keys.push(...linking.map((id) => documentLockKey(owner.uid, id)));
+      addLinking(set, owner.uid, () => documentsLinkingTo(db, model, owner, attribute, documentId));
     }
   }
-  return set;
+  return Promise.resolve(set);
 }
 
-/** Takes the locks; a set read from changeable rows is read again under them and what is new is locked too. */
+/**
+ * Takes a write's locks. Who links to a document changes only under that document's lock (a link is made or
+ * removed by a write that locks both ends, or that holds the linking document's), so once the write holds its
+ * own lock and those of the documents linking to it, that set stays as it is.
+ *
+ * First attempt: the known keys are locked (waiting, in the global order), then `linking` is read under them and
+ * those documents' locks are taken without waiting: two statements. One held by another write ends the attempt
+ * (LockOrderConflict: waiting for it out of order could close a circle of waits), and the transaction runs again
+ * with the ordered protocol, as does a transaction that cannot run again (`db.locksInAnyOrder` false): `linking` is
+ * read first, everything is locked in the global order, and `linking` read again under the locks (what appeared
+ * meanwhile is locked then, waiting: a rare circle there is the server's deadlock, which runs the write again).
+ */
 export async function lockForWrite(db: Database, lockSet: () => Promise<LockSet>): Promise<void> {
-  const first = await lockSet();
-  await db.lock(first.keys);
-  if (first.rereadAfterLocking) await db.lock((await lockSet()).keys);
+  const set = await lockSet();
+  if (!set.linking) return db.lock(set.keys);
+  if (db.locksInAnyOrder) {
+    await db.lock(set.keys);
+    if (!(await db.tryLock(await set.linking()))) throw new LockOrderConflict();
+    return;
+  }
+  await db.lock([...set.keys, ...(await set.linking())]);
+  await db.lock(await set.linking());
 }

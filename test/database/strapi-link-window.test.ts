@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../../src/database/index.js';
-import { exactWindow, walkWindow, type WindowSide } from '../../src/database/strapi-store/link-window.js';
+import { exactWindow, linksAndWindow, linksAndWindows, walkWindow, type WindowSide } from '../../src/database/strapi-store/link-window.js';
 import type { WindowMember } from '../../src/database/store/link-types.js';
 import type { DialectName } from '../../src/database/types.js';
 import { describeEachDialect, freshDatabaseConfig } from '../helpers/databases.js';
@@ -129,5 +129,27 @@ describeEachDialect('the window of a connect on a Strapi join table', (dialect: 
     const { walked, exact } = await both(1, [Number(unordered)]);
     expect(walked).toEqual(exact);
     expect((await both(4, [])).walked).toEqual([]);
+  });
+
+  it("several rows' links and windows in one statement: each row's answer as its own statement gives it", async () => {
+    const member = { ...side, member: 'target_id' };
+    const targetsOf = async (owner: number) => (await db.query<{ t: number }>('SELECT target_id AS t FROM lnk WHERE owner_id = ? ORDER BY id', [owner])).map((r) => Number(r.t));
+    const [one, two, three] = [await targetsOf(1), await targetsOf(2), await targetsOf(3)];
+    // Members some rows link and others do not (another row's members, one no row links), anchors among them.
+    const members = [one[3], one[40], two[0], two[25], three[2], 99_999];
+    const anchors = [one[40], two[25], three[2]];
+    const sent: string[] = [];
+    const off = db.onQuery((sql) => sent.push(sql));
+    const together = await linksAndWindows(db, member, [1, 2, 3, 4], members, anchors);
+    off();
+    expect(sent).toHaveLength(1);
+    const alone = [];
+    for (const owner of [1, 2, 3, 4]) alone.push(await linksAndWindow(db, member, owner, members, anchors));
+    const comparable = (r: Awaited<ReturnType<typeof linksAndWindow>>) => ({ links: [...r.links].sort((a, b) => a[0] - b[0]), window: sorted(r.window) });
+    expect(together.map(comparable)).toEqual(alone.map(comparable));
+    // Each row's answer is its own: its links only, its anchors' neighbours in the window.
+    expect([...together[1].links.keys()].sort((a, b) => a - b)).toEqual([two[0], two[25]].sort((a, b) => a - b));
+    expect(together[3]).toEqual({ links: new Map(), window: [] });
+    expect(together[2].window.map((m) => m.key)).toContain(`link:${ids.get(3)![2]}`);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useFreshDatabase } from '../helpers/databases.js';
 import { inLockOrder, documentLockKey } from '../../src/database/document-locks.js';
-import { isTransientConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from '../../src/database/transient.js';
+import { isTransientConflict, LockOrderConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from '../../src/database/transient.js';
 import { ServiceUnavailableError } from '../../src/errors/index.js';
 import type { Database } from '../../src/database/types.js';
 
@@ -103,8 +103,57 @@ describeEachDialect('transaction retries', (dialect) => {
     await db.transaction((trx) => trx.lock([key]));
   });
 
+  it('tryLock takes free keys and keeps them to the end; a key held elsewhere answers false at once', async () => {
+    const db = database();
+    const [free, busy] = [documentLockKey('api::a.a', 'free'), documentLockKey('api::a.a', 'busy')];
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const held = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db.transaction(async (trx) => {
+      await trx.lock([busy]);
+      locked();
+      await holding;
+    });
+    await held;
+    let answered!: () => void;
+    const answer = new Promise<void>((resolve) => (answered = resolve));
+    let done!: () => void;
+    const finish = new Promise<void>((resolve) => (done = resolve));
+    const tries: boolean[] = [];
+    const trier = db.transaction(async (trx) => {
+      tries.push(await trx.tryLock([free]), await trx.tryLock([busy]), await trx.tryLock([free]));
+      answered();
+      await finish;
+    });
+    await answer;
+    expect(tries).toEqual([true, false, true]);
+    // `free` stays taken by the trier until its transaction ends: a third transaction cannot take it.
+    expect(await db.transaction((trx) => trx.tryLock([free]))).toBe(false);
+    done();
+    release();
+    await Promise.all([holder, trier]);
+    expect(await db.transaction((trx) => trx.tryLock([free, busy]))).toBe(true);
+  });
+
+  it('an attempt that met a held lock out of order (LockOrderConflict) runs again at once, in order; a transaction that runs once never takes that way', async () => {
+    const db = database();
+    const seen: boolean[] = [];
+    const started = Date.now();
+    const value = await db.transaction(async (trx) => {
+      seen.push(trx.locksInAnyOrder);
+      if (seen.length === 1) throw new LockOrderConflict();
+      return 'written';
+    });
+    expect(value).toBe('written');
+    expect(seen).toEqual([true, false]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await db.transaction(async (trx) => trx.locksInAnyOrder, { once: true })).toBe(false);
+  });
+
   it('lock() is for transactions only', async () => {
     await expect(database().lock(['x'])).rejects.toThrow(/inside a transaction/);
+    await expect(database().tryLock(['x'])).rejects.toThrow(/inside a transaction/);
   });
 });
 
@@ -130,6 +179,7 @@ describe('document lock order and retry policy', () => {
     expect(isTransientConflict('mysql', err({ code: 'ER_LOCK_WAIT_TIMEOUT' }))).toBe(false);
     expect(isTransientConflict('postgres', err({ code: '23505' }))).toBe(false);
     expect(isTransientConflict('sqlite', err({ code: 'SQLITE_BUSY' }))).toBe(false);
+    expect(isTransientConflict('sqlite', new LockOrderConflict())).toBe(true);
   });
 
   it('waits grow and are jittered, bounded attempts', () => {

@@ -4,8 +4,8 @@ import type { Database } from '../types.js';
 import type { ColumnType } from '../../query/types.js';
 import { layoutBindValue, sqlDialect } from '../sql/index.js';
 import { incomingJoins, owningJoins } from '../strapi-store/relations-of.js';
-import { copyNonDraftSourceLinks, mirrorSelfLinks } from '../strapi-store/publish-links.js';
-import { checkedRowId, copyComponentRow, copyInverseLinks, copyColumns, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
+import { copyNonDraftSourceLinks, mirrorSelfLinks, selfLinkAnswers, selfLinkQuestions } from '../strapi-store/publish-links.js';
+import { checkedRowId, copyComponentRow, copyInverseLinks, copyColumns, copyColumnsAsking, copyComponents, copyOwnLinks, storedColumns } from '../strapi-store/version-copy.js';
 import { columnTypes } from './bind-types.js';
 import { copyFileRows, deleteFileRows } from './media-links.js';
 
@@ -284,7 +284,9 @@ async function copyVersionRow(
 
   const columns = storedColumns(contentType).filter((name) => !(name in overrides));
   // Checks that both rows exist, saying which does not.
-  const rowId = await copyColumns(db, contentType, fromId, toId, columns, store.bound(contentType, overrides));
+  // The copy asks what mirrorSelfLinks reads first (the row's self links), saving it a statement where it can.
+  const questions = selfLinkQuestions(db, model, contentType, fromId);
+  const { id: rowId, answers } = await copyColumnsAsking(db, contentType, fromId, toId, columns, store.bound(contentType, overrides), questions);
   if (toId !== undefined) await store.deleteComponents(contentType, [rowId]);
   await copyComponents(db, model, contentType, fromId, rowId, members);
   if ([...contentType.attributes.values()].some((a) => a.kind === 'media')) await copyFileRows(db, contentType.uid, fromId, rowId);
@@ -295,7 +297,7 @@ async function copyVersionRow(
   // whatever `links` says, as they depend on the other rows' versions, not on this row's lists.
   const versionLinks = { contentType, from: fromId, to: rowId, status: members };
   await copyNonDraftSourceLinks(db, model, versionLinks);
-  await mirrorSelfLinks(db, model, versionLinks);
+  await mirrorSelfLinks(db, model, versionLinks, answers && selfLinkAnswers(model, contentType, answers));
   return rowId;
 }
 

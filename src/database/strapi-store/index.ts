@@ -3,4 +3,4 @@ export { copyLinksMapped, replaceLinksMapped, type CopyLinks, type MemberVersion
 export { LinkListError, type LinkListErrorCode } from './link-errors.js';
 export { listSide, type ListSide } from './list-side.js';
 export { incomingJoins, owningJoins, type OwningJoin } from './relations-of.js';
-export { StrapiLinkRows } from './link-rows.js';
+export { PairedListReads, StrapiLinkRows } from './link-rows.js';

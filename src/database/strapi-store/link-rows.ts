@@ -4,7 +4,44 @@ import type { WindowMember } from '../store/link-types.js';
 import { StrapiLinkList } from './link-list.js';
 import { quotedSide } from './list-side.js';
 import { rowIdOf } from './link-errors.js';
-import { exactWindow, linksAndWindow, walkWindow, type MemberLinks } from './link-window.js';
+import { exactWindow, linksAndWindows, walkWindow, type MemberLinks } from './link-window.js';
+
+/** What a connect reads of its list in one statement: its items' links and its window (link-window.ts). */
+type ListRead = { links: MemberLinks; window: WindowMember[] };
+
+/**
+ * The same change applied to two rows' lists, one after the other: a publishing update whose published row is the
+ * draft's copy gives the draft's lists and then the published row's the same connect (documents/service.ts). When
+ * the first row's connect reads a list, the partner row's list is read in the same statement and kept here until
+ * the partner's connect asks for the same members; asked for other members, it reads its own. The caller's
+ * guarantee: nothing writes the partner's lists in between.
+ */
+export class PairedListReads {
+  private readonly kept = new Map<string, { request: string; read: ListRead }>();
+
+  constructor(
+    /** The table of the two rows, the first one, and the one read with it. */
+    private readonly table: string,
+    private readonly first: number,
+    private readonly partner: number,
+  ) {}
+
+  /** The row whose list is read with row `rowId`'s of `table`, if any. */
+  partnerOf(table: string, rowId: number): number | undefined {
+    return table === this.table && rowId === this.first ? this.partner : undefined;
+  }
+
+  keep(list: string, request: string, read: ListRead): void {
+    this.kept.set(list, { request, read });
+  }
+
+  /** The read kept for `list`, if it was for the same request; it is handed out once. */
+  take(list: string, request: string): ListRead | undefined {
+    const kept = this.kept.get(list);
+    this.kept.delete(list);
+    return kept?.request === request ? kept.read : undefined;
+  }
+}
 
 /**
  * The links of one row on one side of a Strapi 5 join table, addressed by link id: what a relation write from a
@@ -27,6 +64,8 @@ export class StrapiLinkRows {
     private readonly db: Database,
     join: RelationJoin,
     rowId: number,
+    /** Reads shared with another row's same change (publishing in sync), if any. */
+    private readonly paired?: PairedListReads,
   ) {
     this.list = new StrapiLinkList(db, join, rowId);
     ({ t: this.t, key: this.key, member: this.member, order: this.order, otherOrder: this.otherOrder } = quotedSide(db, this.list.side));
@@ -63,8 +102,7 @@ export class StrapiLinkRows {
     this.primed = undefined;
     if (!members.length) return new Map();
     if (windowFor && this.order && this.db.dialect !== 'sqlite') {
-      const side = { t: this.t, key: this.key, order: this.order, member: this.member };
-      const { links, window } = await linksAndWindow(this.db, side, this.rowId, members, windowFor);
+      const { links, window } = await this.readLinksAndWindow(members, windowFor);
       const anchors = new Set(windowFor.flatMap((m) => (links.has(m) ? [links.get(m)!.id] : [])));
       this.primed = { window, anchors };
       return links;
@@ -74,6 +112,19 @@ export class StrapiLinkRows {
       [this.rowId, ...members],
     );
     return new Map(rows.map((r) => [Number(r.m), { id: Number(r.id), order: numberOrNull(r.o) }]));
+  }
+
+  /** linksAndWindow for this list: kept from the partner's read, or read now (with the partner's list, if paired). */
+  private async readLinksAndWindow(members: readonly number[], windowFor: readonly number[]): Promise<ListRead> {
+    const request = JSON.stringify([members, windowFor]);
+    const listOf = (rowId: number) => `${this.list.side.table}|${this.key}|${rowId}`;
+    const kept = this.paired?.take(listOf(this.rowId), request);
+    if (kept) return kept;
+    const partner = this.paired?.partnerOf(this.list.side.keyTable, this.rowId);
+    const side = { t: this.t, key: this.key, order: this.order!, member: this.member };
+    const [own, other] = await linksAndWindows(this.db, side, partner === undefined ? [this.rowId] : [this.rowId, partner], members, windowFor);
+    if (partner !== undefined) this.paired!.keep(listOf(partner), request, other);
+    return own;
   }
 
   /**

@@ -47,29 +47,50 @@ export async function linksAndWindow(
   members: readonly number[],
   anchorMembers: readonly number[],
 ): Promise<{ links: MemberLinks; window: WindowMember[] }> {
+  return (await linksAndWindows(db, side, [rowId], members, anchorMembers))[0];
+}
+
+/**
+ * `linksAndWindow` for the lists of several rows on the same side of one join table, in one statement: each row's
+ * part is the single row's, tagged with the row's place in `rowIds`. The answers come in `rowIds`' order.
+ */
+export async function linksAndWindows(
+  db: Database,
+  side: WindowSide & { member: string },
+  rowIds: readonly number[],
+  members: readonly number[],
+  anchorMembers: readonly number[],
+): Promise<Array<{ links: MemberLinks; window: WindowMember[] }>> {
   const { t, key, order: o, member } = side;
   // Neighbours only for the anchors' links (a CASE evaluates its subqueries only for the rows it picks).
   const [prev, next] = neighbourTerms(side);
   const anchored = anchorMembers.length ? `w.${member} IN (${marks(anchorMembers)})` : '1 = 0';
-  const rows = await db.query<{ id: number; m: number | null; o: number | null; prev: number | null; next: number | null }>(
-    plannedPerRun(
-      `SELECT w.id, w.${member} AS m, w.${o} AS o, CASE WHEN ${anchored} THEN ${prev} END AS prev, CASE WHEN ${anchored} THEN ${next} END AS next ` +
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  // `i` is a position this function chose: a literal, as in the rest of the statement.
+  for (const [i, rowId] of rowIds.entries()) {
+    parts.push(
+      `SELECT ${i} AS r, w.id, w.${member} AS m, w.${o} AS o, CASE WHEN ${anchored} THEN ${prev} END AS prev, CASE WHEN ${anchored} THEN ${next} END AS next ` +
         `FROM ${t} w WHERE w.${key} = ? AND w.${member} IN (${marks(members)}) UNION ALL ` +
-        ends({ t, key, order: o }, `NULL AS m, `),
-    ),
-    [...anchorMembers, rowId, ...anchorMembers, rowId, rowId, ...members, rowId, rowId, rowId, rowId, rowId],
-  );
-  const links: MemberLinks = new Map();
-  const anchors = new Set(anchorMembers);
-  const inWindow: typeof rows = [];
-  for (const r of rows) {
-    if (r.m === null) inWindow.push(r);
-    else {
-      links.set(Number(r.m), { id: Number(r.id), order: numberOrNull(r.o) });
-      if (anchors.has(Number(r.m)) && r.o !== null) inWindow.push(r);
-    }
+        ends({ t, key, order: o }, `${i} AS r, `, `NULL AS m, `),
+    );
+    params.push(...anchorMembers, rowId, ...anchorMembers, rowId, rowId, ...members, rowId, rowId, rowId, rowId, rowId);
   }
-  return { links, window: windowOf(inWindow.map((r) => ({ ...r, o: Number(r.o) }))) };
+  const rows = await db.query<{ r: number; id: number; m: number | null; o: number | null; prev: number | null; next: number | null }>(plannedPerRun(parts.join(' UNION ALL ')), params);
+  const anchors = new Set(anchorMembers);
+  return rowIds.map((_, i) => {
+    const links: MemberLinks = new Map();
+    const inWindow: typeof rows = [];
+    for (const r of rows) {
+      if (Number(r.r) !== i) continue;
+      if (r.m === null) inWindow.push(r);
+      else {
+        links.set(Number(r.m), { id: Number(r.id), order: numberOrNull(r.o) });
+        if (anchors.has(Number(r.m)) && r.o !== null) inWindow.push(r);
+      }
+    }
+    return { links, window: windowOf(inWindow.map((r) => ({ ...r, o: Number(r.o) }))) };
+  });
 }
 
 /** A link's neighbours in read order (order value, then id): the value before it and the value after it. */
@@ -82,10 +103,13 @@ function neighbourTerms({ t, key, order: o }: WindowSide): [string, string] {
 
 const neighbours = (side: WindowSide): string => neighbourTerms(side).map((term, i) => `${term} AS ${i ? 'next' : 'prev'}`).join(', ');
 
-/** The links sharing the list's first value and those sharing its last, with their neighbours (five row-id parameters). */
-function ends(side: WindowSide, extra = ''): string {
+/**
+ * The links sharing the list's first value and those sharing its last, with their neighbours (five row-id
+ * parameters); `before` and `extra` are columns added before and after the link id.
+ */
+function ends(side: WindowSide, before = '', extra = ''): string {
   const { t, key, order: o } = side;
-  return `SELECT w.id, ${extra}w.${o} AS o, ${neighbours(side)} FROM ${t} w WHERE w.${key} = ? AND w.${o} IN ((SELECT MIN(${o}) FROM ${t} WHERE ${key} = ?), (SELECT MAX(${o}) FROM ${t} WHERE ${key} = ?))`;
+  return `SELECT ${before}w.id, ${extra}w.${o} AS o, ${neighbours(side)} FROM ${t} w WHERE w.${key} = ? AND w.${o} IN ((SELECT MIN(${o}) FROM ${t} WHERE ${key} = ?), (SELECT MAX(${o}) FROM ${t} WHERE ${key} = ?))`;
 }
 
 function windowOf(rows: ReadonlyArray<{ id: number; o: number; prev: number | null; next: number | null }>): WindowMember[] {

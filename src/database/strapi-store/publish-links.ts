@@ -4,6 +4,7 @@ import type { JoinTable } from '../strapi-layout/names.js';
 import { LinkListError, rowIdOf } from './link-errors.js';
 import { incomingJoins, owningJoins } from './relations-of.js';
 import { plannedPerRun } from '../statement-names.js';
+import type { SqlTerm } from './version-copy.js';
 
 /**
  * What publishing (or discarding a draft) does to links that are not the copied row's own list, as Strapi's
@@ -39,6 +40,34 @@ function selfJoins(model: Model, contentType: ContentType): JoinTable[] {
     .map((j) => j.table);
 }
 
+/** Whether row `from` links to any row through a self join (own), and whether another row links to it (inbound). */
+export interface SelfLinkFacts {
+  own: boolean;
+  inbound: boolean;
+}
+
+/**
+ * The questions mirrorSelfLinks asks before it writes (which of its statements can change anything), as select
+ * terms about row `from`, to ask in a statement of the copy that runs before it (copyColumnsAsking): `from`'s
+ * self-join links are the same then, as nothing between writes them. None when the type has no relation to itself.
+ */
+export function selfLinkQuestions(db: Database, model: Model, contentType: ContentType, from: number): SqlTerm[] {
+  const q = (name: string) => db.quote(name);
+  return selfJoins(model, contentType).flatMap((join, i) => {
+    const [t, src, tgt] = [q(join.name), q(join.ownerColumn), q(join.targetColumn)];
+    const row = rowIdOf(from, join.name, 'the row copied from');
+    return [
+      { sql: `(SELECT 1 FROM ${t} WHERE ${src} = ? LIMIT 1) AS self_own_${i}`, params: [row] },
+      { sql: `(SELECT 1 FROM ${t} WHERE ${tgt} = ? AND ${src} <> ? LIMIT 1) AS self_inbound_${i}`, params: [row, row] },
+    ];
+  });
+}
+
+/** selfLinkQuestions' answers, per self join. */
+export function selfLinkAnswers(model: Model, contentType: ContentType, answers: Record<string, unknown>): SelfLinkFacts[] {
+  return selfJoins(model, contentType).map((_, i) => ({ own: answers[`self_own_${i}`] != null, inbound: answers[`self_inbound_${i}`] != null }));
+}
+
 /**
  * Strapi's self-relation rule (`self-referential-relations.js`), for every relation of the type to itself:
  * - the links of `to` (just copied from `from`'s, members mapped) take `from`'s links' order values, both sides
@@ -49,23 +78,26 @@ function selfJoins(model: Model, contentType: ContentType): JoinTable[] {
  *   again, and how re-publishing X re-orders Y/P's list (2g: a tie is possible, as in Strapi).
  * Links Y' → `to` whose Y no longer links `from` stay (Strapi re-points them and does not remove them).
  */
-export async function mirrorSelfLinks(db: Database, model: Model, links: VersionLinks): Promise<void> {
+export async function mirrorSelfLinks(db: Database, model: Model, links: VersionLinks, known?: SelfLinkFacts[]): Promise<void> {
   const q = (name: string) => db.quote(name);
-  for (const join of selfJoins(model, links.contentType)) {
+  for (const [i, join] of selfJoins(model, links.contentType).entries()) {
     const t = q(join.name);
     const from = rowIdOf(links.from, join.name, 'the row copied from');
     const to = rowIdOf(links.to, join.name, 'the row copied to');
     if (from === to) throw new LinkListError('self-anchor', `${join.name}: a row's links cannot be mirrored onto itself (row ${from})`, { table: join.name, row: from });
     const [src, tgt] = [q(join.ownerColumn), q(join.targetColumn)];
     const orders = [join.orderColumn, join.inverseOrderColumn].filter((c): c is string => c !== undefined).map(q);
-    // Which of the three statements below can change anything, read first where there are three: a document that
-    // links to no other row through this table, and to which none links (the common case), skips them all.
-    const [found] = orders.length
-      ? await db.query<{ own: unknown; inbound: unknown }>(
-          `SELECT (SELECT 1 FROM ${t} WHERE ${src} = ? LIMIT 1) AS own, (SELECT 1 FROM ${t} WHERE ${tgt} = ? AND ${src} <> ? LIMIT 1) AS inbound`,
-          [from, from, from],
-        )
-      : [{ own: 1, inbound: 1 }];
+    // Which of the three statements below can change anything, read first where there are three (unless the copy
+    // asked already: `known`): a document that links to no other row through this table, and to which none links
+    // (the common case), skips them all.
+    const [found] = known
+      ? [{ own: known[i].own ? 1 : null, inbound: known[i].inbound ? 1 : null }]
+      : orders.length
+        ? await db.query<{ own: unknown; inbound: unknown }>(
+            `SELECT (SELECT 1 FROM ${t} WHERE ${src} = ? LIMIT 1) AS own, (SELECT 1 FROM ${t} WHERE ${tgt} = ? AND ${src} <> ? LIMIT 1) AS inbound`,
+            [from, from, from],
+          )
+        : [{ own: 1, inbound: 1 }];
     const [ownLinks, inboundLinks] = [found.own !== null, found.inbound !== null];
     // `to`'s own links: the order values of `from`'s link to the member they were mapped from.
     if (orders.length && ownLinks) {

@@ -40,38 +40,65 @@ export async function copyColumns(
   columns: readonly string[],
   values: ReadonlyArray<[string, unknown]> = [],
 ): Promise<number> {
+  return (await copyColumnsAsking(db, schema, fromId, toId, columns, values, [])).id;
+}
+
+/** An SQL term with its parameters (`?`, in the term's order). */
+export interface SqlTerm {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/**
+ * `copyColumns`, asking `questions` (SQL select terms, each `... AS name`) in the same
+ * statement where the database can (its RETURNING: PostgreSQL and SQLite always, MariaDB for a new row): `answers`
+ * holds them, or is undefined where the statement could not ask (the caller asks on its own then). They are
+ * evaluated once the row is written.
+ */
+export async function copyColumnsAsking(
+  db: Database,
+  schema: ContentType | Component,
+  fromId: number,
+  toId: number | undefined,
+  columns: readonly string[],
+  values: ReadonlyArray<[string, unknown]>,
+  questions: readonly SqlTerm[],
+): Promise<{ id: number; answers?: Record<string, unknown> }> {
   const t = db.quote(schema.table);
   const q = (name: string) => db.quote(name);
   const given = values.map(([c]) => c);
   const givenValues = values.map(([, v]) => v);
+  const asked = questions.map((term) => `, ${term.sql}`).join('');
+  const askedParams = questions.flatMap((term) => term.params);
+  const answered = (row: Record<string, unknown>) => ({ id: Number(row.id), answers: questions.length ? row : undefined });
   if (toId === undefined) {
     if (!columns.length && !given.length) {
       // Nothing to copy but the row itself (a component without attributes of its own).
       if (!(await db.query(`SELECT id FROM ${t} WHERE id = ?`, [fromId])).length) throw new Error(`${schema.table} has no row ${fromId} to copy from`);
-      const [row] = await db.query<{ id: number | string }>(`INSERT INTO ${t} ${sqlDialect(db.dialect).defaultValues} RETURNING id`);
-      return Number(row!.id);
+      const [row] = await db.query<{ id: number | string }>(`INSERT INTO ${t} ${sqlDialect(db.dialect).defaultValues} RETURNING id${asked}`, askedParams);
+      return answered(row!);
     }
     const selected = [...columns.map(q), ...given.map(() => '?')];
     const [row] = await db.query<{ id: number | string }>(
-      `INSERT INTO ${t} (${[...columns, ...given].map(q).join(', ')}) SELECT ${selected.join(', ')} FROM ${t} WHERE id = ? RETURNING id`,
-      [...givenValues, fromId],
+      `INSERT INTO ${t} (${[...columns, ...given].map(q).join(', ')}) SELECT ${selected.join(', ')} FROM ${t} WHERE id = ? RETURNING id${asked}`,
+      [...givenValues, fromId, ...askedParams],
     );
     if (!row) throw new Error(`${schema.table} has no row ${fromId} to copy from`);
-    return Number(row.id);
+    return answered(row);
   }
   if ((!columns.length && !given.length) || db.dialect === 'mysql') {
     // MySQL counts changed rows, not matched ones, and has no RETURNING: both rows are looked for first.
     await requireRows(db, schema, fromId, toId);
     const set = [...columns.map((c) => `d.${q(c)} = s.${q(c)}`), ...given.map((c) => `d.${q(c)} = ?`)];
     if (set.length) await db.execute(`UPDATE ${t} d JOIN ${t} s ON s.id = ? SET ${set.join(', ')} WHERE d.id = ?`, [fromId, ...givenValues, toId]);
-    return toId;
+    return { id: toId };
   }
   // PostgreSQL and SQLite (3.33+): UPDATE ... FROM, the target named by its table, the source by an alias; no row
   // back means one of the two is missing (looked for then, to say which).
   const set = [...columns.map((c) => `${q(c)} = s.${q(c)}`), ...given.map((c) => `${q(c)} = ?`)];
-  const updated = await db.query(`UPDATE ${t} SET ${set.join(', ')} FROM ${t} s WHERE s.id = ? AND ${t}.id = ? RETURNING ${t}.id`, [...givenValues, fromId, toId]);
-  if (!updated.length) await requireRows(db, schema, fromId, toId);
-  return toId;
+  const [updated] = await db.query(`UPDATE ${t} SET ${set.join(', ')} FROM ${t} s WHERE s.id = ? AND ${t}.id = ? RETURNING ${t}.id${asked}`, [...givenValues, fromId, toId, ...askedParams]);
+  if (!updated) await requireRows(db, schema, fromId, toId);
+  return answered(updated!);
 }
 
 /** Throws unless rows `fromId` and `toId` of the schema's table exist, naming the one that does not. */
