@@ -11,7 +11,17 @@ import { strapiKnex, type StrapiKnex } from '../database/knex.js';
 import { Documents } from '../documents/index.js';
 import { installBodyParsers, installErrorHandling, registerContentApi, type RestContext } from '../rest/index.js';
 import { loadConfig } from '../project/config.js';
-import { answerHeaders, corsConfig, ipFilterConfig, jsonBodyLimit, queryStringLimits, securityOptions } from '../project/middlewares.js';
+import {
+  answerHeaders,
+  compressionConfig,
+  corsConfig,
+  faviconConfig,
+  ipFilterConfig,
+  jsonBodyLimit,
+  publicFilesConfig,
+  queryStringLimits,
+  securityOptions,
+} from '../project/middlewares.js';
 import { loadAppHooks, type AppHooks } from '../project/lifecycle.js';
 import { resolveLocales, storedLocales, type LocaleInfo } from '../project/locales.js';
 import { readStrapiLocales } from '../database/strapi-locales.js';
@@ -33,6 +43,9 @@ import { loudMembers } from '../errors/index.js';
 import { USERS_PERMISSIONS_ROUTES } from '../auth/index.js';
 import { installAnswerHeaders } from './answer-headers.js';
 import { installCors } from './cors.js';
+import { installCompression } from './compression.js';
+import { registerFavicon } from './favicon.js';
+import { registerPublicFiles } from './public-files.js';
 import { installIpFilter } from './ip-filter.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { useAppModuleAliases } from '../project/config-module.js';
@@ -299,7 +312,17 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     // strapi::ip first, where Strapi's template lists it (after errors): a refused client gets neither of the others' headers.
     installIpFilter(fastify, ipFilterConfig(cairn.config.middlewares));
     installSecurityHeaders(fastify, securityOptions(cairn.config.middlewares));
-    await installCors(fastify, corsConfig(cairn.config.middlewares));
+    // strapi::compression before every route it compresses; its Vary after CORS' unless the list says otherwise.
+    const { middlewares } = cairn.config;
+    const compression = compressionConfig(middlewares);
+    const corsAt = middlewares?.findIndex((entry) => (typeof entry === 'string' ? entry : entry.name) === 'strapi::cors') ?? -1;
+    if (compression && corsAt > compression.at) await installCompression(fastify, compression);
+    await installCors(fastify, corsConfig(middlewares));
+    if (compression && !(corsAt > compression.at)) await installCompression(fastify, compression);
+    // public/ (strapi::public: as Strapi serves it) and strapi::favicon's /favicon.ico.
+    await registerPublicFiles(fastify, cairn.config, publicFilesConfig(middlewares));
+    const favicon = faviconConfig(middlewares, cairn.config.dir);
+    registerFavicon(fastify, favicon, { uncompressed: compression !== undefined && favicon !== undefined && compression.at > favicon.at });
     const rest: RestContext = {
       model: cairn.model,
       documents: (uid) => cairn.documents(uid),

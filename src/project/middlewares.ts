@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, isAbsolute, join, resolve } from 'node:path';
+import zlib from 'node:zlib';
 import defaultsDeep from 'lodash/defaultsDeep.js';
 import { ConfigError } from '../errors/index.js';
 import { show } from './config-keys.js';
@@ -43,9 +44,65 @@ export const STRAPI_MIDDLEWARES = [
 ] as const;
 
 /** Strapi's middlewares whose config (or presence) Cairn applies: each may be listed once. */
-const MAPPED = ['strapi::query', 'strapi::body', 'strapi::security', 'strapi::cors', 'strapi::ip', 'strapi::poweredBy', 'strapi::responseTime'];
+const MAPPED = [
+  'strapi::query',
+  'strapi::body',
+  'strapi::security',
+  'strapi::cors',
+  'strapi::ip',
+  'strapi::poweredBy',
+  'strapi::responseTime',
+  'strapi::public',
+  'strapi::favicon',
+  'strapi::compression',
+];
 const MAPPED_NOTE =
-  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy and strapi::responseTime";
+  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy, strapi::responseTime, strapi::public, strapi::favicon and strapi::compression";
+
+/** koa-compress' options, as `strapi::compression` passes its config to it (Strapi 5.54 runs koa-compress 5). */
+const COMPRESSION_OPTIONS = ['threshold', 'filter', 'defaultEncoding', 'br', 'gzip', 'deflate'];
+/** The encodings koa-compress offers, in its order of preference. */
+export const COMPRESSION_ENCODINGS = ['br', 'gzip', 'deflate'] as const;
+export type CompressionEncoding = (typeof COMPRESSION_ENCODINGS)[number];
+/** koa-compress' brotli default (quality 4: 11, zlib's, costs far more CPU for little gain). */
+const BROTLI_DEFAULTS: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/** Strapi's `strapi::public` default (middlewares/public.ts): files may be cached for a minute. */
+const PUBLIC_MAX_AGE = 60_000;
+/** Strapi's `strapi::favicon` defaults (middlewares/favicon.ts), and koa-favicon's upper bound of maxAge (a year). */
+const FAVICON_DEFAULTS = { path: 'favicon.png', maxAge: 86_400_000 };
+const FAVICON_MAX_AGE_LIMIT = 31_556_926_000;
+
+/** `strapi::public` resolved: how long clients may cache a file of `public/` (milliseconds). */
+export interface PublicFilesConfig {
+  maxAge: number;
+}
+
+/** `strapi::favicon` resolved: the icon file (absolute; `found` false when no candidate exists) and its cache lifetime. */
+export interface FaviconConfig {
+  file: string;
+  found: boolean;
+  /** Milliseconds, as koa-favicon bounds it (0 to a year). */
+  maxAge: number;
+  /** Its place in the list: a `strapi::compression` listed after it does not compress the icon (Koa's order). */
+  at: number;
+}
+
+/** `strapi::compression` resolved: koa-compress' options as Cairn's compression (app/compression.ts) applies them. */
+export interface CompressionConfig {
+  /** Answers smaller than this (bytes) are sent as they are; 0 compresses all. */
+  threshold: number;
+  /** The config's `filter(contentType)`, else koa-compress' (the `compressible` package). */
+  filter?: (type: string) => unknown;
+  /** What a request without `Accept-Encoding` is taken to accept (koa-compress' `defaultEncoding`, `identity`). */
+  defaultEncoding: string;
+  /** The encodings offered, in koa-compress' order of preference (one set to false or null is not). */
+  encodings: CompressionEncoding[];
+  /** Each encoding's zlib options (koa-compress' defaults, the config's over them). */
+  zlib: { br: zlib.BrotliOptions; gzip: zlib.ZlibOptions; deflate: zlib.ZlibOptions };
+  /** Its place in the list. */
+  at: number;
+}
 
 /**
  * helmet's options, as `strapi::security` passes them (Strapi 5.54 runs helmet 6 through koa-helmet; Cairn helmet 8,
@@ -252,6 +309,56 @@ type Report = { fail: (path: string, problem: string) => never; warn: (at: numbe
 function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unknown, at: number, { fail, warn }: Report): MiddlewareEntry {
   const configured = config !== undefined && config !== null;
   switch (name) {
+    case 'strapi::public': {
+      if (configured) {
+        if (!isPlain(config)) return fail('.config', `(strapi::public) must be an object { maxAge }, not ${describe(config)}`);
+        for (const [key, option] of Object.entries(config)) {
+          if (option === undefined) continue;
+          if (key === 'maxAge') {
+            if (milliseconds(option) === undefined) fail('.config.maxAge', `(strapi::public) must be a number of milliseconds (0 or more: how long clients may cache a file of public/), not ${describe(option)}`);
+          } else warn(at, name, `config.${key} is not an option of strapi::public: it takes maxAge (Strapi passes no other option to koa-static)`);
+        }
+      }
+      return entry;
+    }
+    case 'strapi::favicon': {
+      if (configured) {
+        if (!isPlain(config)) return fail('.config', `(strapi::favicon) must be an object { path, maxAge }, not ${describe(config)}`);
+        for (const [key, option] of Object.entries(config)) {
+          if (option === undefined) continue;
+          if (key === 'path') {
+            if (typeof option !== 'string' || option.trim() === '') fail('.config.path', `(strapi::favicon) must be the icon file's path from the app's folder (a non-empty string), not ${describe(option)}`);
+          } else if (key === 'maxAge') {
+            if (milliseconds(option) === undefined) fail('.config.maxAge', `(strapi::favicon) must be a number of milliseconds (0 or more: how long clients may cache the icon), not ${describe(option)}`);
+          } else warn(at, name, `config.${key} is not an option of strapi::favicon: it takes path and maxAge (Strapi passes no other option to koa-favicon)`);
+        }
+      }
+      return entry;
+    }
+    case 'strapi::compression': {
+      if (!configured) return entry;
+      if (!isPlain(config)) return fail('.config', `(strapi::compression) must be an object of koa-compress' options (${COMPRESSION_OPTIONS.join(', ')}), not ${describe(config)}`);
+      for (const [key, option] of Object.entries(config)) {
+        if (option === undefined) continue;
+        if (key === 'threshold') {
+          if (thresholdBytes(option) === undefined) fail('.config.threshold', `(strapi::compression) must be a size in bytes (0 or more, or a string like "1kb"), not ${describe(option)}`);
+        } else if (key === 'filter') {
+          if (typeof option !== 'function') fail('.config.filter', `(strapi::compression) must be a function of the answer's content type, not ${describe(option)}`);
+        } else if (key === 'defaultEncoding') {
+          if (typeof option !== 'string' || option.trim() === '') fail('.config.defaultEncoding', `(strapi::compression) must be an Accept-Encoding value (such as "identity" or "gzip"), not ${describe(option)}`);
+        } else if ((COMPRESSION_ENCODINGS as readonly string[]).includes(key)) {
+          if (option === false || option === null || option === true) continue;
+          if (!isPlain(option)) fail(`.config.${key}`, `(strapi::compression) must be false (not offered) or an object of zlib's options, not ${describe(option)}`);
+          const problem = zlibProblem(key as CompressionEncoding, option as Record<string, unknown>);
+          if (problem) fail(`.config.${key}`, `(strapi::compression) is not options zlib takes: ${problem}`);
+        } else {
+          const closest = closestKey(key, COMPRESSION_OPTIONS);
+          const hint = distance(key.toLowerCase(), closest.toLowerCase()) <= 2 ? `did you mean ${closest}? ` : '';
+          warn(at, name, `config.${key} is not an option of koa-compress, which strapi::compression passes its config to: ${hint}it takes ${COMPRESSION_OPTIONS.join(', ')}`);
+        }
+      }
+      return entry;
+    }
     case 'strapi::query': {
       if (!configured) return entry;
       if (!isPlain(config)) return fail('.config', `(strapi::query) must be an object of qs options (${QUERY_MIDDLEWARE_OPTIONS.join(', ')}), not ${describe(config)}`);
@@ -383,6 +490,46 @@ export function byteSize(value: unknown): number | undefined {
   return Number.isSafeInteger(bytes) && bytes >= 1 ? bytes : undefined;
 }
 
+/** A number of milliseconds (0 or more; a string of digits, as env() gives it), or undefined. */
+function milliseconds(value: unknown): number | undefined {
+  const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) && number >= 0 ? number : undefined;
+}
+
+/** koa-compress' threshold: bytes (0 compresses everything), or a size the `bytes` package reads (`'1kb'`). */
+function thresholdBytes(value: unknown): number | undefined {
+  if (value === 0 || (typeof value === 'string' && /^\s*0+\s*(b|kb|mb|gb|tb|pb)?\s*$/i.test(value))) return 0;
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : undefined;
+  return byteSize(value);
+}
+
+/** An encoding's zlib options as koa-compress builds them (its defaults, the config's over them). */
+function zlibOptions(encoding: CompressionEncoding, given: unknown): zlib.ZlibOptions & zlib.BrotliOptions {
+  return { ...(encoding === 'br' ? BROTLI_DEFAULTS : {}), ...(isPlain(given) ? given : {}) };
+}
+
+/** What zlib says of these options (it checks them as it makes a stream), or undefined when it takes them. */
+function zlibProblem(encoding: CompressionEncoding, given: Record<string, unknown>): string | undefined {
+  try {
+    const options = zlibOptions(encoding, given);
+    const stream = encoding === 'br' ? zlib.createBrotliCompress(options) : encoding === 'gzip' ? zlib.createGzip(options) : zlib.createDeflate(options);
+    stream.destroy();
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * The icon `strapi::favicon` serves, found as Strapi finds it: the config's `path` from the app's folder, else
+ * `favicon.png`, else `favicon.ico` (`found` false when none is there: the configured path, then).
+ */
+export function faviconFile(path: string | undefined, dir: string): { file: string; found: boolean } {
+  const configured = resolve(dir, path ?? FAVICON_DEFAULTS.path);
+  const file = [configured, resolve(dir, FAVICON_DEFAULTS.path), resolve(dir, 'favicon.ico')].find(isFile);
+  return file ? { file, found: true } : { file: configured, found: false };
+}
+
 const entryOf = (entries: readonly MiddlewareEntry[] | undefined, name: string) => entries?.find((e) => typeof e === 'string' ? e === name : e.name === name);
 
 /** The qs limits `strapi::query`'s config sets in a checked `config/middlewares` list ({} when none). */
@@ -465,6 +612,39 @@ export function answerHeaders(entries: readonly MiddlewareEntry[] | undefined): 
   return {
     poweredBy: powered === undefined ? undefined : typeof given === 'string' ? given : POWERED_BY,
     responseTime: entryOf(entries, 'strapi::responseTime') !== undefined,
+  };
+}
+
+/** `strapi::public` over Strapi's defaults, when the list names it (undefined: Cairn serves public/ its own way). */
+export function publicFilesConfig(entries: readonly MiddlewareEntry[] | undefined): PublicFilesConfig | undefined {
+  const entry = entryOf(entries, 'strapi::public');
+  if (entry === undefined) return undefined;
+  const given = configOf(entry) as { maxAge?: unknown } | null | undefined;
+  return { maxAge: milliseconds(given?.maxAge) ?? PUBLIC_MAX_AGE };
+}
+
+/** `strapi::favicon` over Strapi's defaults, its icon found in the app's folder, when the list names it. */
+export function faviconConfig(entries: readonly MiddlewareEntry[] | undefined, dir: string): FaviconConfig | undefined {
+  const entry = entryOf(entries, 'strapi::favicon');
+  if (entry === undefined) return undefined;
+  const given = (configOf(entry) ?? {}) as { path?: unknown; maxAge?: unknown };
+  const maxAge = Math.min(milliseconds(given.maxAge) ?? FAVICON_DEFAULTS.maxAge, FAVICON_MAX_AGE_LIMIT);
+  return { ...faviconFile(typeof given.path === 'string' ? given.path : undefined, dir), maxAge, at: (entries ?? []).indexOf(entry) };
+}
+
+/** `strapi::compression`'s koa-compress options over its defaults, when the list names it (undefined: no compression). */
+export function compressionConfig(entries: readonly MiddlewareEntry[] | undefined): CompressionConfig | undefined {
+  const entry = entryOf(entries, 'strapi::compression');
+  if (entry === undefined) return undefined;
+  const given = (configOf(entry) ?? {}) as Record<string, unknown>;
+  return {
+    threshold: given.threshold === undefined ? 1024 : (thresholdBytes(given.threshold) ?? 1024),
+    ...(typeof given.filter === 'function' ? { filter: given.filter as (type: string) => unknown } : {}),
+    defaultEncoding: typeof given.defaultEncoding === 'string' ? given.defaultEncoding : 'identity',
+    // koa-compress: `br: false` (or null) takes the encoding out of those offered.
+    encodings: COMPRESSION_ENCODINGS.filter((encoding) => given[encoding] !== false && given[encoding] !== null),
+    zlib: { br: zlibOptions('br', given.br), gzip: zlibOptions('gzip', given.gzip), deflate: zlibOptions('deflate', given.deflate) },
+    at: (entries ?? []).indexOf(entry),
   };
 }
 

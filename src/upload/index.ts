@@ -14,8 +14,9 @@ export { s3Provider } from './s3-provider.js';
 const DEFAULT_SIZE_LIMIT = 200 * 1024 * 1024;
 
 /**
- * The media library: `POST /api/upload`, `/api/upload/files`, image formats, and `public/` served statically.
- * Configured by `config/plugins` → `upload.config` (`sizeLimit`, `breakpoints`, `provider`, `providerOptions`).
+ * The media library: `POST /api/upload`, `/api/upload/files`, image formats (its files are served with `public/`:
+ * app/public-files.ts). Configured by `config/plugins` → `upload.config` (`sizeLimit`, `breakpoints`, `provider`,
+ * `providerOptions`).
  */
 export async function registerUpload(host: UploadHost): Promise<void> {
   const config = (host.config.plugins.upload?.config ?? {}) as {
@@ -36,14 +37,5 @@ export async function registerUpload(host: UploadHost): Promise<void> {
   // A scope of their own: only the upload routes accept multipart bodies.
   await host.fastify.register(async (uploads) => {
     registerUploadRoutes(uploads, host, service, { fileSize: config.sizeLimit ?? DEFAULT_SIZE_LIMIT, files: 50 });
-  });
-  const staticFiles = await import('@fastify/static');
-  await host.fastify.register(staticFiles.default, {
-    root: publicDir,
-    prefix: '/',
-    wildcard: true,
-    // Uploads have content-hashed names: clients may cache them for a long time.
-    maxAge: '1d',
-    cacheControl: true,
   });
 }
