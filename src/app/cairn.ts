@@ -18,6 +18,7 @@ import {
   faviconConfig,
   ipFilterConfig,
   jsonBodyLimit,
+  logsRequests,
   publicFilesConfig,
   queryStringLimits,
   securityOptions,
@@ -47,6 +48,7 @@ import { installCompression } from './compression.js';
 import { registerFavicon } from './favicon.js';
 import { registerPublicFiles } from './public-files.js';
 import { installIpFilter } from './ip-filter.js';
+import { installRequestLog } from './request-log.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { useAppModuleAliases } from '../project/config-module.js';
 import { createLogger, type Logger } from './logger.js';
@@ -309,6 +311,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     // config/middlewares' strapi::body (jsonLimit), strapi::poweredBy and strapi::responseTime, as Cairn's own.
     installBodyParsers(fastify, { jsonLimit: jsonBodyLimit(cairn.config.middlewares) });
     installAnswerHeaders(fastify, answerHeaders(cairn.config.middlewares));
+    installRequestLog(fastify, log, logsRequests(cairn.config.middlewares));
     // strapi::ip first, where Strapi's template lists it (after errors): a refused client gets neither of the others' headers.
     installIpFilter(fastify, ipFilterConfig(cairn.config.middlewares));
     installSecurityHeaders(fastify, securityOptions(cairn.config.middlewares));

@@ -18,10 +18,11 @@ import { closestKey, distance } from './config-validate.js';
  * `strapi::query`'s qs limits (`arrayLimit`, `depth`, `parameterLimit`), `strapi::body`'s `jsonLimit`,
  * `strapi::poweredBy`'s `X-Powered-By` and `strapi::responseTime`'s `X-Response-Time` are applied; `strapi::errors`'
  * place in the list says which of the app's middlewares see an error as its answer (those listed before it) and
- * which see it thrown; `strapi::security` sends helmet's headers, `strapi::cors` answers CORS and `strapi::ip` refuses
- * addresses as Strapi's do. Strapi's others (Cairn has its own logging, body parsing and static files, and no
- * sessions) are accepted by name; one with a config, and a plugin's middleware, is a warning saying what is not
- * applied. A name that is none of these stops the start, as it stops Strapi's.
+ * which see it thrown; `strapi::security` sends helmet's headers, `strapi::cors` answers CORS, `strapi::ip` refuses
+ * addresses, `strapi::public` and `strapi::favicon` serve files, `strapi::compression` compresses answers and
+ * `strapi::logger` logs each request, as Strapi's do. Strapi's others (`strapi::session`, `strapi::responses`: Cairn
+ * has no sessions, and its own error answers) are accepted by name; one with a config, and a plugin's middleware, is
+ * a warning saying what is not applied. A name that is none of these stops the start, as it stops Strapi's.
  */
 export type MiddlewareEntry = string | { name?: string; resolve?: string; config?: Record<string, unknown> | null };
 
@@ -55,9 +56,10 @@ const MAPPED = [
   'strapi::public',
   'strapi::favicon',
   'strapi::compression',
+  'strapi::logger',
 ];
 const MAPPED_NOTE =
-  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy, strapi::responseTime, strapi::public, strapi::favicon and strapi::compression";
+  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy, strapi::responseTime, strapi::public, strapi::favicon, strapi::compression and strapi::logger";
 
 /** koa-compress' options, as `strapi::compression` passes its config to it (Strapi 5.54 runs koa-compress 5). */
 const COMPRESSION_OPTIONS = ['threshold', 'filter', 'defaultEncoding', 'br', 'gzip', 'deflate'];
@@ -412,7 +414,8 @@ function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unk
       return entry;
     }
     case 'strapi::responseTime':
-      if (configured && (!isPlain(config) || Object.keys(config).length > 0)) warn(at, name, 'has a config: strapi::responseTime takes none');
+    case 'strapi::logger':
+      if (configured && (!isPlain(config) || Object.keys(config).length > 0)) warn(at, name, `has a config: ${name} takes none`);
       return entry;
     case 'strapi::ip': {
       if (!configured) return entry;
@@ -613,6 +616,11 @@ export function answerHeaders(entries: readonly MiddlewareEntry[] | undefined): 
     poweredBy: powered === undefined ? undefined : typeof given === 'string' ? given : POWERED_BY,
     responseTime: entryOf(entries, 'strapi::responseTime') !== undefined,
   };
+}
+
+/** Whether the list names `strapi::logger`: a log line per request (app/request-log.ts). */
+export function logsRequests(entries: readonly MiddlewareEntry[] | undefined): boolean {
+  return entryOf(entries, 'strapi::logger') !== undefined;
 }
 
 /** `strapi::public` over Strapi's defaults, when the list names it (undefined: Cairn serves public/ its own way). */
