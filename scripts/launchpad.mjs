@@ -3,15 +3,16 @@
 // by real Strapi and by Cairn from the same project folder and database; the requests its Next.js front end sends
 // must get the same answers. LaunchPad's code stays out of this repository: the script runs from a checkout.
 //
-//   npm run test:launchpad -- <path to a LaunchPad checkout> [--keep] [--no-build] [--seed <export.tar.gz>]
+//   npm run test:launchpad -- <path to a LaunchPad checkout> [--keep] [--no-build] [--seed <export.tar.gz> | --synthetic-seed]
 //
 // Steps (each timed): Cairn is built (dist/; --no-build skips it); LaunchPad's strapi/ dependencies are installed once
 // into $CAIRN_LAUNCHPAD_CACHE (default ~/.cache/cairn-launchpad)/<hash of its package.json and the Node.js ABI>;
 // strapi/ is copied into a temp folder (the checkout is never written to) with node_modules linking to that cache
 // and a SQLite database in it; `strapi import` loads the checkout's seed (strapi/data/export_*.tar.gz, or --seed);
 // strapi-setup.cjs, run by node in the copy, loads LaunchPad's Strapi (its src/ unchanged) to grant the Public role
-// find/findOne on its content types and issue a full-access API token (and, when the checkout has no seed, writes a
-// made-up one: said loudly); Strapi starts (production, admin panel not built), the slugs are read with the token,
+// find/findOne on its content types and issue a full-access API token (and, with --synthetic-seed or when the
+// checkout's export is missing or unreadable, first fills the database with synthetic-seed.cjs's made-up content
+// instead of importing: said loudly at the start and in the results); Strapi starts (production, admin panel not built), the slugs are read with the token,
 // the front end's requests (requests.mjs, each citing its next/ file; draft ones ask for content source maps, as the
 // front end does in draft mode) are recorded as Public; Strapi stops; Cairn's CLI starts on the same folder, database
 // and secrets and answers the same requests; where the installed Strapi is older than the one Cairn follows, what
@@ -22,6 +23,7 @@
 // 1 on any difference, 2 when a step fails (Cairn refusing to start on LaunchPad is such a failure; its message is
 // printed). Without a path: says what it needs and exits 0. --keep keeps the temp folder (recordings, logs).
 import { spawnSync } from 'node:child_process';
+import { gunzipSync } from 'node:zlib';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
@@ -49,7 +51,8 @@ const SECRETS = {
 };
 const HOW_TO_GET = `It needs a checkout of Strapi's LaunchPad demo: clone the public repository strapi/LaunchPad
 into a folder outside this repository (say /tmp/LaunchPad), then: npm run test:launchpad -- /tmp/LaunchPad
-(the seed, strapi/data/export_*.tar.gz, is a file of several MB: a checkout without it gets a made-up seed).`;
+(the seed, strapi/data/export_*.tar.gz, is a file of several MB: a checkout without it, or --synthetic-seed, gets a
+synthetic seed made up from LaunchPad's schemas instead of LaunchPad's own content).`;
 
 const fmt = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const started = Date.now();
@@ -112,10 +115,15 @@ async function main() {
   if (seed.file) {
     await step('strapi import', () => run('strapi import', [join(app, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'import', '-f', seed.file, '--force'], { cwd: app, env }));
   }
-  const setup = await step(seed.file ? 'strapi setup' : 'strapi setup + made-up seed', () =>
-    run('strapi-setup.cjs', [join(here, 'strapi-setup.cjs')], { cwd: app, env: { ...env, LAUNCHPAD_GENERATE_SEED: seed.file ? '0' : '1' } }));
-  const counts = JSON.parse(setup.trim().split('\n').pop()).counts;
-  console.log(`  published entries (en/fr): ${Object.entries(counts).map(([uid, c]) => `${uid.split('.').pop()} ${c.en}/${c.fr}`).join(', ')}`);
+  const setup = await step(seed.file ? 'strapi setup' : 'strapi setup + SYNTHETIC seed', () =>
+    run('strapi-setup.cjs', [join(here, 'strapi-setup.cjs')], { cwd: app, env: { ...env, LAUNCHPAD_SYNTHETIC_SEED: seed.file ? '0' : '1', LAUNCHPAD_LOCALES: LOCALES.join(',') } }));
+  const { counts, seed: synthetic } = JSON.parse(setup.trim().split('\n').pop());
+  if (synthetic) {
+    console.log(`  SYNTHETIC seed written: locales ${synthetic.locales.join(', ')} (default ${synthetic.defaultLocale}); ${synthetic.files.length} images: ${synthetic.files.join('; ')}`);
+    console.log(`  documents per type: ${Object.entries(synthetic.documents).map(([uid, n]) => `${uid.split('.').pop()} ${n}`).join(', ')}`);
+    console.log(`  draft-only changes (draft differs from published): ${synthetic.drafts.join(', ') || 'none'}`);
+  }
+  console.log(`  entries published/draft per locale: ${Object.entries(counts).map(([uid, c]) => `${uid.split('.').pop()} ${LOCALES.map((l) => `${l} ${c[l]}/${c[`${l} draft`]}`).join(' ')}`).join(', ')}`);
 
   server = await step('strapi start', async () => startStrapi({ appDir: app, env, port: await freePort(), tokenFile }));
   const token = readFileSync(tokenFile, 'utf8').trim();
@@ -157,7 +165,7 @@ async function main() {
   }
   const result = await step('compare', () => compare(strapiDir_, `${cairnDir}-aligned`, requests, work));
   const populated = compare(strapiDir_, `${cairnPopulatedDir}-aligned`, requests, work);
-  console.log(`\n=== LaunchPad: the front end's requests, Cairn vs Strapi ${reference} on the same database${seed.file ? '' : ' (MADE-UP SEED: the checkout has no export)'} ===`);
+  console.log(`\n=== LaunchPad: the front end's requests, Cairn vs Strapi ${reference} on the same database${seed.file ? '' : ` (SYNTHETIC SEED: ${seed.why})`} ===`);
   for (const q of requests) {
     const diff = result.different.get(q.name);
     console.log(`${diff ? 'DIFFERENT' : 'equal    '} ${q.name.padEnd(38)} ${q.path}${diff ? `\n          ${diff}` : ''}`);
@@ -167,7 +175,7 @@ async function main() {
   console.log(`\n=== Diagnostic: Cairn with the route middlewares' populate sent in the query (what it answers once it runs them) ===`);
   for (const q of requests.filter((r) => populated.different.has(r.name))) console.log(`DIFFERENT ${q.name.padEnd(38)} ${populated.different.get(q.name)}`);
   console.log(`${requests.length} requests, ${requests.length - populated.different.size} equal, ${populated.different.size} different (not counted in the exit code)`);
-  console.log(`seed: ${seed.file ?? 'made up by strapi-setup.cjs (no strapi/data/export_*.tar.gz in the checkout)'}`);
+  console.log(seed.file ? `seed: ${seed.file}` : banner(`seed: SYNTHETIC (scripts/launchpad/synthetic-seed.cjs), ${seed.why}: made-up content derived from LaunchPad's schemas, NOT LaunchPad's own data`));
   console.log(`steps: ${Object.entries(times).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
   await cleanup();
   console.log(`total ${fmt(Date.now() - started)}`);
@@ -191,21 +199,40 @@ function checkCheckout() {
   }
 }
 
-/** The seed to import: --seed, or the checkout's strapi/data/export_*.tar.gz; none: the made-up one. */
+/**
+ * The seed to import: --seed, or the checkout's strapi/data/export_*.tar.gz; with --synthetic-seed, or when that export
+ * is missing or unreadable, none: { file: undefined, why }, and synthetic-seed.cjs fills the database (said loudly).
+ */
 function findSeed() {
   if (options.seed) {
     if (!existsSync(options.seed)) throw new Error(`--seed ${options.seed}: no such file`);
     return { file: options.seed };
   }
-  const dataDir = join(strapiDir, 'data');
-  const found = existsSync(dataDir) ? readdirSync(dataDir).filter((f) => /^export_.*\.tar\.gz$/.test(f)).sort() : [];
-  const usable = found.map((f) => join(dataDir, f)).filter((f) => {
-    const head = readFileSync(f).subarray(0, 2);
-    return head[0] === 0x1f && head[1] === 0x8b; // gzip (not a Git LFS pointer)
-  });
-  if (usable.length) return { file: usable.at(-1) };
-  console.log(`NOTE: ${found.length ? `${found.join(', ')} is not a gzip file (a Git LFS pointer?)` : `no strapi/data/export_*.tar.gz in ${options.checkout}`}: the comparison runs on a MADE-UP seed (strapi-setup.cjs writes every content type, component and relation through Strapi's Document Service), not LaunchPad's own content.`);
-  return { file: undefined };
+  let why = '--synthetic-seed given';
+  if (!options.synthetic) {
+    const dataDir = join(strapiDir, 'data');
+    const found = existsSync(dataDir) ? readdirSync(dataDir).filter((f) => /^export_.*\.tar\.gz$/.test(f)).sort() : [];
+    const problems = [];
+    const usable = found.map((f) => join(dataDir, f)).filter((f) => {
+      try {
+        gunzipSync(readFileSync(f)); // a whole gzip file (not a Git LFS pointer, not truncated)
+        return true;
+      } catch (error) {
+        problems.push(`${f.slice(dataDir.length + 1)} is unreadable (${error.message.split('\n')[0]})`);
+        return false;
+      }
+    });
+    if (usable.length) return { file: usable.at(-1) };
+    why = problems.length ? problems.join('; ') : `no strapi/data/export_*.tar.gz in the checkout`;
+  }
+  console.log(banner(`SYNTHETIC SEED: ${why}. The comparison runs on made-up content that scripts/launchpad/synthetic-seed.cjs derives from LaunchPad's schemas and writes through LaunchPad's Strapi (every type in ${LOCALES.join(' and ')}, every attribute, component, dynamic zone component, media field and relation), NOT on LaunchPad's own data; 'strapi import' is not run.`));
+  return { file: undefined, why };
+}
+
+/** `text` framed, so that it cannot be missed in the output. */
+function banner(text) {
+  const line = '!'.repeat(118);
+  return `${line}\n!! ${text}\n${line}`;
 }
 
 /** LaunchPad's strapi/ dependencies, installed once outside the repository (npm; no lock: LaunchPad's is Yarn's). */
@@ -361,17 +388,22 @@ async function abort(why) {
 }
 
 function parseArgs(args) {
-  const parsed = { checkout: undefined, keep: false, build: true, seed: undefined };
+  const parsed = { checkout: undefined, keep: false, build: true, seed: undefined, synthetic: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--keep') parsed.keep = true;
     else if (arg === '--no-build') parsed.build = false;
+    else if (arg === '--synthetic-seed') parsed.synthetic = true;
     else if (arg === '--seed') parsed.seed = resolve(args[++i] ?? '');
     else if (arg.startsWith('--seed=')) parsed.seed = resolve(arg.slice('--seed='.length));
     else if (arg.startsWith('-') || parsed.checkout) {
-      console.error(`unexpected argument ${arg}\nusage: npm run test:launchpad -- <path to a LaunchPad checkout> [--keep] [--no-build] [--seed <export.tar.gz>]`);
+      console.error(`unexpected argument ${arg}\nusage: npm run test:launchpad -- <path to a LaunchPad checkout> [--keep] [--no-build] [--seed <export.tar.gz> | --synthetic-seed]`);
       process.exit(2);
     } else parsed.checkout = resolve(arg);
+  }
+  if (parsed.seed && parsed.synthetic) {
+    console.error('--seed and --synthetic-seed exclude each other');
+    process.exit(2);
   }
   return parsed;
 }
