@@ -132,6 +132,25 @@ export const DIFFERENCES: Difference[] = [
     readme: "GraphQL (Strapi 5's schemas): no queries or mutations for users, roles",
     failure: ['→ 400', answer],
   })),
+  // The same through users-permissions/graphql.test.api.js (as of Strapi 5.22; strapi/strapi's code index does not
+  // hold it): create/update/deleteUsersPermissionsUser are not in Cairn's schema, so every call is a 400 before any
+  // permission check. (Its "for admins" tests send Strapi's admin JWT, which the adapter's createAuthRequest replaces
+  // with the suite's full-access API token.)
+  ...(['create', 'update', 'delete'] as const).flatMap((verb) =>
+    (verb === 'delete' ? ['forbidden to public', 'authorized for admins'] : ['forbidden to public', 'forbidden for admins']).map((name) => ({
+      kind: 'on purpose' as const,
+      file: 'tests/api/plugins/users-permissions/graphql.test.api.js',
+      test: `Test Graphql user service > ${
+        verb === 'create'
+          ? 'Check createUser authorizations'
+          : verb === 'update'
+            ? 'Check updateUser authorizations'
+            : 'Check updateUser authorizations > Check deleteUser authorizations'
+      } > ${verb}User is ${name}`,
+      readme: "GraphQL (Strapi 5's schemas): no queries or mutations for users, roles",
+      failure: ['→ 400', `${verb}UsersPermissionsUser`],
+    })),
+  ),
   // An api type named `user` beside users-permissions' user: both would answer /api/users; Cairn refuses the model.
   // (migrations/migration-discard-drafts.test.api.js as of strapi/strapi 777d972.)
   ...[
@@ -343,6 +362,7 @@ export const DIFFERENCES: Difference[] = [
     ['tests/api/core/strapi/loaders/local-ts-plugin.test.api.js', 'Local plugin loading (simulates compiled TS-only plugin) > GET /api/ts-fixture/ping returns 200 with expected body', ['The "path" argument must be of type string. Received undefined']],
     ['tests/api/core/strapi/plugin-controllers-extension-bc.test.api.ts', 'Plugin controller extension backward compatibility > serves an action added by an extension', ['expected 404 to be 200', 'GET /api/users-ping → 404']],
     ['tests/api/core/strapi/plugin-controllers-extension-bc.test.api.ts', 'Plugin controller extension backward compatibility > serves an action replaced by an extension', ['expected 404 to be 200', 'GET /api/users-find → 404']],
+    ['tests/api/core/strapi/plugin-controllers-extension-bc.test.api.ts', 'Plugin controller extension backward compatibility > serves an extension that wraps the stock action', ['to match object', 'GET /api/users/me → 200']],
   ].map(([file, test, failure]) => ({
     kind: 'not Strapi 5.54' as const,
     file: file as string,
