@@ -19,10 +19,11 @@ import { closestKey, distance } from './config-validate.js';
  * `strapi::poweredBy`'s `X-Powered-By` and `strapi::responseTime`'s `X-Response-Time` are applied; `strapi::errors`'
  * place in the list says which of the app's middlewares see an error as its answer (those listed before it) and
  * which see it thrown; `strapi::security` sends helmet's headers, `strapi::cors` answers CORS, `strapi::ip` refuses
- * addresses, `strapi::public` and `strapi::favicon` serve files, `strapi::compression` compresses answers and
- * `strapi::logger` logs each request, as Strapi's do. Strapi's others (`strapi::session`, `strapi::responses`: Cairn
- * has no sessions, and its own error answers) are accepted by name; one with a config, and a plugin's middleware, is
- * a warning saying what is not applied. A name that is none of these stops the start, as it stops Strapi's.
+ * addresses, `strapi::public` and `strapi::favicon` serve files, `strapi::compression` compresses answers,
+ * `strapi::logger` logs each request and `strapi::responses` runs its handlers (among the app's middlewares), as
+ * Strapi's do. `strapi::session` is accepted by name (Cairn has no sessions); with a config, and a plugin's
+ * middleware, it is a warning saying what is not applied. A name that is none of these stops the start, as it stops
+ * Strapi's.
  */
 export type MiddlewareEntry = string | { name?: string; resolve?: string; config?: Record<string, unknown> | null };
 
@@ -57,9 +58,10 @@ const MAPPED = [
   'strapi::favicon',
   'strapi::compression',
   'strapi::logger',
+  'strapi::responses',
 ];
 const MAPPED_NOTE =
-  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy, strapi::responseTime, strapi::public, strapi::favicon, strapi::compression and strapi::logger";
+  "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy, strapi::responseTime, strapi::public, strapi::favicon, strapi::compression, strapi::logger and strapi::responses";
 
 /** koa-compress' options, as `strapi::compression` passes its config to it (Strapi 5.54 runs koa-compress 5). */
 const COMPRESSION_OPTIONS = ['threshold', 'filter', 'defaultEncoding', 'br', 'gzip', 'deflate'];
@@ -204,6 +206,15 @@ const BODY_OPTIONS: Record<string, string | undefined> = {
 const BODY_NOTE = 'Cairn applies jsonLimit and formidable.maxFileSize of strapi::body';
 
 /** The app's middleware module an entry names, with its config: what server-code/app-middlewares.ts loads. */
+/** A `strapi::responses` handler: Koa's `(ctx, next)`, run with the answer of its status. */
+export type ResponseHandler = (ctx: unknown, next: () => Promise<unknown>) => unknown;
+
+/** `strapi::responses`' place in the list and its handlers by status (config checked at start). */
+export interface ResponseHandlers {
+  at: number;
+  handlers: Record<string, ResponseHandler>;
+}
+
 export interface AppMiddlewareRef {
   /** Its index in the list. */
   at: number;
@@ -410,6 +421,24 @@ function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unk
         if (option === undefined) continue;
         if (key !== 'poweredBy') warn(at, name, `config.${key} is not an option of strapi::poweredBy: it takes poweredBy (the X-Powered-By header's value)`);
         else if (typeof option !== 'string' || option === '') fail('.config.poweredBy', `(strapi::poweredBy) must be a non-empty string, not ${describe(option)}`);
+      }
+      return entry;
+    }
+    case 'strapi::responses': {
+      if (!configured) return entry;
+      if (!isPlain(config)) return fail('.config', `(strapi::responses) must be an object { handlers }, not ${describe(config)}`);
+      for (const [key, option] of Object.entries(config)) {
+        if (option === undefined) continue;
+        if (key !== 'handlers') {
+          warn(at, name, `config.${key} is not an option of strapi::responses: it takes handlers (a function (ctx, next) per status)`);
+          continue;
+        }
+        if (!isPlain(option)) return fail('.config.handlers', `(strapi::responses) must be an object of functions by status ({ 404: (ctx) => ... }), not ${describe(option)}`);
+        for (const [status, handler] of Object.entries(option)) {
+          // Strapi skips what is not a function, and a key that is no status never matches: both would do nothing.
+          if (!/^[1-5]\d\d$/.test(status)) fail(`.config.handlers.${status}`, '(strapi::responses) is not an HTTP status (100-599): its handler would never run');
+          if (typeof handler !== 'function') fail(`.config.handlers.${status}`, `(strapi::responses) must be a function (ctx, next), not ${describe(handler)}`);
+        }
       }
       return entry;
     }
@@ -660,12 +689,21 @@ export function compressionConfig(entries: readonly MiddlewareEntry[] | undefine
  * The app's middlewares a checked list names (`global::x`, `api::a.x`, `{ resolve }`), in list order, with their
  * files and configs; and where `strapi::errors` is in the list (Strapi's error answers are made there).
  */
-export function applicationMiddlewares(entries: readonly MiddlewareEntry[] | undefined, dir: string): { middlewares: AppMiddlewareRef[]; errorsAt?: number } {
+export function applicationMiddlewares(
+  entries: readonly MiddlewareEntry[] | undefined,
+  dir: string,
+): { middlewares: AppMiddlewareRef[]; errorsAt?: number; responses?: ResponseHandlers } {
   const middlewares: AppMiddlewareRef[] = [];
   let errorsAt: number | undefined;
+  let responses: ResponseHandlers | undefined;
   (entries ?? []).forEach((entry, at) => {
     const name = nameOf(entry);
     if (name === 'strapi::errors' && errorsAt === undefined) errorsAt = at;
+    if (name === 'strapi::responses') {
+      const handlers = (configOf(entry) as { handlers?: Record<string, ResponseHandler> } | null | undefined)?.handlers;
+      if (handlers && Object.keys(handlers).length) responses = { at, handlers };
+      return;
+    }
     const byName = typeof entry === 'string' || entry.name !== undefined;
     if (byName && !isAppName(name)) return;
     const found = byName ? appMiddlewareFile(name, dir) : resolveModule(name, dir);
@@ -674,7 +712,7 @@ export function applicationMiddlewares(entries: readonly MiddlewareEntry[] | und
     const config = configOf(entry);
     middlewares.push({ at, name, byName, file: found.file, config: config === undefined ? {} : config });
   });
-  return { middlewares, errorsAt };
+  return { middlewares, errorsAt, responses };
 }
 
 const EXTENSIONS = ['.js', '.ts', '.mjs', '.cjs'];

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Logger } from 'pino';
-import { ConfigError } from '../errors/index.js';
+import { ConfigError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/index.js';
 import { appModuleAliases, describeLoadError, loadAppModule } from '../project/config-module.js';
-import { applicationMiddlewares, type AppMiddlewareRef } from '../project/middlewares.js';
+import { applicationMiddlewares, type AppMiddlewareRef, type ResponseHandlers } from '../project/middlewares.js';
 import type { AppConfig } from '../project/types.js';
 import type { QueryStringParser } from '../query/index.js';
 import { errorAnswer } from '../rest/index.js';
@@ -56,8 +56,8 @@ type Factory = (config: unknown, app: { strapi: unknown }) => unknown;
  * an error's answer in `ctx`, those after it see the error thrown. Without any, nothing is wrapped: undefined.
  */
 export async function loadApplicationMiddlewares(host: AppMiddlewaresHost, wraps: (url: string) => AnswerKind | undefined): Promise<ApplicationMiddlewares | undefined> {
-  const { middlewares: refs, errorsAt } = applicationMiddlewares(host.config.middlewares, host.config.dir);
-  if (!refs.length) return undefined;
+  const { middlewares: refs, errorsAt, responses } = applicationMiddlewares(host.config.middlewares, host.config.dir);
+  if (!refs.length && !responses) return undefined;
   // A name's factory is the one the server code registered (`strapi.middleware(name)`, as Strapi looks it up: the
   // same module as the routes' middlewares); a `resolve`'s module is loaded here.
   const factories: Array<{ ref: AppMiddlewareRef; factory?: Factory }> = [];
@@ -109,7 +109,10 @@ export async function loadApplicationMiddlewares(host: AppMiddlewaresHost, wraps
     names: refs.map((r) => r.name),
     aroundNotFound(handler) {
       // A request no route takes goes through them too (as Strapi's, which run before its router): they may answer it.
-      const wrapped = { object: around(handler, 'object'), text: around(handler, 'text') };
+      // Under them nothing answers it (Koa's 404, no body, as Strapi's router leaves it): strapi::errors, or the
+      // answer's end, makes it Strapi's NotFoundError.
+      const unanswered: RouteHandlerMethod = () => undefined;
+      const wrapped = { object: around(unanswered, 'object'), text: around(unanswered, 'text') };
       return function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
         const at = req.url.indexOf('?');
         const kind = wraps(at === -1 ? req.url : req.url.slice(0, at));
@@ -118,9 +121,12 @@ export async function loadApplicationMiddlewares(host: AppMiddlewaresHost, wraps
     },
     build(strapi) {
       const registered = (name: string) => (strapi as { middleware(name: string): unknown }).middleware(name);
-      const built = factories.map(({ ref, factory }) => instantiate(ref, factory ?? factoryOf(ref, registered(ref.name)), strapi));
+      const steps = factories.map(({ ref, factory }) => ({ at: ref.at, step: instantiate(ref, factory ?? factoryOf(ref, registered(ref.name)), strapi) }));
+      if (responses) steps.push({ at: responses.at, step: responsesStep(responses, host.log) });
+      steps.sort((a, b) => a.at - b.at);
+      const built = steps.map((s) => s.step);
       // Strapi's error answers are made where strapi::errors is listed: around the middlewares after it.
-      const before = errorsAt === undefined ? 0 : refs.filter((ref) => ref.at < errorsAt).length;
+      const before = errorsAt === undefined ? 0 : steps.filter((s) => s.at < errorsAt).length;
       chain = before ? [...built.slice(0, before), errorsStep(host.log), ...built.slice(before)] : built;
     },
   };
@@ -156,16 +162,54 @@ function instantiate(ref: AppMiddlewareRef, factory: Factory, strapi: unknown): 
   return handler as Middleware;
 }
 
-/** `strapi::errors`: an error thrown further in becomes the answer in `ctx` (Strapi's status and body). */
+/**
+ * `strapi::errors`: an error thrown further in becomes the answer in `ctx` (Strapi's status and body), and so does a
+ * request nothing answered (Strapi's NotFoundError).
+ */
 function errorsStep(log: Pick<Logger, 'error'>): Middleware {
+  return async (ctx, next) => {
+    let error: unknown;
+    try {
+      await next();
+      if (ctx.answered) return;
+      error = new NotFoundError();
+    } catch (thrown) {
+      error = thrown;
+    }
+    const answer = errorAnswer(error, ctx.fastifyRequest, log);
+    ctx.send(answer.body, answer.status);
+    if (answer.retryAfter !== undefined) ctx.set('retry-after', String(answer.retryAfter));
+  };
+}
+
+/**
+ * `strapi::responses` (Strapi 5.54's middlewares/responses.js): once the rest of the chain answered, the handler of
+ * its status runs with `ctx`. Listed before `strapi::errors`, it sees every answer, errors included. Listed after it,
+ * it sees what Strapi answers without throwing past it (probed on Strapi 5.54): a 404 of no route or no document,
+ * with no body (a body the handler sets makes it a 200, as Koa does; none leaves Strapi's 404), and the 401 and 403
+ * of the permission check, with their error body; other errors go on as thrown, their handler not run.
+ */
+function responsesStep({ handlers }: ResponseHandlers, log: Pick<Logger, 'error'>): Middleware {
+  const run = async (ctx: KoaContext, next: () => Promise<unknown>) => {
+    const handler = handlers[String(ctx.status)];
+    if (typeof handler === 'function') await handler(ctx, next);
+  };
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
+      if (error instanceof NotFoundError && !ctx.answered) {
+        await run(ctx, next);
+        if (!ctx.answered) throw error;
+        return;
+      }
+      if (!(error instanceof ForbiddenError || error instanceof UnauthorizedError)) throw error;
       const answer = errorAnswer(error, ctx.fastifyRequest, log);
       ctx.send(answer.body, answer.status);
-      if (answer.retryAfter !== undefined) ctx.set('retry-after', String(answer.retryAfter));
+      await run(ctx, next);
+      return;
     }
+    await run(ctx, next);
   };
 }
 

@@ -10,8 +10,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * is a 404, with Strapi's error body.
  */
 export function respond(ctx: KoaContext, reply: FastifyReply): FastifyReply {
-  if (!ctx.answered) throw new NotFoundError();
   reply.headers(ctx.headersOut);
+  // Nothing answered: Strapi's NotFoundError, with the headers the middlewares set.
+  if (!ctx.answered) throw new NotFoundError();
   reply.status(ctx.status);
   const text = ctx.jsonText;
   if (text !== undefined) {

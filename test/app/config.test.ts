@@ -159,7 +159,7 @@ describe('config/middlewares: Strapi\'s list: the app\'s middlewares, and Strapi
       `${file}: middlewares[4] "strapi::body" config.jsonLimt is not an option of koa-body, which strapi::body passes its config to: did you mean jsonLimit? (Cairn applies jsonLimit and formidable.maxFileSize of strapi::body)`,
       `${file}: middlewares[5] "strapi::poweredBy" config.header is not an option of strapi::poweredBy: it takes poweredBy (the X-Powered-By header's value)`,
       `${file}: middlewares[6] "strapi::responseTime" has a config: strapi::responseTime takes none`,
-      `${file}: middlewares[8] "strapi::session" has a config Cairn does not apply (of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy, strapi::responseTime, strapi::public, strapi::favicon, strapi::compression and strapi::logger)`,
+      `${file}: middlewares[8] "strapi::session" has a config Cairn does not apply (of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy, strapi::responseTime, strapi::public, strapi::favicon, strapi::compression, strapi::logger and strapi::responses)`,
     ]);
     expect(jsonBodyLimit(config.middlewares)).toBe(10 * 1024 * 1024);
     expect(multipartFileLimit(config.middlewares)).toBe(1);

@@ -222,12 +222,12 @@ describe('application middlewares from config/middlewares, through HTTP (SQLite)
     expect(outer.headers['x-body-type']).toBe('object');
   });
 
-  it('each request builds one ctx (respond() reads `answered` once)', async () => {
+  it('each request builds one ctx (strapi::errors and respond() read `answered` once each)', async () => {
     const built = vi.spyOn(KoaContext.prototype, 'answered', 'get');
     try {
       expect((await get('/api/tags')).statusCode).toBe(200);
       expect((await get('/api/article-count')).statusCode).toBe(200);
-      expect(built).toHaveBeenCalledTimes(2);
+      expect(built).toHaveBeenCalledTimes(4);
     } finally {
       built.mockRestore();
     }
