@@ -205,7 +205,6 @@ const BODY_OPTIONS: Record<string, string | undefined> = {
 };
 const BODY_NOTE = 'Cairn applies jsonLimit and formidable.maxFileSize of strapi::body';
 
-/** The app's middleware module an entry names, with its config: what server-code/app-middlewares.ts loads. */
 /** A `strapi::responses` handler: Koa's `(ctx, next)`, run with the answer of its status. */
 export type ResponseHandler = (ctx: unknown, next: () => Promise<unknown>) => unknown;
 
@@ -215,6 +214,7 @@ export interface ResponseHandlers {
   handlers: Record<string, ResponseHandler>;
 }
 
+/** The app's middleware module an entry names, with its config: what server-code/app-middlewares.ts loads. */
 export interface AppMiddlewareRef {
   /** Its index in the list. */
   at: number;
