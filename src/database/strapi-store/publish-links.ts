@@ -52,21 +52,26 @@ export interface SelfLinkFacts {
  * self-join links are the same then, as nothing between writes them. None when the type has no relation to itself.
  */
 export function selfLinkQuestions(db: Database, model: Model, contentType: ContentType, from: number): SqlTerm[] {
-  const q = (name: string) => db.quote(name);
-  return selfJoins(model, contentType).flatMap((join, i) => {
-    const [t, src, tgt] = [q(join.name), q(join.ownerColumn), q(join.targetColumn)];
-    const row = rowIdOf(from, join.name, 'the row copied from');
-    return [
-      { sql: `(SELECT 1 FROM ${t} WHERE ${src} = ? LIMIT 1) AS self_own_${i}`, params: [row] },
-      { sql: `(SELECT 1 FROM ${t} WHERE ${tgt} = ? AND ${src} <> ? LIMIT 1) AS self_inbound_${i}`, params: [row, row] },
-    ];
-  });
+  return selfJoins(model, contentType).flatMap((join, i) => joinQuestions(db, join, i, from));
 }
 
 /** selfLinkQuestions' answers, per self join. */
 export function selfLinkAnswers(model: Model, contentType: ContentType, answers: Record<string, unknown>): SelfLinkFacts[] {
-  return selfJoins(model, contentType).map((_, i) => ({ own: answers[`self_own_${i}`] != null, inbound: answers[`self_inbound_${i}`] != null }));
+  return selfJoins(model, contentType).map((_, i) => factsOf(answers, i));
 }
+
+/** The two questions about row `from` in one self join (the `i`th), named by `i`. */
+function joinQuestions(db: Database, join: JoinTable, i: number, from: number): SqlTerm[] {
+  const q = (name: string) => db.quote(name);
+  const [t, src, tgt] = [q(join.name), q(join.ownerColumn), q(join.targetColumn)];
+  const row = rowIdOf(from, join.name, 'the row copied from');
+  return [
+    { sql: `(SELECT 1 FROM ${t} WHERE ${src} = ? LIMIT 1) AS self_own_${i}`, params: [row] },
+    { sql: `(SELECT 1 FROM ${t} WHERE ${tgt} = ? AND ${src} <> ? LIMIT 1) AS self_inbound_${i}`, params: [row, row] },
+  ];
+}
+
+const factsOf = (answers: Record<string, unknown>, i: number): SelfLinkFacts => ({ own: answers[`self_own_${i}`] != null, inbound: answers[`self_inbound_${i}`] != null });
 
 /**
  * Strapi's self-relation rule (`self-referential-relations.js`), for every relation of the type to itself:
@@ -90,15 +95,13 @@ export async function mirrorSelfLinks(db: Database, model: Model, links: Version
     // Which of the three statements below can change anything, read first where there are three (unless the copy
     // asked already: `known`): a document that links to no other row through this table, and to which none links
     // (the common case), skips them all.
-    const [found] = known
-      ? [{ own: known[i].own ? 1 : null, inbound: known[i].inbound ? 1 : null }]
-      : orders.length
-        ? await db.query<{ own: unknown; inbound: unknown }>(
-            `SELECT (SELECT 1 FROM ${t} WHERE ${src} = ? LIMIT 1) AS own, (SELECT 1 FROM ${t} WHERE ${tgt} = ? AND ${src} <> ? LIMIT 1) AS inbound`,
-            [from, from, from],
-          )
-        : [{ own: 1, inbound: 1 }];
-    const [ownLinks, inboundLinks] = [found.own !== null, found.inbound !== null];
+    let facts = known?.[i] ?? { own: true, inbound: true };
+    if (!known && orders.length) {
+      const questions = joinQuestions(db, join, i, from);
+      const [answers] = await db.query(`SELECT ${questions.map((term) => term.sql).join(', ')}`, questions.flatMap((term) => term.params));
+      facts = factsOf(answers!, i);
+    }
+    const [ownLinks, inboundLinks] = [facts.own, facts.inbound];
     // `to`'s own links: the order values of `from`'s link to the member they were mapped from.
     if (orders.length && ownLinks) {
       const mapped = (column: string) =>
