@@ -184,9 +184,10 @@ function documentService(current: () => Documents, settings: DocumentServiceSett
           const { documentId: _given, publishedAt: _publishedAt, ...data } = (p.data ?? {}) as Params;
           const cloned = await trx.cloneDocument(documentId, await localesOf(trx, documentId, p.locale), data);
           if (cloned.documentId === undefined) return { documentId: undefined, entries: [] };
-          // Each clone's draft, with the call's fields and populate.
+          // Each clone's draft, with the call's fields and populate; a type without Draft & Publish's one row, its
+          // relations read as drafts too (Strapi 5.54's clone reads with status draft, probed).
           const entries: Entry[] = [];
-          for (const locale of cloned.locales) entries.push(...(await versions(trx, cloned.documentId, draftable ? 'draft' : 'published', locale, selectionOf(p))));
+          for (const locale of cloned.locales) entries.push(...(await versions(trx, cloned.documentId, 'draft', locale, selectionOf(p))));
           return { documentId: cloned.documentId, entries };
         }),
       ),

@@ -41,6 +41,13 @@ const model = {
         inverse: { type: 'relation', relation: 'oneToOne', target: 'api::held.held', inversedBy: 'owner', useJoinTable: false },
       },
     },
+    shelf: {
+      kind: 'collectionType',
+      collectionName: 'shelves',
+      info: { singularName: 'shelf', pluralName: 'shelves', displayName: 'Shelf' },
+      options: { draftAndPublish: false },
+      attributes: { name: { type: 'string' }, products: { type: 'relation', relation: 'manyToMany', target: 'api::product.product' } },
+    },
     held: {
       kind: 'collectionType',
       collectionName: 'helds',
@@ -173,6 +180,21 @@ describeEachDialect("the Document Service's clone: data merged over the source a
     const after = await products().findOne({ documentId: from.documentId, populate } as never);
     expect(names(after.tags)).toEqual(['red', 'blue']);
     expect(after.items.map((b: Box) => b.tag?.name)).toEqual(['red', 'blue']);
+  });
+
+  it("a type without Draft & Publish: the clone answers its relations' drafts, as Strapi 5.54's clone (and findOne) read them", async () => {
+    // Probed on Strapi 5.54: a category linking an article published then edited as a draft; clone's entry (and
+    // findOne's, whose status defaults to draft) shows the draft, findOne with status published the published one.
+    const product = await products().create({ data: { name: 'Shelved v1' } } as never);
+    await products().publish({ documentId: product.documentId } as never);
+    await products().update({ documentId: product.documentId, data: { name: 'Shelved v2 draft' } } as never);
+    const shelf = await docs('api::shelf.shelf').create({ data: { name: 'Shelf', products: [product.documentId] } } as never);
+    const copy = (await docs('api::shelf.shelf').clone({ documentId: shelf.documentId, populate: { products: true } } as never)).entries[0];
+    expect([copy.name, names(copy.products)]).toEqual(['Shelf', ['Shelved v2 draft']]);
+    const read = await docs('api::shelf.shelf').findOne({ documentId: copy.documentId, populate: { products: true } } as never);
+    expect(names(read.products)).toEqual(['Shelved v2 draft']);
+    const published = await docs('api::shelf.shelf').findOne({ documentId: copy.documentId, status: 'published', populate: { products: true } } as never);
+    expect(names(published.products)).toEqual(['Shelved v1']);
   });
 
   it("an inverse oneToOne whose owner keeps the link in a column (useJoinTable: false) is not copied: the owner's link is its own", async () => {
