@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import compressible from 'compressible';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
-import type { CompressionConfig, CompressionEncoding } from '../project/middlewares.js';
+import type { CompressionConfig, CompressionEncoding } from '../project/compression-options.js';
 
 /** Statuses that have no body: never compressed (koa-compress' list). */
 const EMPTY_STATUSES = new Set([204, 205, 304]);

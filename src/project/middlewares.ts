@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, isAbsolute, join, resolve } from 'node:path';
-import zlib from 'node:zlib';
 import defaultsDeep from 'lodash/defaultsDeep.js';
 import { ConfigError } from '../errors/index.js';
-import { show } from './config-keys.js';
 import { closestKey, distance } from './config-validate.js';
+import { byteSize, describe, isPlain } from './config-values.js';
+import { checkCompressionOptions, compressionOptions, type CompressionConfig } from './compression-options.js';
 
 /**
  * `config/middlewares`: Strapi's list of application middlewares, each a name (`'strapi::query'`, `'global::x'`) or
@@ -63,13 +63,6 @@ const MAPPED = [
 const MAPPED_NOTE =
   "of Strapi's middlewares Cairn applies strapi::query's qs limits, strapi::body's jsonLimit and formidable.maxFileSize, strapi::security, strapi::cors, strapi::ip, strapi::poweredBy, strapi::responseTime, strapi::public, strapi::favicon, strapi::compression, strapi::logger and strapi::responses";
 
-/** koa-compress' options, as `strapi::compression` passes its config to it (Strapi 5.54 runs koa-compress 5). */
-const COMPRESSION_OPTIONS = ['threshold', 'filter', 'defaultEncoding', 'br', 'gzip', 'deflate'];
-/** The encodings koa-compress offers, in its order of preference. */
-export const COMPRESSION_ENCODINGS = ['br', 'gzip', 'deflate'] as const;
-export type CompressionEncoding = (typeof COMPRESSION_ENCODINGS)[number];
-/** koa-compress' brotli default (quality 4: 11, zlib's, costs far more CPU for little gain). */
-const BROTLI_DEFAULTS: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 /** Strapi's `strapi::public` default (middlewares/public.ts): files may be cached for a minute. */
 const PUBLIC_MAX_AGE = 60_000;
@@ -92,21 +85,6 @@ export interface FaviconConfig {
   at: number;
 }
 
-/** `strapi::compression` resolved: koa-compress' options as Cairn's compression (app/compression.ts) applies them. */
-export interface CompressionConfig {
-  /** Answers smaller than this (bytes) are sent as they are; 0 compresses all. */
-  threshold: number;
-  /** The config's `filter(contentType)`, else koa-compress' (the `compressible` package). */
-  filter?: (type: string) => unknown;
-  /** What a request without `Accept-Encoding` is taken to accept (koa-compress' `defaultEncoding`, `identity`). */
-  defaultEncoding: string;
-  /** The encodings offered, in koa-compress' order of preference (one set to false or null is not). */
-  encodings: CompressionEncoding[];
-  /** Each encoding's zlib options (koa-compress' defaults, the config's over them). */
-  zlib: { br: zlib.BrotliOptions; gzip: zlib.ZlibOptions; deflate: zlib.ZlibOptions };
-  /** Its place in the list. */
-  at: number;
-}
 
 /**
  * helmet's options, as `strapi::security` passes them (Strapi 5.54 runs helmet 6 through koa-helmet; Cairn helmet 8,
@@ -227,17 +205,6 @@ export interface AppMiddlewareRef {
   config: unknown;
 }
 
-const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const describe = (value: unknown): string => {
-  if (isPlain(value)) {
-    try {
-      return JSON.stringify(value);
-    } catch {
-      return 'an object';
-    }
-  }
-  return value === undefined ? 'undefined' : value === null ? 'null' : show(value);
-};
 const nameOf = (entry: MiddlewareEntry): string => (typeof entry === 'string' ? entry : ((entry.name ?? entry.resolve) as string));
 const configOf = (entry: MiddlewareEntry): unknown => (typeof entry === 'string' ? undefined : entry.config);
 const isAppName = (name: string) => name.startsWith('global::') || name.startsWith('api::');
@@ -348,30 +315,9 @@ function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unk
       }
       return entry;
     }
-    case 'strapi::compression': {
-      if (!configured) return entry;
-      if (!isPlain(config)) return fail('.config', `(strapi::compression) must be an object of koa-compress' options (${COMPRESSION_OPTIONS.join(', ')}), not ${describe(config)}`);
-      for (const [key, option] of Object.entries(config)) {
-        if (option === undefined) continue;
-        if (key === 'threshold') {
-          if (thresholdBytes(option) === undefined) fail('.config.threshold', `(strapi::compression) must be a size in bytes (0 or more, or a string like "1kb"), not ${describe(option)}`);
-        } else if (key === 'filter') {
-          if (typeof option !== 'function') fail('.config.filter', `(strapi::compression) must be a function of the answer's content type, not ${describe(option)}`);
-        } else if (key === 'defaultEncoding') {
-          if (typeof option !== 'string' || option.trim() === '') fail('.config.defaultEncoding', `(strapi::compression) must be an Accept-Encoding value (such as "identity" or "gzip"), not ${describe(option)}`);
-        } else if ((COMPRESSION_ENCODINGS as readonly string[]).includes(key)) {
-          if (option === false || option === null || option === true) continue;
-          if (!isPlain(option)) fail(`.config.${key}`, `(strapi::compression) must be false (not offered) or an object of zlib's options, not ${describe(option)}`);
-          const problem = zlibProblem(key as CompressionEncoding, option as Record<string, unknown>);
-          if (problem) fail(`.config.${key}`, `(strapi::compression) is not options zlib takes: ${problem}`);
-        } else {
-          const closest = closestKey(key, COMPRESSION_OPTIONS);
-          const hint = distance(key.toLowerCase(), closest.toLowerCase()) <= 2 ? `did you mean ${closest}? ` : '';
-          warn(at, name, `config.${key} is not an option of koa-compress, which strapi::compression passes its config to: ${hint}it takes ${COMPRESSION_OPTIONS.join(', ')}`);
-        }
-      }
+    case 'strapi::compression':
+      if (configured) checkCompressionOptions(config, { fail, warn: (message) => warn(at, name, message) });
       return entry;
-    }
     case 'strapi::query': {
       if (!configured) return entry;
       if (!isPlain(config)) return fail('.config', `(strapi::query) must be an object of qs options (${QUERY_MIDDLEWARE_OPTIONS.join(', ')}), not ${describe(config)}`);
@@ -508,49 +454,12 @@ function checkStrapiMiddleware(entry: MiddlewareEntry, name: string, config: unk
   }
 }
 
-/**
- * A size as koa-body takes it (through the `bytes` package): a number of bytes, or `'<n><unit>'` with `b`, `kb`,
- * `mb`, `gb`, `tb` or `pb` (powers of 1024; `'1.5mb'`), case-insensitive. Undefined for anything else.
- */
-export function byteSize(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 1 ? value : undefined;
-  if (typeof value !== 'string') return undefined;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?\s*$/i.exec(value);
-  if (!match) return undefined;
-  const power = ['b', 'kb', 'mb', 'gb', 'tb', 'pb'].indexOf((match[2] ?? 'b').toLowerCase());
-  const bytes = Math.floor(Number(match[1]) * 1024 ** power);
-  return Number.isSafeInteger(bytes) && bytes >= 1 ? bytes : undefined;
-}
-
 /** A number of milliseconds (0 or more; a string of digits, as env() gives it), or undefined. */
 function milliseconds(value: unknown): number | undefined {
   const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   return typeof number === 'number' && Number.isFinite(number) && number >= 0 ? number : undefined;
 }
 
-/** koa-compress' threshold: bytes (0 compresses everything), or a size the `bytes` package reads (`'1kb'`). */
-function thresholdBytes(value: unknown): number | undefined {
-  if (value === 0 || (typeof value === 'string' && /^\s*0+\s*(b|kb|mb|gb|tb|pb)?\s*$/i.test(value))) return 0;
-  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : undefined;
-  return byteSize(value);
-}
-
-/** An encoding's zlib options as koa-compress builds them (its defaults, the config's over them). */
-function zlibOptions(encoding: CompressionEncoding, given: unknown): zlib.ZlibOptions & zlib.BrotliOptions {
-  return { ...(encoding === 'br' ? BROTLI_DEFAULTS : {}), ...(isPlain(given) ? given : {}) };
-}
-
-/** What zlib says of these options (it checks them as it makes a stream), or undefined when it takes them. */
-function zlibProblem(encoding: CompressionEncoding, given: Record<string, unknown>): string | undefined {
-  try {
-    const options = zlibOptions(encoding, given);
-    const stream = encoding === 'br' ? zlib.createBrotliCompress(options) : encoding === 'gzip' ? zlib.createGzip(options) : zlib.createDeflate(options);
-    stream.destroy();
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
 
 /**
  * The icon `strapi::favicon` serves, found as Strapi finds it: the config's `path` from the app's folder, else
@@ -669,20 +578,11 @@ export function faviconConfig(entries: readonly MiddlewareEntry[] | undefined, d
   return { ...faviconFile(typeof given.path === 'string' ? given.path : undefined, dir), maxAge, at: (entries ?? []).indexOf(entry) };
 }
 
+
 /** `strapi::compression`'s koa-compress options over its defaults, when the list names it (undefined: no compression). */
 export function compressionConfig(entries: readonly MiddlewareEntry[] | undefined): CompressionConfig | undefined {
   const entry = entryOf(entries, 'strapi::compression');
-  if (entry === undefined) return undefined;
-  const given = (configOf(entry) ?? {}) as Record<string, unknown>;
-  return {
-    threshold: given.threshold === undefined ? 1024 : (thresholdBytes(given.threshold) ?? 1024),
-    ...(typeof given.filter === 'function' ? { filter: given.filter as (type: string) => unknown } : {}),
-    defaultEncoding: typeof given.defaultEncoding === 'string' ? given.defaultEncoding : 'identity',
-    // koa-compress: `br: false` (or null) takes the encoding out of those offered.
-    encodings: COMPRESSION_ENCODINGS.filter((encoding) => given[encoding] !== false && given[encoding] !== null),
-    zlib: { br: zlibOptions('br', given.br), gzip: zlibOptions('gzip', given.gzip), deflate: zlibOptions('deflate', given.deflate) },
-    at: (entries ?? []).indexOf(entry),
-  };
+  return entry === undefined ? undefined : compressionOptions(configOf(entry), (entries ?? []).indexOf(entry));
 }
 
 /**

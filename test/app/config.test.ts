@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/project/config.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { answerHeaders, corsConfig, applicationMiddlewares, byteSize, jsonBodyLimit, multipartFileLimit, queryStringLimits } from '../../src/project/middlewares.js';
+import { answerHeaders, corsConfig, applicationMiddlewares, jsonBodyLimit, multipartFileLimit, queryStringLimits } from '../../src/project/middlewares.js';
+import { byteSize } from '../../src/project/config-values.js';
 import { folder, removeFolders, withEnv } from './fixtures.js';
 
 afterAll(removeFolders);
