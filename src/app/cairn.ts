@@ -18,6 +18,7 @@ import {
   faviconConfig,
   ipFilterConfig,
   jsonBodyLimit,
+  listedAt,
   logsRequests,
   publicFilesConfig,
   queryStringLimits,
@@ -318,7 +319,7 @@ export async function createCairn(options: CreateCairnOptions): Promise<Cairn> {
     // strapi::compression before every route it compresses; its Vary after CORS' unless the list says otherwise.
     const { middlewares } = cairn.config;
     const compression = compressionConfig(middlewares);
-    const corsAt = middlewares?.findIndex((entry) => (typeof entry === 'string' ? entry : entry.name) === 'strapi::cors') ?? -1;
+    const corsAt = listedAt(middlewares, 'strapi::cors');
     if (compression && corsAt > compression.at) await installCompression(fastify, compression);
     await installCors(fastify, corsConfig(middlewares));
     if (compression && !(corsAt > compression.at)) await installCompression(fastify, compression);

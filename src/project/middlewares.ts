@@ -473,6 +473,12 @@ export function faviconFile(path: string | undefined, dir: string): { file: stri
 
 const entryOf = (entries: readonly MiddlewareEntry[] | undefined, name: string) => entries?.find((e) => typeof e === 'string' ? e === name : e.name === name);
 
+/** Where the list names Strapi's middleware `name` (its index), or -1: the order some of them depend on. */
+export function listedAt(entries: readonly MiddlewareEntry[] | undefined, name: string): number {
+  const entry = entryOf(entries, name);
+  return entry === undefined ? -1 : (entries ?? []).indexOf(entry);
+}
+
 /** The qs limits `strapi::query`'s config sets in a checked `config/middlewares` list ({} when none). */
 export function queryStringLimits(entries: readonly MiddlewareEntry[] | undefined): QueryMiddlewareConfig {
   const config = configOf(entryOf(entries, 'strapi::query') ?? 'strapi::query') as Record<string, unknown> | null | undefined;
@@ -575,14 +581,14 @@ export function faviconConfig(entries: readonly MiddlewareEntry[] | undefined, d
   if (entry === undefined) return undefined;
   const given = (configOf(entry) ?? {}) as { path?: unknown; maxAge?: unknown };
   const maxAge = Math.min(milliseconds(given.maxAge) ?? FAVICON_DEFAULTS.maxAge, FAVICON_MAX_AGE_LIMIT);
-  return { ...faviconFile(typeof given.path === 'string' ? given.path : undefined, dir), maxAge, at: (entries ?? []).indexOf(entry) };
+  return { ...faviconFile(typeof given.path === 'string' ? given.path : undefined, dir), maxAge, at: listedAt(entries, 'strapi::favicon') };
 }
 
 
 /** `strapi::compression`'s koa-compress options over its defaults, when the list names it (undefined: no compression). */
 export function compressionConfig(entries: readonly MiddlewareEntry[] | undefined): CompressionConfig | undefined {
   const entry = entryOf(entries, 'strapi::compression');
-  return entry === undefined ? undefined : compressionOptions(configOf(entry), (entries ?? []).indexOf(entry));
+  return entry === undefined ? undefined : compressionOptions(configOf(entry), listedAt(entries, 'strapi::compression'));
 }
 
 /**
