@@ -770,10 +770,16 @@ export class Documents implements DocumentService {
     return { ...answer, status, locale: this.writeLocale(params) };
   }
 
-  /** The answer of a write from code (`create`, `update`): the version written, shaped by the write's fields and populate. */
+  /**
+   * The answer of a write from code (`create`, `update`): the version written, shaped by the write's fields and
+   * populate. Given no status, a type without Draft & Publish answers every version its relations link (a target's
+   * draft and its published row both), as Strapi's Document Service does: its `setStatusToDraft` leaves such a
+   * type's params without a status, and its populate without one filters no version (probed on Strapi 5.54).
+   */
   private async writtenEntry(params: WriteParams, documentId: string): Promise<Entry> {
     const spec = this.writtenSpec(params, this.spec({ fields: params.fields, populate: params.populate }, this.ctx.rest, CODE));
-    return JSON.parse((await this.findOneJson(spec, documentId))!) as Entry;
+    const everyLinkedVersion = !this.contentType.draftAndPublish && params.status === undefined;
+    return JSON.parse((await this.findOneJson(everyLinkedVersion ? { ...spec, everyLinkedVersion } : spec, documentId))!) as Entry;
   }
 
   /** Whether a write publishes its document (a Draft & Publish type's write without `status: 'draft'`). */

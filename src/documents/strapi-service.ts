@@ -129,8 +129,9 @@ function documentService(current: () => Documents, settings: DocumentServiceSett
   const writeParams = (params: Params): WriteParams => ({
     ...(params as unknown as WriteParams),
     data: (params.data ?? {}) as Params,
-    // Without Draft & Publish the status writes nothing; a `draft` still shapes the answer's populated targets.
-    status: draftable ? (params.status === 'published' ? 'published' : 'draft') : params.status === 'draft' ? 'draft' : undefined,
+    // Without Draft & Publish the status writes nothing; it still chooses the version of the answer's populated
+    // targets (none given: every version their links name, see writtenEntry).
+    status: draftable ? (params.status === 'published' ? 'published' : 'draft') : params.status === 'draft' || params.status === 'published' ? params.status : undefined,
     locale: typeof params.locale === 'string' ? params.locale : undefined,
   });
   /** Strapi's `pickSelectionParams`: what shapes the entries a write, a clone or a publish answers. */

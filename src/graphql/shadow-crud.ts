@@ -65,6 +65,11 @@ export interface CrudShape {
   readonly style: ReadStyle;
   /** Draft rows answer with `publishedAt` of their published version (v4's PREVIEW: a document's latest content). */
   readonly preview: boolean;
+  /**
+   * A mutation's answer populates every version the links name (ReadSpec.everyLinkedVersion), as Strapi 5 answers
+   * it: its relation resolver takes a status from a query's root field only, never a mutation's.
+   */
+  readonly mutationAnswersEveryLinkedVersion: boolean;
   exposes(ct: ContentType): boolean;
   /** The root fields listing a type's entries (action `find`); none: the type has no list. */
   lists(ct: ContentType, names: { single: string; plural: string }): Array<{ name: string; form: ListForm }>;
@@ -206,7 +211,7 @@ export class CrudFields {
     action?: { name: 'create' | 'update'; params: Record<string, unknown> },
   ): Promise<unknown> {
     // A copy: the answer's read is the write's own, not a read for the document middlewares to see.
-    const spec = { ...(await this.spec(form, version, context.request, info, 'one', false))! };
+    const spec = { ...(await this.spec(form, version, context.request, info, 'one', false))!, ...(this.shape.mutationAnswersEveryLinkedVersion ? { everyLinkedVersion: true } : {}) };
     if (action && this.documents.hooks?.hasMiddlewares) {
       // The mutation goes through the app's document middlewares; the entry they answer with is the answer.
       const entry = await this.documents.run(action.name, action.params, (params) =>

@@ -185,4 +185,11 @@ export interface ReadSpec {
    * and may be named in fields, filters, sorts and populates. Never set for a request.
    */
   withPrivate?: boolean;
+  /**
+   * Populated relations read every version their links name, as Strapi's populate without a status does: a row
+   * without Draft & Publish links both versions of a target that has it, and both are answered (draft first, in
+   * link order). Strapi reads so for the Document Service's writes given no status on such a type, and for GraphQL
+   * mutations' answers (its relation resolver takes a status from a query's root field only). Never for REST.
+   */
+  everyLinkedVersion?: boolean;
 }

@@ -58,7 +58,7 @@ export function compileRead(
     rememberedTotal?: Slot;
   } = {},
 ): CompiledRead {
-  const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft', undefined, spec.withPrivate === true);
+  const ctx = new CompileContext(model, sqlDialect(dialect), spec.status, spec.preview === true && spec.status === 'draft', undefined, spec.withPrivate === true, spec.everyLinkedVersion === true);
   const t = ctx.alias('t');
   const where = whereClause(ctx, contentType, t, spec.filters, spec.locale, options.documentId);
   const keys = compileSortKeys(ctx, spec.sort, contentType, t);

@@ -18,6 +18,8 @@ export class CompileContext {
     private readonly aliases = { count: 0 },
     /** Code's read: private attributes and passwords are answered too (ReadSpec.withPrivate). */
     readonly withPrivate = false,
+    /** Populated relations read every version their links name (ReadSpec.everyLinkedVersion). */
+    readonly everyLinkedVersion = false,
   ) {}
 
   alias(prefix = 't'): string {
@@ -27,12 +29,12 @@ export class CompileContext {
   /** The same compilation, reading another version below this point (a populate node's own `status`). */
   withStatus(status: Status, preview = false): CompileContext {
     if (status === this.status && preview === this.preview) return this;
-    return new CompileContext(this.model, this.dialect, status, preview, this.aliases, this.withPrivate);
+    return new CompileContext(this.model, this.dialect, status, preview, this.aliases, this.withPrivate, this.everyLinkedVersion);
   }
 
   /** A fresh compilation of the same model and dialect (a subquery with aliases of its own). */
   fresh(status: Status): CompileContext {
-    return new CompileContext(this.model, this.dialect, status, false, undefined, this.withPrivate);
+    return new CompileContext(this.model, this.dialect, status, false, undefined, this.withPrivate, this.everyLinkedVersion);
   }
 
   /** Strapi's SQLite stores datetimes as milliseconds since the epoch (an INTEGER). */

@@ -4,7 +4,7 @@ import { compileFilter } from './compile-filter.js';
 import { arrayOf, entryObject } from './compile-entry.js';
 import type { CompileContext } from './context.js';
 import { frag, join, sql, type Frag } from './frag.js';
-import { crossesVersions, linkCarriesStatus, versionConditions } from './relation-source.js';
+import { crossesVersions, linkCarriesStatus, linkedVersionConditions } from './relation-source.js';
 import { joinTableOf } from '../strapi-layout/names.js';
 
 /** Name of the CTE holding the page's rows. */
@@ -40,7 +40,7 @@ export function hoistSharedRelations(ctx: CompileContext, contentType: ContentTy
     // Links name a target row.
     const key = ctx.col(t, 'id');
     const q = (column: string) => ctx.dialect.quote(column);
-    const conditions: Frag[] = versionConditions(targetCtx, target, t).map((c) => frag(c));
+    const conditions: Frag[] = linkedVersionConditions(targetCtx, target, t).map((c) => frag(c));
     conditions.push(frag(`${key} IN (SELECT l.${q(links.target)} FROM ${ctx.table(links.table)} l JOIN ${PAGE} p ON p.${q('id')} = l.${q(links.owner)})`));
     if (node.filters) conditions.push(compileFilter(targetCtx, node.filters, target, t));
     hoisted.ctes.push(sql`${cte} ${ctx.dialect.materialized} (SELECT ${key} AS k_key, ${object} AS j FROM ${ctx.table(target.table)} ${t} WHERE ${join(conditions, ' AND ')})`);

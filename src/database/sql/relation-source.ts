@@ -71,7 +71,7 @@ function strapiRelationSource(
     const on = [`${ctx.col(t, 'document_id')} = ${ctx.col(s, 'document_id')}`, sameLocale, ...versionConditions(ctx, target, t)];
     joined = `${ctx.table(target.table)} ${s} ON ${ctx.col(s, 'id')} = ${ctx.col(l, theirs)} JOIN ${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`;
   } else {
-    const on = [`${ctx.col(t, 'id')} = ${ctx.col(l, theirs)}`, ...(anyVersion ? [] : versionConditions(ctx, target, t))];
+    const on = [`${ctx.col(t, 'id')} = ${ctx.col(l, theirs)}`, ...(anyVersion ? [] : linkedVersionConditions(ctx, target, t))];
     joined = `${ctx.table(target.table)} ${t} ON ${on.join(' AND ')}`;
   }
   return {
@@ -106,6 +106,15 @@ export function linkCarriesStatus(ctx: CompileContext, parent: ContentType | Com
 export function versionConditions(ctx: CompileContext, contentType: ContentType, alias: string): string[] {
   if (!contentType.draftAndPublish) return [];
   return [`${ctx.col(alias, 'published_at')} IS ${ctx.status === 'draft' ? '' : 'NOT '}NULL`];
+}
+
+/**
+ * The linked rows of a target that belong to the version asked for. Links join versions by row id (a draft to drafts,
+ * a published row to published ones), so only a row without Draft & Publish links both versions of a target: with
+ * `everyLinkedVersion` both are read (ReadSpec.everyLinkedVersion), as Strapi's populate without a status reads them.
+ */
+export function linkedVersionConditions(ctx: CompileContext, target: ContentType, alias: string): string[] {
+  return ctx.everyLinkedVersion ? [] : versionConditions(ctx, target, alias);
 }
 
 /** Other locales' versions of the same document (the `localizations` pseudo-relation). */

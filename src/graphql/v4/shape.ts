@@ -29,6 +29,8 @@ export function v4CrudShape(model: Model, ext: GraphqlExtensionService): CrudSha
     registry,
     style: v4Style,
     preview: true,
+    // Strapi v4 kept one row per entry: there was no second version of a target to answer.
+    mutationAnswersEveryLinkedVersion: false,
     exposes: (ct) => !ct.plugin || ct.uid === 'plugin::upload.file' || ct.plugin === 'users-permissions',
     lists: (ct, names) => [{ name: names.plural, form: entityCollection(registry.entityResponseCollection(ct)) }],
     listArgs: (ct) => ({ ...(ct.draftAndPublish ? { publicationState: { type: registry.publicationState, defaultValue: 'LIVE' } } : {}), ...localeArg(ct) }),

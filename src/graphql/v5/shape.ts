@@ -63,6 +63,7 @@ export function v5CrudShape(model: Model, ext: GraphqlExtensionService, compat: 
     registry,
     style: flat.style,
     preview: false,
+    mutationAnswersEveryLinkedVersion: true,
     exposes: (ct) => !ct.plugin || ct.uid === 'plugin::upload.file',
     lists: (ct, names) =>
       ct.kind === 'singleType'
