@@ -226,8 +226,11 @@ export class Cairn {
     return service;
   }
 
-  /** Strapi's `strapi.plugin(name).service(name)`. */
-  plugin(name: string): { service<T = unknown>(service: string): T } {
+  /**
+   * Strapi's `strapi.plugin(name)`: its `service(name)`, and `config(path, fallback)`, the plugin's config as
+   * `strapi.config.get('plugin::<name>.<path>')` reads it (Strapi's plugin.config).
+   */
+  plugin(name: string): { service<T = unknown>(service: string): T; config(path?: string | string[], fallback?: unknown): unknown } {
     const services = this.services.get(name);
     if (!services) throw new Error(`Unknown plugin ${name}`);
     return {
@@ -235,6 +238,8 @@ export class Cairn {
         if (!(service in services)) throw new Error(`Unknown service ${service} of plugin ${name}`);
         return services[service] as T;
       },
+      config: (path: string | string[] = [], fallback?: unknown) =>
+        this.strapiConfig.get([`plugin::${name}`, ...(Array.isArray(path) ? path : path === '' ? [] : path.split('.'))], fallback),
     };
   }
 

@@ -27,8 +27,8 @@ export interface AuthOptions {
   /** Those of them that are scalars a caller may read: `me` (a request's `ctx.state.user`) has them. */
   extendedScalars: string[];
   minPasswordLength: number;
-  /** Attempts at login, register and change-password: per client address, at most `max` per `timeWindow` ms each. */
-  rateLimit: { max: number; timeWindow: number };
+  /** Attempts at login, register and change-password: per client address, at most `max` per `timeWindow` ms each (none: no limit). */
+  rateLimit?: { max: number; timeWindow: number };
   /** users-permissions' "refresh" mode (`jwtManagement: 'refresh'`): its sessions; absent in the default mode. */
   sessions?: SessionManager;
 }
@@ -85,7 +85,8 @@ export class AuthService {
   }
 
   private newLimit(): AttemptLimit {
-    return new AttemptLimit(this.options.rateLimit.max, this.options.rateLimit.timeWindow);
+    const { max, timeWindow } = this.options.rateLimit ?? { max: Infinity, timeWindow: 1 };
+    return new AttemptLimit(max, timeWindow);
   }
 
   /**
@@ -95,6 +96,7 @@ export class AuthService {
    * 429); past the limit, a RateLimitError.
    */
   async attempt(action: string, address: string, setHeader: (name: string, value: number) => void): Promise<void> {
+    if (!this.options.rateLimit) return;
     let limit = Object.hasOwn(this.attempts, action) ? this.attempts[action as keyof AuthService['attempts']] : this.otherAttempts.get(action);
     if (!limit) this.otherAttempts.set(action, (limit = this.newLimit()));
     const attempt = await limit.count(address);

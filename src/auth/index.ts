@@ -10,6 +10,7 @@ import { ApiTokens } from './tokens.js';
 import { DEFAULT_LIFESPANS, sessionJwtService, SessionManager, type SessionLifespans } from './sessions.js';
 import { RefreshCookies, type SessionCookie } from './session-cookie.js';
 import { BUILTIN_SCHEMAS, isSelectableScalar, type Model } from '../model/index.js';
+import { intervalMs } from '../project/time-interval.js';
 
 export { ApiTokens, type TokenType } from './tokens.js';
 export { Permissions } from './roles.js';
@@ -24,7 +25,7 @@ interface UsersPermissionsConfig {
   sessions?: Partial<SessionLifespans> & { httpOnly?: boolean; cookie?: SessionCookie['cookie'] };
   register?: { enabled?: boolean; allowedFields?: string[] };
   minPasswordLength?: number;
-  ratelimit?: { max?: number; interval?: number; window?: number };
+  ratelimit?: { enabled?: boolean; max?: number; interval?: number | Record<string, number>; window?: number };
 }
 
 /** The salt API keys are hashed with (`config/admin` → `apiToken.salt`); required in production. */
@@ -66,7 +67,10 @@ export async function registerAuth(host: AuthHost): Promise<void> {
     extendedScalars: extendedUserFields(host.model).filter((name) => isSelectableScalar(host.model.contentTypes.get(USER_UID)!.attributes.get(name)!)),
     minPasswordLength: config.minPasswordLength ?? 6,
     // Counted by the client address only: a key built from body fields could be rotated to escape the limit.
-    rateLimit: { max: config.ratelimit?.max ?? 10, timeWindow: config.ratelimit?.interval ?? config.ratelimit?.window ?? 60_000 },
+    // `enabled: false` turns it off, as Strapi's rate-limit middleware does.
+    ...(config.ratelimit?.enabled === false
+      ? {}
+      : { rateLimit: { max: config.ratelimit?.max ?? 10, timeWindow: intervalMs(config.ratelimit?.interval) ?? config.ratelimit?.window ?? 60_000 } }),
     ...(sessions ? { sessions } : {}),
   });
   const roles = new RoleAdmin(host.db, host.model, host.documents('plugin::users-permissions.role'), permissions);

@@ -15,6 +15,29 @@ export interface GraphqlConfig {
   shape?: 'v4';
   playgroundAlways?: boolean;
   apolloServer?: { tracing?: boolean };
+  /** Strapi's: a list's size when its `pagination` gives none (else 10), and the largest a list may ask for (-1: none). */
+  defaultLimit?: number;
+  maxLimit?: number;
+}
+
+/** A list's default size and the largest it may ask for (`Infinity`: no bound but `amountLimit`). */
+export interface PageSizes {
+  default: number;
+  max: number;
+}
+
+/** Strapi's default page size (@strapi/utils' withDefaultPagination) when the config sets no `defaultLimit`. */
+export const STRAPI_DEFAULT_PAGE_SIZE = 10;
+
+/**
+ * `defaultLimit` and `maxLimit` as Strapi's GraphQL plugin applies them to every list (its transformArgs): read at
+ * each use, as Strapi reads them, so a `strapi.config.set` applies to the next request. A default above `maxLimit`
+ * is capped by it.
+ */
+export function pageSizes(config: GraphqlConfig | undefined): PageSizes {
+  const max = typeof config?.maxLimit === 'number' && config.maxLimit > 0 ? config.maxLimit : Infinity;
+  const given = typeof config?.defaultLimit === 'number' && config.defaultLimit > 0 ? config.defaultLimit : STRAPI_DEFAULT_PAGE_SIZE;
+  return { default: Math.min(given, max), max };
 }
 
 /** The bounds on one operation, each a positive integer. */

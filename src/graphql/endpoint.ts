@@ -29,14 +29,13 @@ import { compileOperation } from './compiled-path.js';
 import type { GraphqlExtensionService } from './extension.js';
 import { finalizeSchema } from './finalize.js';
 import { Trace, instrumentSchema, withTrace } from './tracing.js';
-import type { GraphqlConfig, GraphqlLimits } from './config.js';
+import { pageSizes, STRAPI_DEFAULT_PAGE_SIZE, type GraphqlConfig, type GraphqlLimits } from './config.js';
 import type { GraphqlShape } from './options.js';
 
 // Parsed documents kept: 500 at most, 1 MB of query text in all, none longer than 16 KB (see DocumentCache).
 const CACHE_ENTRIES = 500;
 const CACHE_CHARS = 1024 * 1024;
 const CACHE_ENTRY_CHARS = 16 * 1024;
-const DEFAULT_PAGE_SIZE = 10;
 
 /** The body of a GraphQL request, from POST's JSON or GET's query string. */
 export interface GraphqlBody {
@@ -63,20 +62,32 @@ export async function createGraphqlEndpoint(
   tracing: boolean,
 ): Promise<GraphqlEndpoint> {
   const customized = new Set<string>();
-  const options = { amountLimit: limits.amountLimit, defaultPageSize: DEFAULT_PAGE_SIZE, shadowCRUD: config.shadowCRUD !== false, customized };
+  // Read from the app's config at each request, as Strapi reads them: a strapi.config.set applies to the next one.
+  const sizes = () => pageSizes(cairn.config.plugins.graphql?.config as GraphqlConfig | undefined);
+  const options = { amountLimit: limits.amountLimit, pageSizes: sizes, shadowCRUD: config.shadowCRUD !== false, customized };
   const generated = buildSchema(cairn, options, ext, shape);
   const schema = await finalizeSchema(generated, ext, cairn, customized);
   const introspection = config.introspection ?? cairn.config.environment !== 'production';
   // The cost rule runs alone, first: it measures each fragment once, so an oversized operation is refused with its
   // count before the specified rules (whose field merging spends up to 500,000 comparisons, then only says
   // "Validation aborted.") and the depth rule (which follows every spread) go through it.
-  const costRules = [operationCostRule({ ...limits, defaultPageSize: DEFAULT_PAGE_SIZE })];
+  const costRules = [
+    operationCostRule({
+      ...limits,
+      get defaultPageSize() {
+        return sizes().default;
+      },
+    }),
+  ];
   const rules = [...specifiedRules, noSubscriptionsRule, depthLimitRule(limits.depthLimit), ...(introspection ? [] : [noIntrospectionRule])];
   if (tracing) instrumentSchema(schema);
   const documents = new DocumentCache<DocumentNode | readonly GraphQLError[]>(CACHE_ENTRIES, CACHE_CHARS, CACHE_ENTRY_CHARS);
 
   const prepare = (source: string): { document?: DocumentNode; status?: number; errors?: unknown[] } => {
-    let cached = documents.get(source);
+    // A verdict counted unsized lists at the default page size of its time: another default asks again.
+    const pageDefault = sizes().default;
+    const key = pageDefault === STRAPI_DEFAULT_PAGE_SIZE ? source : `${pageDefault}\u0000${source}`;
+    let cached = documents.get(key);
     if (!cached) {
       let document: DocumentNode;
       try {
@@ -92,7 +103,7 @@ export async function createGraphqlEndpoint(
       const over = validate(schema as GraphQLSchema, document, costRules);
       const errors = over.length ? over : validate(schema as GraphQLSchema, document, rules);
       cached = errors.length ? errors : document;
-      documents.set(source, cached);
+      documents.set(key, cached);
     }
     if (Array.isArray(cached)) {
       return { status: 400, errors: cached.map((e: GraphQLError) => ({ ...e.toJSON(), extensions: { ...e.extensions, code: 'GRAPHQL_VALIDATION_FAILED' } })) };

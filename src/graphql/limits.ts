@@ -1,4 +1,5 @@
 import { PaginationError, ValidationError } from '../errors/index.js';
+import type { PageSizes } from './config.js';
 import { GraphQLError, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 
 /**
@@ -36,37 +37,42 @@ export function depthLimitRule(limit: number) {
   };
 }
 
-/** `amountLimit`: pagination sizes are capped (pageSize, limit), and -1 means the limit. */
-export function capPagination(pagination: Record<string, number> | undefined, amountLimit: number, defaultSize: number) {
+/**
+ * A root list's pagination: a size not given (or null) is the default, one above `maxLimit` is `maxLimit` (Strapi's
+ * withDefaultPagination), and `amountLimit` caps them all; -1 means the largest allowed.
+ */
+export function capPagination(pagination: Record<string, number | null> | undefined, amountLimit: number, sizes: PageSizes) {
   const p = { ...(pagination ?? {}) };
-  const offsetForm = p.start !== undefined || p.limit !== undefined;
-  if (offsetForm) {
-    if (p.limit === undefined || p.limit === -1 || p.limit > amountLimit) p.limit = p.limit === undefined ? defaultSize : amountLimit;
-  } else if (p.pageSize === undefined) p.pageSize = defaultSize;
-  else if (p.pageSize > amountLimit) p.pageSize = amountLimit;
+  const cap = Math.min(sizes.max, amountLimit);
+  const size = (given: number | null | undefined) => (given === undefined || given === null ? Math.min(sizes.default, amountLimit) : given === -1 ? cap : Math.min(given, cap));
+  const offsetForm = (p.start !== undefined && p.start !== null) || (p.limit !== undefined && p.limit !== null);
+  if (offsetForm) p.limit = size(p.limit);
+  else p.pageSize = size(p.pageSize);
   return p;
 }
 
 /**
- * The part of a nested list that its `pagination` argument asks for, capped by amountLimit: none given, the first
- * 10 items (the reference's default, as for root lists); `start`/`limit` (default 10); or `page`/`pageSize`
- * (default 10). Sizes under 1, a page under 1 or a negative start are bad input, and so is mixing both forms,
- * as at the top level.
+ * The part of a nested list that its `pagination` argument asks for, capped by `maxLimit` and amountLimit: none
+ * given, the first `defaultLimit` items (10 unless configured, as for root lists); `start`/`limit`; or
+ * `page`/`pageSize`, each size the default when not given. Sizes under 1, a page under 1 or a negative start are
+ * bad input, and so is mixing both forms, as at the top level.
  */
-export function nestedWindow(pagination: Record<string, number> | undefined, amountLimit: number, defaultSize = 10): { start: number; limit: number } {
+export function nestedWindow(pagination: Record<string, number> | undefined, amountLimit: number, sizes: PageSizes): { start: number; limit: number } {
+  const cap = Math.min(amountLimit, sizes.max);
+  const defaultSize = Math.min(sizes.default, cap);
   const p = pagination ?? {};
   const offsetForm = p.start !== undefined || p.limit !== undefined;
   if (offsetForm && (p.page !== undefined || p.pageSize !== undefined)) throw new PaginationError('Cannot use both page & offset pagination in the same query');
   if (offsetForm) {
     if ((p.start ?? 0) < 0) throw new ValidationError('pagination.start must be 0 or more');
     if (p.limit !== undefined && p.limit < 1 && p.limit !== -1) throw new ValidationError('pagination.limit must be 1 or more');
-    const limit = p.limit === undefined ? Math.min(defaultSize, amountLimit) : p.limit === -1 ? amountLimit : Math.min(p.limit, amountLimit);
+    const limit = p.limit === undefined ? defaultSize : p.limit === -1 ? cap : Math.min(p.limit, cap);
     return { start: p.start ?? 0, limit };
   }
-  if (p.page === undefined && p.pageSize === undefined) return { start: 0, limit: Math.min(defaultSize, amountLimit) };
+  if (p.page === undefined && p.pageSize === undefined) return { start: 0, limit: defaultSize };
   if ((p.page ?? 1) < 1) throw new ValidationError('pagination.page must be 1 or more');
   if ((p.pageSize ?? defaultSize) < 1) throw new ValidationError('pagination.pageSize must be 1 or more');
-  const size = Math.min(p.pageSize ?? defaultSize, amountLimit);
+  const size = Math.min(p.pageSize ?? defaultSize, cap);
   return { start: ((p.page ?? 1) - 1) * size, limit: size };
 }
 

@@ -14,6 +14,7 @@ import { parsePopulate, type Filter, type OutputShape, type OutputValue, type Po
 import { componentTypeName, typeName } from './names.js';
 import { fieldGroups, mergedSelection } from './selection.js';
 import { nestedWindow } from './limits.js';
+import type { PageSizes } from './config.js';
 
 /** What a selection reads: scalar fields and a populate tree keyed by response key (aliases kept apart). */
 export interface SelectionRead {
@@ -28,6 +29,8 @@ export interface SelectionRead {
 export interface ReadSelectionOptions {
   populate: PopulateContext;
   amountLimit: number;
+  /** `defaultLimit` and `maxLimit` of this request (graphql/config.ts): nested lists' windows. */
+  pageSizes: PageSizes;
   /** Put shapes into populate nodes (the compiled path) or not (field resolvers shape the answer). */
   shaped: boolean;
   /** `Type.field` keys an app customized (resolversConfig, its own resolvers): those need field resolvers. */
@@ -181,7 +184,7 @@ export function readSelection(
         ...(cascaded ? { filters: parsed.filters ? { kind: 'and' as const, items: [parsed.filters, cascaded] } : cascaded } : {}),
         ...alias,
         ...style.version(target, args),
-        ...(toMany ? { window: nestedWindow(args.pagination, options.amountLimit) } : {}),
+        ...(toMany ? { window: nestedWindow(args.pagination, options.amountLimit, options.pageSizes) } : {}),
         fields: sub.fields,
         populate: sub.populate,
         ...(options.shaped && item ? { shape: item } : {}),
@@ -225,5 +228,5 @@ function listArguments(
 ): Partial<PopulateNode> {
   const args = listArgumentValues(field, node, info);
   const parsed = parsePopulate(options.populate, owner, { [name]: populateParams(style, model, component, args) }).get(name);
-  return { ...(parsed?.filters ? { filters: parsed.filters } : {}), ...(parsed?.sort ? { sort: parsed.sort } : {}), window: nestedWindow(args.pagination, options.amountLimit) };
+  return { ...(parsed?.filters ? { filters: parsed.filters } : {}), ...(parsed?.sort ? { sort: parsed.sort } : {}), window: nestedWindow(args.pagination, options.amountLimit, options.pageSizes) };
 }

@@ -152,7 +152,7 @@ export class CrudFields {
       this.spec(form, shape.listVersion(ct, args), request, info, 'list', shaped, () => ({
         filters: args.filters ? shape.style.filters(this.host.model, ct, args.filters) : undefined,
         sort: args.sort,
-        pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.defaultPageSize), withCount: form.counts(info) },
+        pagination: { ...capPagination(args.pagination as Record<string, number>, options.amountLimit, options.pageSizes()), withCount: form.counts(info) },
       }));
     return {
       type: form.type,
@@ -238,10 +238,12 @@ export class CrudFields {
     const { host, options, ct, shape } = this;
     // The action itself was checked by finalizeSchema's wrapper; the caller still decides which populated types it reads.
     const caller = await host.access.caller(request);
-    return cachedSpec(info, caller, `${kind}:${String(version.status)}:${String(version.locale)}:${shaped}`, () => {
+    // The page sizes are config read at each request: a spec made under others is not this request's.
+    const sizes = options.pageSizes();
+    return cachedSpec(info, caller, `${kind}:${String(version.status)}:${String(version.locale)}:${shaped}:${sizes.default}:${sizes.max}`, () => {
       const readOpts = this.readOptions(caller);
       const publication = version.filter?.kind === 'publication' ? version.filter : undefined;
-      const selectionOptions = { populate: { model: host.model, canFind: readOpts.canFind }, amountLimit: options.amountLimit, shaped, customized: options.customized, publication };
+      const selectionOptions = { populate: { model: host.model, canFind: readOpts.canFind }, amountLimit: options.amountLimit, pageSizes: sizes, shaped, customized: options.customized, publication };
       const selection = readSelection(shape.style, selectionOptions, ct, this.type, form.selection(info), info);
       const entry = shaped ? form.entry(selection.shape, info) : undefined;
       if (shaped && (!selection.compilable || !entry)) return undefined;

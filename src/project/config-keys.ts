@@ -1,4 +1,5 @@
 import { isDatabaseClient } from '../database/clients.js';
+import { intervalMs, INTERVAL_UNITS } from './time-interval.js';
 
 /**
  * The keys of each config file: those Cairn reads, with the values it accepts, and those Strapi defines that Cairn
@@ -52,6 +53,12 @@ const oneOf = (...allowed: string[]): KeyRule => ({
 });
 const object = (keys: Record<string, KeyRule>, extra: Omit<KeyRule, 'keys'> = {}): KeyRule => ({ keys, ...extra });
 /** Keys Strapi defines that Cairn has no use for: accepted as they are. */
+/** koa2-ratelimit's `interval`: milliseconds, or an object of whole time units ({ min: 5 }). */
+const checkInterval = (v: unknown): string | undefined =>
+  (Number.isInteger(v) && (v as number) >= 1) || (isPlain(v) && intervalMs(v) !== undefined)
+    ? undefined
+    : `must be a positive number of milliseconds or an object of ${INTERVAL_UNITS.join(', ')} such as { min: 5 }, not ${isPlain(v) ? JSON.stringify(v) : show(v)}`;
+
 const strapiKeys = (...names: string[]): Record<string, KeyRule> => Object.fromEntries(names.map((n) => [n, ANY]));
 
 const server = object({
@@ -175,7 +182,10 @@ const graphql = object({
   // Apollo Server's options: Cairn does not run Apollo Server and reads only tracing.
   apolloServer: object({ tracing: bool }, { open: true }),
   subscriptions: { ignoredNote: 'Cairn has no GraphQL subscriptions: subscriptions is ignored', noteWhen: (v) => v !== false },
-  ...strapiKeys('maxLimit', 'defaultLimit', 'landingPage', 'generateArtifacts', 'artifacts'),
+  // Read at each request (graphql/config.ts pageSizes), as Strapi reads them: a set while Cairn runs applies.
+  defaultLimit: { ...positiveInteger, live: true },
+  maxLimit: { check: (v) => (v === -1 || (Number.isInteger(v) && (v as number) >= 1) ? undefined : `must be a positive integer or -1 (no limit), not ${show(v)}`), live: true },
+  ...strapiKeys('landingPage', 'generateArtifacts', 'artifacts'),
 });
 
 const upload = object({
@@ -223,7 +233,8 @@ const usersPermissions = object({
   }),
   register: object({ enabled: bool, allowedFields: { check: (v) => (Array.isArray(v) && v.every((f) => typeof f === 'string') ? undefined : `must be a list of attribute names, not ${show(v)}`) } }),
   minPasswordLength: positiveInteger,
-  ratelimit: object({ max: positiveInteger, interval: positiveInteger, window: positiveInteger }, { open: true }),
+  // koa2-ratelimit's options, as Strapi passes them on: `interval` in milliseconds or as { min: 5 } (auth/rate-limit-window.ts).
+  ratelimit: object({ enabled: bool, max: positiveInteger, interval: { check: checkInterval }, window: positiveInteger }, { open: true }),
   ...strapiKeys('layout', 'callback', 'validationRules', 'email', 'providers', 'advanced'),
 });
 

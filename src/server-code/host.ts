@@ -35,7 +35,7 @@ export interface ServerCodeHost {
   readonly strapi: { readonly documents: unknown; readonly db: unknown; readonly config: unknown };
   /** `strapi.eventHub`: Strapi 5's event hub, on which the Document Service's writes emit their events. */
   readonly eventHub: EventHub;
-  plugin(name: string): { service<T = unknown>(service: string): T };
+  plugin(name: string): { service<T = unknown>(service: string): T; config(path?: string | string[], fallback?: unknown): unknown };
   /** The routes' extra parameters the app's `register()` added (`strapi.contentAPI.addQueryParams`...). */
   readonly contentApiParams: ContentApiParams;
   /** What the app's `src/extensions` changed of Strapi's plugins (plugin-extensions.ts), loaded with the model. */

@@ -22,7 +22,7 @@ export function notProvided(key: string): NotProvidedError {
  * The `strapi` an app's server code receives (`({ strapi }) => ({ ... })`, policies' and middlewares' third
  * argument, and the global `strapi` Strapi's code relies on): a face over the app's composition root. What Cairn
  * provides: `documents(uid)` (and `documents.use`), `db.lifecycles`, `db.query(uid)`, `db.transaction`, `db.metadata`, `eventHub`, `service(uid)`, `controller(uid)`, `policy(name)`, `middleware(name)`,
- * `plugin(name).service(name)`, `config` (`get`, `set`, `has`), `log`, `contentTypes`, `contentType(uid)`,
+ * `plugin(name).service(name)` and `.config(path)`, `config` (`get`, `set`, `has`), `log`, `contentTypes`, `contentType(uid)`,
  * `components`. Any other member is an error naming it (never `undefined`, which would fail later, elsewhere).
  */
 export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeRegistry): Record<string, unknown> {
@@ -45,6 +45,7 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
     middleware: (name: string) => registry.middlewares.get(name),
     plugin: (name: string) => ({
       service: (service: string) => host.plugin(name).service(service),
+      config: (path?: string | string[], fallback?: unknown) => host.plugin(name).config(path, fallback),
     }),
     // Strapi's config provider (`get`, `set`, `has`; the config's sections as members: `config.dir`...), the face's.
     config: host.strapi.config,

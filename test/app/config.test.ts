@@ -412,6 +412,11 @@ describe('config folder: errors name the file and the key', () => {
     await fails(plugins({ 'users-permissions': { config: { jwt: { expiresIn: true } } } }), /plugins\.users-permissions\.config\.jwt\.expiresIn must be a duration such as "30d" or a number of seconds, not true$/);
     await fails(plugins({ 'users-permissions': { config: { register: { allowedFields: 'nickname' } } } }), /register\.allowedFields must be a list of attribute names, not "nickname"$/);
     await fails(plugins({ 'users-permissions': { config: { ratelimit: { max: 0 } } } }), /plugins\.users-permissions\.config\.ratelimit\.max must be a positive integer, not 0$/);
+    await fails(
+      plugins({ 'users-permissions': { config: { ratelimit: { interval: { minutes: 5 } } } } }),
+      /ratelimit\.interval must be a positive number of milliseconds or an object of ms, sec, min, hour, day, week such as \{ min: 5 \}, not \{"minutes":5\}$/,
+    );
+    await fails(plugins({ 'users-permissions': { config: { ratelimit: { enabled: 'no' } } } }), /ratelimit\.enabled must be true or false, not "no"$/);
     await fails(plugins({ 'users-permissions': { config: { jwtSecret: '' } } }), /plugins\.users-permissions\.config\.jwtSecret must be a non-empty string, not ""$/);
     await fails(plugins({ i18n: { config: { locales: 'en,fr' } } }), /plugins\.i18n\.config\.locales must be a list of locale codes such as \["en", "fr"\], not "en,fr"$/);
     await fails({ 'config/admin.json': '{ "apiToken": { "salt": "" } }' }, /config\/admin\.json: admin\.apiToken\.salt must be a non-empty string, not ""$/);

@@ -261,6 +261,36 @@ describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
     }
   });
 
+  it("ratelimit as Strapi's koa2-ratelimit takes it: interval as { min: 5 }, and enabled: false for none", async () => {
+    const limited = await startTestApp(dialect, {
+      ...model,
+      config: { ...model.config, plugins: { 'users-permissions': { config: { jwtSecret: 'x', ratelimit: { max: 2, interval: { min: 5 } } } } } },
+    });
+    const open = await startTestApp(dialect, {
+      ...model,
+      config: { ...model.config, plugins: { 'users-permissions': { config: { jwtSecret: 'x', ratelimit: { enabled: false, max: 1 } } } } },
+    });
+    try {
+      const login = async (app: TestApp) => {
+        const response = await app.cairn.fastify.inject({ method: 'POST', url: '/api/auth/local', payload: { identifier: 'nobody@example.com', password: 'x' } });
+        return { status: response.statusCode, headers: response.headers };
+      };
+      const first = await login(limited);
+      // Five minutes: the window the reset counts down from.
+      expect([first.status, first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-reset']]).toEqual([400, '2', '300']);
+      expect([(await login(limited)).status, (await login(limited)).status]).toEqual([400, 429]);
+      const answers = [await login(open), await login(open), await login(open)];
+      expect(answers.map((a) => [a.status, a.headers['x-ratelimit-limit']])).toEqual([
+        [400, undefined],
+        [400, undefined],
+        [400, undefined],
+      ]);
+    } finally {
+      await limited.close();
+      await open.close();
+    }
+  });
+
   it('GraphQL register, login and me: the auth service answers them with the REST routes\' errors and { jwt, user }', async () => {
     const gql = async (query: string, headers: Record<string, string> = none) => (await app.request('POST', '/graphql', { query }, headers)).body;
     const invalid = await gql('mutation { register(input: { username: "u", email: "bad", password: "x" }) { jwt } }');
