@@ -30,6 +30,8 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
   const components = Object.fromEntries([...host.model.components].map(([uid, c]) => [uid, schemaOf(c)]));
   const known = (kind: string, map: Map<string, unknown>, uid: string) => {
     const found = map.get(uid);
+    // A plugin's own services and controllers (`plugin::users-permissions.role`) are Strapi's, not the app's.
+    if (found === undefined && uid.startsWith('plugin::')) throw notProvided(`${kind}('${uid}')`);
     if (found === undefined) throw new Error(`strapi.${kind}('${uid}'): no such ${kind} (the app has ${[...map.keys()].join(', ') || 'none'})`);
     return found;
   };

@@ -12,7 +12,15 @@ const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
+const { merge } = require('lodash');
+const { OutOfScope } = require('./out-of-scope');
+
 const REPO = resolve(__dirname, '../../..');
+/** The test app's users-permissions secret (see writeAppFolder). */
+const JWT_SECRET = 'strapi-suite-jwt-secret';
+const API_TOKEN_SALT = 'strapi-suite-api-token-salt';
+/** The global the app folder's src/index.js calls for the instance's bootstrap (see writeAppFolder). */
+const BOOTSTRAP = 'cairn.strapi-suite.bootstrap';
 
 const state = {
   /** uid -> { uid, kind: 'contentType' | 'component', def } in declaration order. */
@@ -27,8 +35,16 @@ const state = {
    * into the app folder as config/middlewares.js; null: the app has no such file (Strapi's defaults).
    */
   middlewares: null,
-  /** The middlewares list (JSON) the running Cairn started with. */
-  startedMiddlewares: null,
+  /**
+   * Plugins' config the running instance's `bootstrap` set (`strapi.config.set('plugin::<name>.<path>', ...)`): plugin
+   * name -> config, merged over the test app's own in config/plugins.json (Strapi's plugins read their config when
+   * they use it; Cairn at start).
+   */
+  pluginConfig: {},
+  /** The middlewares list and plugins' config (JSON) the running Cairn started with. */
+  startedConfig: null,
+  /** The instance's `bootstrap({ strapi })`, run once by the next start as the app's src/index.js bootstrap. */
+  bootstrap: null,
   /** createStrapiInstance's `bypassAuth` (default true): requests without an API token have full access. */
   bypassAuth: true,
 };
@@ -157,10 +173,16 @@ function writeAppFolder(extensible) {
   mkdirSync(join(dir, 'config'), { recursive: true });
   // Strapi's test app: GraphQL in Strapi 5's compatibility mode; locales as the fixtures created them.
   const i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, ...state.locales] };
-  writeFileSync(
-    join(dir, 'config', 'plugins.json'),
-    JSON.stringify({ graphql: { config: { v4CompatibilityMode: true } }, i18n: { config: i18n } }, null, 2),
-  );
+  // Strapi's test app has a JWT_SECRET in its .env (so it starts in production too).
+  const plugins = { graphql: { config: { v4CompatibilityMode: true } }, i18n: { config: i18n }, 'users-permissions': { config: { jwtSecret: JWT_SECRET } } };
+  for (const [name, config] of Object.entries(state.pluginConfig)) plugins[name] = { config: merge({}, plugins[name]?.config, config) };
+  writeFileSync(join(dir, 'config', 'plugins.json'), JSON.stringify(plugins, null, 2));
+  // Strapi's test instance trusts X-Forwarded-* (`server.proxy.koa`, for asHTTPS()); its .env has an API_TOKEN_SALT.
+  writeFileSync(join(dir, 'config', 'server.json'), JSON.stringify({ proxy: { koa: true } }, null, 2));
+  writeFileSync(join(dir, 'config', 'admin.json'), JSON.stringify({ apiToken: { salt: API_TOKEN_SALT } }, null, 2));
+  // The instance's bootstrap, as the app's (Cairn runs an app's src/index.js bootstrap once its plugins are set up).
+  const index = join(dir, 'src', 'index.js');
+  if (state.bootstrap) writeFileSync(index, `module.exports = { bootstrap: (context) => globalThis[Symbol.for('${BOOTSTRAP}')](context) };\n`);
   // What the test's `register` set in `strapi.config` (middlewares) reaches Cairn as the app's config file.
   const middlewaresFile = join(dir, 'config', 'middlewares.js');
   if (state.middlewares) writeFileSync(middlewaresFile, `module.exports = ${JSON.stringify(state.middlewares, null, 2)};\n`);
@@ -169,13 +191,17 @@ function writeAppFolder(extensible) {
 }
 
 /**
- * The `config/middlewares` list of the next start (null: none); a running Cairn started with another list is
- * restarted on it (same database), as a new Strapi instance reads its config afresh.
+ * The next instance's config: its `config/middlewares` list (null: none) and its plugins' config set by its bootstrap
+ * ({}: the test app's own). A running Cairn started with other config is restarted on it (same database), as a new
+ * Strapi instance reads its config afresh.
  */
-async function useMiddlewares(list) {
-  state.middlewares = list;
-  if (state.cairn && state.startedMiddlewares !== JSON.stringify(list)) await start();
+async function useInstanceConfig({ middlewares, pluginConfig }) {
+  state.middlewares = middlewares;
+  state.pluginConfig = pluginConfig;
+  if (state.cairn && state.startedConfig !== startedConfigOf()) await start();
 }
+
+const startedConfigOf = () => JSON.stringify([state.middlewares, state.pluginConfig]);
 
 /** Starts Cairn on the declared models (restarting it, same database, if it runs). */
 async function start() {
@@ -191,15 +217,23 @@ async function start() {
   const log = createLogger({ write: (line) => void lines.push(line) });
   const database = { connection: { client: 'sqlite', connection: { filename: join(dir, 'data.db') } } };
   let cairn;
+  // The bootstrap runs with this start only (Strapi runs an instance's once).
+  const bootstrap = state.bootstrap;
+  state.bootstrap = null;
+  globalThis[Symbol.for(BOOTSTRAP)] = bootstrap;
   try {
     cairn = await createCairn({ dir, config: { database }, log });
   } catch (error) {
+    // The bootstrap reached what Cairn does not have: out of scope, as it says.
+    if (error instanceof OutOfScope) throw error;
     throw new Error(`Cairn refused to start on the tests' models: ${error.message}`);
+  } finally {
+    delete globalThis[Symbol.for(BOOTSTRAP)];
   }
   cairn.logLines = lines;
   await cairn.fastify.listen({ port: 0, host: '127.0.0.1' });
   state.cairn = cairn;
-  state.startedMiddlewares = JSON.stringify(state.middlewares);
+  state.startedConfig = startedConfigOf();
   if (!state.token) {
     const { key } = await cairn.plugin('users-permissions').service('tokens').create({ name: 'strapi-suite', type: 'full-access' });
     state.token = key;
@@ -222,6 +256,7 @@ async function discardIfEmpty() {
   state.token = null;
   state.locales = [];
   state.middlewares = null;
+  state.pluginConfig = {};
 }
 
 async function ensureStarted() {
@@ -255,7 +290,7 @@ module.exports = {
   start,
   stop,
   ensureStarted,
-  useMiddlewares,
+  useInstanceConfig,
   discardIfEmpty,
   call,
   toContentTypeUID,

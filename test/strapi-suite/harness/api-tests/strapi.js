@@ -115,12 +115,16 @@ function queryEngine(uid) {
 }
 
 async function createStrapiInstance(options = {}) {
-  if (options.bootstrap) throw new OutOfScope('createStrapiInstance({ bootstrap }) runs code inside Strapi');
-  // Each instance reads its config afresh: one without `register` has the test app's defaults again.
-  await app.useMiddlewares(options.register ? await runRegister(options.register) : null);
+  // Each instance reads its config afresh: one without `register` or `bootstrap` has the test app's defaults again.
+  const middlewares = options.register ? await runRegister(options.register) : null;
   // Strapi's test app lets every content API request in (`bypassAuth`, the default): see request.js.
   app.state.bypassAuth = options.bypassAuth !== false;
-  await app.ensureStarted();
+  if (options.bootstrap) {
+    await startWithBootstrap(options.bootstrap, middlewares);
+  } else {
+    await app.useInstanceConfig({ middlewares, pluginConfig: {} });
+    await app.ensureStarted();
+  }
   const members = {
     async destroy() {
       await app.stop();
@@ -134,6 +138,14 @@ async function createStrapiInstance(options = {}) {
     // The users-permissions services Strapi's own test utilities call (tests/api/plugins/users-permissions/utils.js'
     // createAuthenticatedUser): see pluginService. Any other service is an in-process Strapi object.
     service: pluginService,
+    // Strapi's `strapi.plugin(name)` (`service(name)`, `config(path)`), as Cairn gives it to app code.
+    plugin: (name) => cairnPlugin(cairnStrapi(), name),
+    // A content type's schema, as Cairn gives it to app code.
+    contentType: (uid) => cairnStrapi().contentType(uid),
+    // Strapi's `strapi.contentAPI`: the members Cairn gives app code; any other is out of scope.
+    get contentAPI() {
+      return outOfScopeWhereNotProvided(cairnStrapi().contentAPI);
+    },
     // Strapi's config provider, as Cairn gives it to an app's code.
     get config() {
       return runtimeConfig(cairnStrapi().config);
@@ -188,6 +200,127 @@ async function createStrapiInstance(options = {}) {
 }
 
 /**
+ * An instance with a `bootstrap({ strapi })`: a new start (a new Strapi instance runs its bootstrap) whose app
+ * bootstrap runs it, on the `strapi` Cairn gives app code. Strapi runs it before its plugins' bootstraps, which read
+ * their config when they use it, so a plugin's config it sets applies; Cairn reads a plugin's config at start (and
+ * refuses a change while it runs): what the bootstrap sets under `plugin::<name>` is kept for it (and read back by
+ * `get`), then Cairn starts again on that config (same database, the bootstrap's writes kept), as the test's app would
+ * have it in config/plugins.js. What Cairn does not provide to app code is out of scope, named.
+ */
+async function startWithBootstrap(bootstrap, middlewares) {
+  const pluginConfig = {};
+  app.state.bootstrap = async ({ strapi }) => {
+    try {
+      await bootstrap({ strapi: bootstrapStrapi(strapi, pluginConfig) });
+    } catch (error) {
+      if (error instanceof Error && /is not provided by Cairn/.test(error.message)) throw new OutOfScope(`the bootstrap: ${error.message}`);
+      throw error;
+    }
+  };
+  await app.useInstanceConfig({ middlewares, pluginConfig: {} });
+  await app.start();
+  if (Object.keys(pluginConfig).length) await app.useInstanceConfig({ middlewares, pluginConfig });
+}
+
+/** The `strapi` a test's bootstrap gets: Cairn's, its config keeping what is set under `plugin::<name>` (see above). */
+function bootstrapStrapi(strapi, pluginConfig) {
+  const { get: lodashGet, set: lodashSet, toPath } = require('lodash');
+  const pluginPath = (path) => {
+    const keys = toPath(path);
+    const plugin = /^plugin::(.+)$/.exec(keys[0] ?? '');
+    return plugin ? [plugin[1], ...keys.slice(1)] : undefined;
+  };
+  const config = new Proxy(strapi.config, {
+    get(target, key) {
+      if (key === 'set') {
+        return (path, value) => {
+          const at = pluginPath(path);
+          if (!at) return target.set(path, value);
+          if (at.length === 1) pluginConfig[at[0]] = structuredClone(value);
+          else lodashSet(pluginConfig, at, structuredClone(value));
+          return config;
+        };
+      }
+      if (key === 'get') {
+        return (path, fallback) => {
+          const at = pluginPath(path);
+          const kept = at && lodashGet(pluginConfig, at);
+          return kept !== undefined ? kept : target.get(path, fallback);
+        };
+      }
+      return Reflect.get(target, key);
+    },
+  });
+  return new Proxy(strapi, {
+    get(target, key) {
+      if (key === 'config') return config;
+      if (key === 'plugin') return (name) => cairnPlugin(target, name);
+      return Reflect.get(target, key);
+    },
+  });
+}
+
+/** Cairn's `strapi.plugin(name)`; a plugin Cairn does not have is out of scope, named (when it is used). */
+function cairnPlugin(strapi, name) {
+  const missing = (error) => {
+    if (error instanceof Error && /^Unknown plugin /.test(error.message)) throw new OutOfScope(`strapi.plugin('${name}'): Cairn has no ${name} plugin`);
+    throw error;
+  };
+  let plugin;
+  try {
+    plugin = strapi.plugin(name);
+  } catch (error) {
+    missing(error);
+  }
+  return new Proxy(plugin, {
+    get(target, key) {
+      const member = Reflect.get(target, key);
+      if (typeof member !== 'function') return member;
+      return (...args) => {
+        let result;
+        try {
+          result = member.apply(target, args);
+        } catch (error) {
+          return missing(error);
+        }
+        // A service's members Cairn does not provide are out of scope too.
+        return key === 'service' && result && typeof result === 'object' ? outOfScopeWhereNotProvided(result) : result;
+      };
+    },
+  });
+}
+
+/**
+ * An object of Cairn's whose members it does not provide are out of scope (they throw "is not provided by Cairn"), and
+ * so is adding route parameters once Cairn runs (it builds its routes at start; Strapi's test then re-applies them
+ * to its in-process router).
+ */
+function outOfScopeWhereNotProvided(object) {
+  const outOfScope = (error) => {
+    if (error instanceof Error && /is not provided by Cairn|the routes are registered already/.test(error.message)) throw new OutOfScope(error.message);
+    throw error;
+  };
+  return new Proxy(object, {
+    get(target, key) {
+      let member;
+      try {
+        member = Reflect.get(target, key);
+      } catch (error) {
+        return outOfScope(error);
+      }
+      if (typeof member !== 'function') return member;
+      return (...args) => {
+        try {
+          return member.apply(target, args);
+        } catch (error) {
+          return outOfScope(error);
+        }
+      };
+    },
+  });
+}
+
+/**
  * The running Cairn's `strapi.config`. Cairn refuses a set of a key it compiled at start (`api.rest.defaultLimit`,
  * a plugin's config): a test that changes one asks for what a running Cairn does not do, out of scope, named.
  */
@@ -213,8 +346,8 @@ function runtimeConfig(config) {
  * `strapi.service(uid)` for the two users-permissions services Strapi's test utilities use to make a logged-in user
  * (createAuthenticatedUser): the user service's `add`, which Strapi 5.54 runs as a Document Service create of the
  * user with its role populated (its Document Service hashes the password), here Cairn's Document Service; and the jwt
- * service's synchronous `issue`, an HS256 token signed with the secret the running Cairn verifies with (the app
- * folder's generated one: the test app sets none), as Strapi signs it (jsonwebtoken, 30 days). Any other service, or
+ * service's synchronous `issue`, an HS256 token signed with the secret the running Cairn verifies with (the test
+ * app's `jwtSecret`, or the one its bootstrap set), as Strapi signs it (jsonwebtoken, 30 days). Any other service, or
  * member, is an in-process Strapi object, out of scope.
  */
 function pluginService(uid) {
@@ -227,10 +360,8 @@ function pluginService(uid) {
       {
         issue(payload, options = {}) {
           const jwt = require('jsonwebtoken');
-          const { readFileSync } = require('node:fs');
-          const { join } = require('node:path');
-          if (!app.state.dir) throw new Error('Cairn is not running (strapi.destroy() was called)');
-          const secret = readFileSync(join(app.state.dir, '.tmp', 'jwt-secret'), 'utf8').trim();
+          // The secret the running Cairn verifies with: the test app's, or the one its bootstrap set.
+          const secret = cairnStrapi().config.get('plugin::users-permissions.jwtSecret');
           const claims = payload && typeof payload.toJSON === 'function' ? payload.toJSON() : { ...payload };
           return jwt.sign(claims, secret, { expiresIn: '30d', ...options });
         },
