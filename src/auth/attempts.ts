@@ -32,6 +32,8 @@ export class AttemptLimit {
 
   /** Counts an attempt from `address`. */
   async count(address: string): Promise<Attempt> {
+    // No limit (users-permissions' ratelimit.enabled: false): nothing to count.
+    if (this.max === Infinity) return { limit: this.max, remaining: this.max, resetSeconds: 0, exceeded: false };
     this.limiter ??= import('rate-limiter-flexible').then((m) => ({
       limiter: new m.RateLimiterMemory({ points: this.max, duration: this.windowMs / 1000 }),
       Refusal: m.RateLimiterRes,

@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { randomUUID } from 'node:crypto';
-import { findUserByEmailOrUsername, findUserId, findUserIdWith, findUserPassword, findUserWithRole, setUserPassword, type UserWithRole } from '../database/users.js';
+import { findUserByEmailOrUsername, findUserId, findUserIdByResetToken, findUserIdWith, findUserPassword, findUserWithRole, resetUserPassword, setUserPassword, type UserWithRole } from '../database/users.js';
 import { ApplicationError, BadRequestError, ForbiddenError, NotFoundError, RateLimitError, UnauthorizedError, ValidationError, type FieldError } from '../errors/index.js';
 import { AttemptLimit } from './attempts.js';
 import { checkRoleOnCreate, checkRoleOnUpdate } from './role-input.js';
@@ -67,7 +67,7 @@ const USER_KEYS = ['username', 'email', 'password', 'confirmed', 'blocked', 'rol
  */
 export class AuthService {
   /** The attempts of each rate-limited action, counted per client address (REST and GraphQL together). */
-  readonly attempts: { register: AttemptLimit; login: AttemptLimit; changePassword: AttemptLimit };
+  readonly attempts: { register: AttemptLimit; login: AttemptLimit; changePassword: AttemptLimit; resetPassword: AttemptLimit };
 
   /**
    * The plugin's auth actions an app's `strapi-server` replaced (`auth.register`, `auth.callback`...): its REST routes
@@ -81,7 +81,7 @@ export class AuthService {
     private readonly host: Pick<AuthHost, 'db' | 'documents'>,
     private readonly options: AuthOptions,
   ) {
-    this.attempts = { register: this.newLimit(), login: this.newLimit(), changePassword: this.newLimit() };
+    this.attempts = { register: this.newLimit(), login: this.newLimit(), changePassword: this.newLimit(), resetPassword: this.newLimit() };
   }
 
   private newLimit(): AttemptLimit {
@@ -161,6 +161,30 @@ export class AuthService {
     if (await bcrypt.compare(password, hash ?? '')) throw new ValidationError('Your new password must be different than your current password');
     await setUserPassword(this.host.db, userId, await bcrypt.hash(password, 10));
     // The "refresh" mode ends every session of the user's and opens one, on a new device (Strapi's rule).
+    await this.options.sessions?.invalidate(String(userId));
+    return this.answer(userId, { deviceId: randomUUID() });
+  }
+
+  /**
+   * `POST /auth/reset-password`: the user holding the reset token `code` (set by Strapi's forgot-password, or by app
+   * code) gets a new password, the token is used up, and the answer is a login's, as Strapi 5.54's resetPassword:
+   * its checks in its order (the fields, the length in bytes, the confirmation, then the code).
+   */
+  async resetPassword(input: unknown): Promise<AuthAnswer> {
+    const body = inputObject(input);
+    const errors: FieldError[] = [];
+    const password = stringField(body, 'password', errors);
+    const confirmation = stringField(body, 'passwordConfirmation', errors);
+    const code = stringField(body, 'code', errors);
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    const tooLong = passwordTooLong(password);
+    if (tooLong) throw ValidationError.fromFieldErrors([tooLong]);
+    if (password !== confirmation) throw new ValidationError('Passwords do not match');
+    const userId = code === '' ? null : await findUserIdByResetToken(this.host.db, code);
+    if (userId === null || !(await resetUserPassword(this.host.db, userId, code, await bcrypt.hash(password, 10)))) {
+      throw new ValidationError('Incorrect code provided');
+    }
+    // The "refresh" mode ends every session of the user's and opens one, on a new device, as after a change.
     await this.options.sessions?.invalidate(String(userId));
     return this.answer(userId, { deviceId: randomUUID() });
   }

@@ -16,7 +16,7 @@ interface TreeAction {
 export type PermissionsTree = Record<string, { controllers: Record<string, Record<string, TreeAction>> }>;
 
 /** users-permissions' own auth actions that Cairn serves (not governed by config/permissions: roles.ts). */
-const AUTH_ACTIONS = ['callback', 'changePassword', 'register'].map((a) => `plugin::users-permissions.auth.${a}`);
+const AUTH_ACTIONS = ['callback', 'changePassword', 'register', 'resetPassword'].map((a) => `plugin::users-permissions.auth.${a}`);
 
 /**
  * Every action a role may hold as a tree, all disabled (`GET /api/users-permissions/permissions`, and the base of a

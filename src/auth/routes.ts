@@ -14,6 +14,7 @@ export type UsersPermissionsHandler =
   | 'auth.register'
   | 'auth.callback'
   | 'auth.changePassword'
+  | 'auth.resetPassword'
   | 'auth.refresh'
   | 'auth.logout'
   | 'auth.getSessions'
@@ -50,6 +51,7 @@ const limited = { prefix: '' as const, middlewares: [RATE_LIMIT_MIDDLEWARE] };
 export const USERS_PERMISSIONS_ROUTES: readonly UsersPermissionsRoute[] = [
   { method: 'POST', path: '/auth/local', handler: 'auth.callback', config: limited },
   { method: 'POST', path: '/auth/local/register', handler: 'auth.register', config: limited },
+  { method: 'POST', path: '/auth/reset-password', handler: 'auth.resetPassword', config: limited },
   { method: 'POST', path: '/auth/change-password', handler: 'auth.changePassword', config: limited },
   // The "refresh" mode's; in the default mode they answer 404 once the caller may call them (Strapi's controller).
   { method: 'POST', path: '/auth/refresh', handler: 'auth.refresh', config: { prefix: '' } },
@@ -74,10 +76,11 @@ export const USERS_PERMISSIONS_ROUTES: readonly UsersPermissionsRoute[] = [
 const urlOf = (route: UsersPermissionsRoute) => `/api${route.config?.prefix === '' ? '' : '/users-permissions'}${route.path}`;
 
 /** The rate-limited attempts each rate-limited route counts (REST and GraphQL together). */
-const ATTEMPTS: Partial<Record<UsersPermissionsHandler, 'register' | 'login' | 'changePassword'>> = {
+const ATTEMPTS: Partial<Record<UsersPermissionsHandler, 'register' | 'login' | 'changePassword' | 'resetPassword'>> = {
   'auth.register': 'register',
   'auth.callback': 'login',
   'auth.changePassword': 'changePassword',
+  'auth.resetPassword': 'resetPassword',
 };
 
 /** What a users-permissions action reads of a request, whatever carries it (a Fastify request, a Koa `ctx`). */
@@ -131,6 +134,7 @@ export function usersPermissionsActions(
       return json(refreshToken ? { jwt: answer.jwt, refreshToken, user: answer.user } : answer);
     },
     'auth.changePassword': async (r) => json(await auth.changePassword(userOf(r), body(r, []))),
+    'auth.resetPassword': async (r) => json(await auth.resetPassword(body(r, []))),
     'auth.refresh': async (r) => {
       auth.requireRefreshMode();
       const cookie = inCookie(r);
@@ -236,13 +240,14 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
 }
 
 /**
- * Who calls a route, checked as Cairn's routes check it: register and login are open, change-password and `me`
+ * Who calls a route, checked as Cairn's routes check it: register, login and reset-password are open, change-password and `me`
  * need a logged-in user (403 otherwise), the users administration the role's (or token's) permission.
  */
 async function callerOf(host: AuthHost, req: FastifyRequest, handler: UsersPermissionsHandler): Promise<Caller> {
   switch (handler) {
     case 'auth.register':
     case 'auth.callback':
+    case 'auth.resetPassword':
       return host.access.caller(req);
     case 'auth.changePassword':
     case 'user.me': {

@@ -85,3 +85,23 @@ export async function findUserPassword(db: Database, id: number): Promise<string
 export async function setUserPassword(db: Database, id: number, hash: string): Promise<void> {
   await db.execute('UPDATE up_users SET password = ?, updated_at = ? WHERE id = ?', [hash, strapiDatetime(db.dialect, new Date()), id]);
 }
+
+/** The id of the first user whose reset-password token is `code` (null: none). */
+export async function findUserIdByResetToken(db: Database, code: string): Promise<number | null> {
+  const [row] = await db.query<{ id: number }>('SELECT id FROM up_users WHERE reset_password_token = ? ORDER BY id LIMIT 1', [code]);
+  return row ? Number(row.id) : null;
+}
+
+/**
+ * A password reset: the new hash, and the token used cleared, in one statement that matches the token again, so a
+ * code works once even when two resets race (false: it was used meanwhile).
+ */
+export async function resetUserPassword(db: Database, id: number, code: string, hash: string): Promise<boolean> {
+  const { affectedRows } = await db.execute('UPDATE up_users SET password = ?, reset_password_token = NULL, updated_at = ? WHERE id = ? AND reset_password_token = ?', [
+    hash,
+    strapiDatetime(db.dialect, new Date()),
+    id,
+    code,
+  ]);
+  return affectedRows > 0;
+}

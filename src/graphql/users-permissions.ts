@@ -21,7 +21,7 @@ export function authService(host: Pick<UsersPermissionsHost, 'plugin'>): AuthSer
 }
 
 /**
- * register, login, changePassword and me, answered by the auth service the REST auth routes call: the same validation, errors
+ * register, login, changePassword, resetPassword and me, answered by the auth service the REST auth routes call: the same validation, errors
  * and answers, and the same rate limit by the caller's address (an attempt here counts as one on REST).
  */
 export function addUsersPermissions(host: UsersPermissionsHost, query: RootFields, mutation: RootFields): void {
@@ -104,6 +104,24 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       return answer;
     },
   };
+  mutation.resetPassword = {
+    type: payload,
+    description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
+    args: {
+      password: { type: new GraphQLNonNull(GraphQLString) },
+      passwordConfirmation: { type: new GraphQLNonNull(GraphQLString) },
+      code: { type: new GraphQLNonNull(GraphQLString) },
+    },
+    extensions: needs({ public: true }),
+    resolve: async (_r, args, context) => {
+      const auth = authService(host);
+      refuseReplaced(auth, 'auth.resetPassword', 'resetPassword');
+      await attempt(auth.attempts.resetPassword, context.request);
+      // As Strapi's mutation: the payload has the new (access) token and the user; a refresh token has no field.
+      const { refreshToken: _refresh, ...answer } = await auth.resetPassword({ ...args });
+      return answer;
+    },
+  };
   query.me = {
     type: me,
     extensions: needs({ authenticated: true }),
@@ -127,9 +145,9 @@ function clientOf(request: FastifyRequest): LoginClient {
  * Strapi's `register` and `login` mutations run the plugin's auth controller: where the app's strapi-server replaced
  * the action, Cairn, which runs the app's action on REST only, refuses rather than answer without it.
  */
-function refuseReplaced(auth: AuthService, handler: string, mutation: 'login' | 'register' | 'changePassword'): void {
+function refuseReplaced(auth: AuthService, handler: string, mutation: 'login' | 'register' | 'changePassword' | 'resetPassword'): void {
   if (auth.replacedByApp.has(handler)) {
-    const path = { login: '/auth/local', register: '/auth/local/register', changePassword: '/auth/change-password' }[mutation];
+    const path = { login: '/auth/local', register: '/auth/local/register', changePassword: '/auth/change-password', resetPassword: '/auth/reset-password' }[mutation];
     throw new ApplicationError(`${mutation} is not available through GraphQL: the app's strapi-server replaces ${handler}, which Cairn runs on its REST route only (POST /api${path})`);
   }
 }

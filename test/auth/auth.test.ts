@@ -261,6 +261,32 @@ describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
     }
   });
 
+  it("reset-password (REST and GraphQL) sets the password of the user holding the code, once, with Strapi 5.54's checks", async () => {
+    const users = app.cairn.strapi.db.query('plugin::users-permissions.user');
+    await app.request('POST', '/api/auth/local/register', { username: 'resetter', email: 'resetter@example.com', password: 'first pass' }, none);
+    const setCode = (code: string) => users.update({ where: { username: 'resetter' }, data: { resetPasswordToken: code } });
+    await setCode('code-1');
+    const reset = (body: object) => app.request('POST', '/api/auth/reset-password', body, none);
+    const refused = async (body: object) => {
+      const res = await reset(body);
+      return [res.status, res.body.error.message];
+    };
+    expect(await refused({ code: 'code-1', password: 'second pass', passwordConfirmation: 'other' })).toEqual([400, 'Passwords do not match']);
+    expect(await refused({ code: 'nope', password: 'second pass', passwordConfirmation: 'second pass' })).toEqual([400, 'Incorrect code provided']);
+    expect(await refused({ code: '', password: 'second pass', passwordConfirmation: 'second pass' })).toEqual([400, 'Incorrect code provided']);
+    expect(await refused({ code: { $ne: 'x' }, password: 'second pass', passwordConfirmation: 'second pass' })).toEqual([400, 'code must be a `string` type']);
+    expect(await refused({ code: 'code-1', password: 'x'.repeat(73), passwordConfirmation: 'x'.repeat(73) })).toEqual([400, 'Password must be less than 73 bytes']);
+    const ok = await reset({ code: 'code-1', password: 'second pass', passwordConfirmation: 'second pass' });
+    expect([ok.status, Object.keys(ok.body), ok.body.user.username]).toEqual([200, ['jwt', 'user'], 'resetter']);
+    expect((await users.findOne({ where: { username: 'resetter' }, select: ['resetPasswordToken'] })).resetPasswordToken).toBeNull();
+    expect(await refused({ code: 'code-1', password: 'third pass', passwordConfirmation: 'third pass' })).toEqual([400, 'Incorrect code provided']);
+    expect((await app.request('POST', '/api/auth/local', { identifier: 'resetter', password: 'second pass' }, none)).status).toBe(200);
+    await setCode('code-2');
+    const gql = await app.request('POST', '/graphql', { query: 'mutation { resetPassword(code: "code-2", password: "third pass", passwordConfirmation: "third pass") { jwt user { username } } }' }, none);
+    expect(gql.body.data.resetPassword.user).toEqual({ username: 'resetter' });
+    expect((await app.request('POST', '/api/auth/local', { identifier: 'resetter', password: 'third pass' }, none)).status).toBe(200);
+  });
+
   it("ratelimit as Strapi's koa2-ratelimit takes it: interval as { min: 5 }, and enabled: false for none", async () => {
     const limited = await startTestApp(dialect, {
       ...model,

@@ -195,6 +195,19 @@ describeEachDialect('users-permissions refresh mode', (dialect) => {
     await app.request('POST', '/api/auth/change-password', { currentPassword: 'Passw0rd2!', password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!' }, bearer(res.body.jwt));
   });
 
+  it('reset-password, as change-password: every session of the user ended, one opened, the token used up', async () => {
+    const before = await login();
+    await app.cairn.strapi.db.query('plugin::users-permissions.user').update({ where: { id: userId }, data: { resetPasswordToken: 'reset-me' } });
+    const res = await app.request('POST', '/api/auth/reset-password', { code: 'reset-me', password: 'Passw0rd3!', passwordConfirmation: 'Passw0rd3!' }, none);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['jwt', 'refreshToken', 'user']);
+    expect((await rows('user_id = ?', [String(userId)])).map((r) => r.session_id)).toEqual([decodeJwt(res.body.refreshToken).sessionId]);
+    expect((await refresh(before.refreshToken)).status).toBe(401);
+    const again = await app.request('POST', '/api/auth/reset-password', { code: 'reset-me', password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!' }, none);
+    expect([again.status, again.body.error.message]).toEqual([400, 'Incorrect code provided']);
+    await app.request('POST', '/api/auth/change-password', { currentPassword: 'Passw0rd3!', password: 'Passw0rd!', passwordConfirmation: 'Passw0rd!' }, bearer(res.body.jwt));
+  });
+
   it("GraphQL's login answers the access token of a new session (its payload has no refresh token, as Strapi's)", async () => {
     const res = await app.request('POST', '/graphql', { query: 'mutation { login(input: { identifier: "alice", password: "Passw0rd!" }) { jwt user { username } } }' }, { ...none, 'user-agent': CHROME_MAC });
     expect(res.body.errors).toBeUndefined();
