@@ -17,7 +17,10 @@ let jose: Promise<typeof import('jose')> | undefined;
 export const loadJose = () => (jose ??= import('jose'));
 
 /** The algorithms a `jwtSecret` signs with (Strapi's legacy mode signs and verifies with that secret alone). */
-export type JwtAlgorithm = 'HS256' | 'HS384' | 'HS512';
+export const SECRET_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
+/** The algorithms of a key pair (`privateKey` signs, `publicKey` verifies): Strapi 5.54's "refresh" mode takes them. */
+export const KEY_PAIR_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'] as const;
+export type JwtAlgorithm = (typeof SECRET_ALGORITHMS)[number] | (typeof KEY_PAIR_ALGORITHMS)[number];
 
 /** users-permissions' `jwt` options that Cairn reads (Strapi hands them all to jsonwebtoken's `sign`). */
 export interface JwtOptions {
@@ -25,7 +28,13 @@ export interface JwtOptions {
   algorithm?: JwtAlgorithm;
   issuer?: string;
   audience?: string | string[];
+  /** PEM keys of a key-pair algorithm (the "refresh" mode's session manager signs with one, verifies with the other). */
+  privateKey?: string;
+  publicKey?: string;
 }
+
+/** Whether `algorithm` signs with a key pair rather than `jwtSecret`. */
+export const usesKeyPair = (algorithm: JwtAlgorithm): boolean => !(SECRET_ALGORITHMS as readonly string[]).includes(algorithm);
 
 /**
  * Tokens as Strapi 5.54's users-permissions issues them in its default (legacy) mode: `{ id }` signed with
@@ -36,6 +45,12 @@ export interface JwtOptions {
 export function createJwtService(options: { secret?: string; jwt?: JwtOptions; environment: string; dir: string }): JwtService {
   const key = new TextEncoder().encode(jwtSecret(options));
   const { expiresIn = '30d', algorithm = 'HS256', issuer, audience } = options.jwt ?? {};
+  // Strapi's default mode hands the secret to jsonwebtoken whatever the algorithm: with a key pair's, every login fails.
+  if (usesKeyPair(algorithm)) {
+    throw new ConfigError(
+      `config/plugins: users-permissions.config.jwt.algorithm ${algorithm} signs with a key pair, which only the "refresh" mode uses (jwtManagement: 'refresh'); Strapi's default mode signs with jwtSecret (HS256, HS384 or HS512)`,
+    );
+  }
   return {
     async issue(userId) {
       const { SignJWT } = await loadJose();

@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Database } from '../database/types.js';
+import { ConfigError } from '../errors/index.js';
 import {
   deleteEndedSessions,
   deleteSession,
@@ -10,7 +11,7 @@ import {
   markSessionRotated,
   type StoredSession,
 } from '../database/sessions.js';
-import { loadJose, type JwtAlgorithm, type JwtOptions, type JwtService } from './jwt.js';
+import { loadJose, usesKeyPair, type JwtAlgorithm, type JwtOptions, type JwtService } from './jwt.js';
 
 /** users-permissions' `sessions` options (seconds), with Strapi 5.54's defaults. */
 export interface SessionLifespans {
@@ -55,7 +56,9 @@ export interface AccessClaims {
  * Strapi's mode checks them), so Strapi and Cairn accept each other's tokens on one database.
  */
 export class SessionManager {
-  private readonly key: Uint8Array;
+  /** What tokens are signed and verified with: `jwtSecret`, or a key pair's two halves (Strapi's getJwtKey). */
+  private readonly signKey: Uint8Array | KeyObject;
+  private readonly verifyKey: Uint8Array | KeyObject;
   private sinceCleanup = 0;
 
   constructor(
@@ -64,7 +67,19 @@ export class SessionManager {
     private readonly jwt: JwtOptions,
     private readonly lifespans: SessionLifespans,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    if (!usesKeyPair(this.algorithm)) {
+      this.signKey = this.verifyKey = new TextEncoder().encode(secret);
+      return;
+    }
+    const { privateKey, publicKey } = jwt;
+    const missing = [privateKey ? undefined : 'privateKey', publicKey ? undefined : 'publicKey'].filter(Boolean);
+    if (missing.length) throw new ConfigError(`config/plugins: users-permissions.config.jwt.algorithm ${this.algorithm} needs jwt.${missing.join(' and jwt.')} (PEM)`);
+    try {
+      this.signKey = createPrivateKey(privateKey!);
+      this.verifyKey = createPublicKey(publicKey!);
+    } catch (error) {
+      throw new ConfigError(`config/plugins: users-permissions.config.jwt.privateKey and publicKey must be PEM keys: ${(error as Error).message}`);
+    }
   }
 
   private get algorithm(): JwtAlgorithm {
@@ -207,14 +222,14 @@ export class SessionManager {
     jwt.setProtectedHeader({ alg: this.algorithm, typ: 'JWT' });
     if (this.jwt.issuer !== undefined) jwt.setIssuer(this.jwt.issuer);
     if (this.jwt.audience !== undefined) jwt.setAudience(this.jwt.audience);
-    return jwt.sign(this.key);
+    return jwt.sign(this.signKey);
   }
 
   /** A token's user and session, when it is a valid token of `type`; null for anything else. */
   private async verified(token: string, type: 'access' | 'refresh'): Promise<AccessClaims | null> {
     const { jwtVerify, errors } = await loadJose();
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, this.verifyKey, {
         algorithms: [this.algorithm],
         ...(this.jwt.issuer !== undefined ? { issuer: this.jwt.issuer } : {}),
         ...(this.jwt.audience !== undefined ? { audience: this.jwt.audience } : {}),

@@ -1,5 +1,6 @@
 import { isDatabaseClient } from '../database/clients.js';
 import { intervalMs, INTERVAL_UNITS } from './time-interval.js';
+import { KEY_PAIR_ALGORITHMS, SECRET_ALGORITHMS } from '../auth/jwt.js';
 
 /**
  * The keys of each config file: those Cairn reads, with the values it accepts, and those Strapi defines that Cairn
@@ -206,14 +207,17 @@ const usersPermissions = object({
     expiresIn: { check: (v) => (typeof v === 'string' || Number.isInteger(v) ? undefined : `must be a duration such as "30d" or a number of seconds, not ${show(v)}`) },
     algorithm: {
       check: (v) =>
-        ['HS256', 'HS384', 'HS512'].includes(v as string)
+        [...SECRET_ALGORITHMS, ...KEY_PAIR_ALGORITHMS].includes(v as never)
           ? undefined
-          : `must be HS256, HS384 or HS512 (signed with jwtSecret, as Strapi's default mode signs), not ${show(v)}`,
+          : `must be HS256, HS384 or HS512 (signed with jwtSecret), or in the "refresh" mode RS, ES or PS 256/384/512 (with privateKey and publicKey), not ${show(v)}`,
     },
+    // PEM keys of a key-pair algorithm, as Strapi 5.54's session manager reads them (checked when the mode starts).
+    privateKey: text,
+    publicKey: text,
     issuer: text,
     audience: { check: (v) => (typeof v === 'string' || (Array.isArray(v) && v.every((a) => typeof a === 'string')) ? undefined : `must be a string or a list of strings, not ${show(v)}`) },
     ...Object.fromEntries(
-      ['notBefore', 'subject', 'jwtid', 'noTimestamp', 'header', 'keyid', 'mutatePayload', 'encoding', 'privateKey', 'publicKey', 'allowInsecureKeySizes', 'allowInvalidAsymmetricKeyTypes'].map((name) => [name, unappliedJwtOption]),
+      ['notBefore', 'subject', 'jwtid', 'noTimestamp', 'header', 'keyid', 'mutatePayload', 'encoding', 'allowInsecureKeySizes', 'allowInvalidAsymmetricKeyTypes'].map((name) => [name, unappliedJwtOption]),
     ),
   }),
   // Strapi 5.54's two modes: `{ id }` JWTs (its default), or sessions with access and refresh tokens.
