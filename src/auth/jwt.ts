@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/index.js';
+import { SECRET_ALGORITHMS, type JwtAlgorithm } from '../project/jwt-algorithms.js';
 
 export interface JwtService {
   issue(userId: number): Promise<string>;
@@ -16,11 +17,7 @@ export interface JwtService {
 let jose: Promise<typeof import('jose')> | undefined;
 export const loadJose = () => (jose ??= import('jose'));
 
-/** The algorithms a `jwtSecret` signs with (Strapi's legacy mode signs and verifies with that secret alone). */
-export const SECRET_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
-/** The algorithms of a key pair (`privateKey` signs, `publicKey` verifies): Strapi 5.54's "refresh" mode takes them. */
-export const KEY_PAIR_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'] as const;
-export type JwtAlgorithm = (typeof SECRET_ALGORITHMS)[number] | (typeof KEY_PAIR_ALGORITHMS)[number];
+export type { JwtAlgorithm };
 
 /** users-permissions' `jwt` options that Cairn reads (Strapi hands them all to jsonwebtoken's `sign`). */
 export interface JwtOptions {

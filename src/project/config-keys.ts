@@ -1,6 +1,6 @@
 import { isDatabaseClient } from '../database/clients.js';
 import { intervalMs, INTERVAL_UNITS } from './time-interval.js';
-import { KEY_PAIR_ALGORITHMS, SECRET_ALGORITHMS } from '../auth/jwt.js';
+import { KEY_PAIR_ALGORITHMS, SECRET_ALGORITHMS } from './jwt-algorithms.js';
 
 /**
  * The keys of each config file: those Cairn reads, with the values it accepts, and those Strapi defines that Cairn
