@@ -13,6 +13,7 @@ import {
   GraphQLUnionType,
   type GraphQLFieldConfigMap,
   type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
   type GraphQLOutputType,
@@ -26,8 +27,17 @@ import { flatShape, type FlatShape } from './v5/style.js';
 
 const OPERATORS = ['eq', 'eqi', 'ne', 'nei', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi', 'contains', 'notContains', 'containsi', 'notContainsi', 'gt', 'gte', 'lt', 'lte'];
 
+/**
+ * Reads a relation of an entry that an app's own resolver answered without it (a Document Service result, say): the
+ * entry's document, in its version and locale, with that field populated as selected; its value under the field's
+ * response key (undefined: no such document).
+ */
+export type RelationLoader = (entry: Record<string, unknown>, info: GraphQLResolveInfo, context: unknown) => Promise<unknown>;
+
 /** Every GraphQL type generated from the model, built lazily and once. */
 export class TypeRegistry {
+  /** By content-type uid (the shadow CRUD sets them): see relationResolver. */
+  readonly relationLoaders = new Map<string, RelationLoader>();
   protected readonly objects = new Map<string, GraphQLObjectType>();
   protected readonly inputs = new Map<string, GraphQLInputObjectType>();
   protected readonly enums = new Map<string, GraphQLEnumType>();
@@ -116,8 +126,8 @@ export class TypeRegistry {
       case 'media': {
         const target = this.model.contentTypes.get(attribute.target)!;
         const many = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
-        if (many) this.addList(fields, attribute.name, target);
-        else fields[attribute.name] = { type: this.object(target), resolve: populated };
+        if (many) this.addList(fields, attribute.name, target, this.relationResolver(owner, populatedList));
+        else fields[attribute.name] = { type: this.object(target), resolve: this.relationResolver(owner, populated) };
         return;
       }
       case 'component': {
@@ -191,10 +201,30 @@ export class TypeRegistry {
   }
 
   /** A to-many field and its `_connection` twin, both taking filters, pagination and sort. */
-  protected addList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType): void {
+  protected addList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType, resolve: GraphQLFieldResolver<unknown, unknown> = populatedList): void {
     const args = this.listArgs(target);
-    fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: (parent, args, context, info) => ({ nodes: populatedList(parent, args, context, info) }) };
-    fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.listItem(this.object(target)))), args, resolve: populatedList };
+    const connection: GraphQLFieldResolver<unknown, unknown> = (parent, args, context, info) => {
+      const nodes = resolve(parent, args, context, info);
+      return nodes instanceof Promise ? nodes.then((list) => ({ nodes: list })) : { nodes };
+    };
+    fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: connection };
+    fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.listItem(this.object(target)))), args, resolve };
+  }
+
+  /**
+   * A relation (or media) field of a content type: what the statement populated under the field's response key, as
+   * every read of Cairn's answers it; an entry without that key (an app's resolver answered a Document Service result
+   * it did not populate) has it read, as Strapi's association resolver reads it for any entry.
+   */
+  protected relationResolver(owner: ContentType | Component, base: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
+    if (owner.modelType !== 'contentType') return base;
+    const empty = base === populatedList ? [] : null;
+    return (parent, args, context, info) => {
+      const entry = parent as Record<string, unknown>;
+      const load = entry[info.path.key] === undefined ? this.relationLoaders.get(owner.uid) : undefined;
+      if (!load) return base(parent, args, context, info);
+      return load(entry, info, context).then((value) => value ?? empty);
+    };
   }
 
   /** The arguments of a list field (a to-many relation, a repeatable component): filters, pagination, sort. */

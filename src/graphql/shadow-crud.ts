@@ -1,4 +1,4 @@
-import { GraphQLList, GraphQLString, getNamedType, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLObjectType, type GraphQLOutputType, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { GraphQLList, GraphQLString, Kind, getNamedType, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLObjectType, type GraphQLOutputType, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { FastifyRequest } from 'fastify';
 import type { Documents, PaginationMeta } from '../documents/index.js';
 import type { ContentType } from '../model/types.js';
@@ -35,6 +35,7 @@ export function addShadowCrud(host: GraphqlHost, options: GraphqlOptions, ext: G
     const crud = ext.shadowCRUD(ct.uid);
     if (!shape.exposes(ct) || !crud.isEnabled()) continue;
     const fields = new CrudFields(host, options, shape, ct);
+    shape.registry.relationLoaders.set(ct.uid, (entry, info, context) => fields.related(entry, info, (context as GraphqlContext).request));
     const add = (to: RootFieldMap, name: string, action: ShadowCrudAction, make: () => RootFieldConfig | undefined) => {
       if (!crud.isActionEnabled(action)) return;
       const field = make();
@@ -227,6 +228,24 @@ export class CrudFields {
       return documentId === null ? null : trx.findOneJson(spec, documentId);
     });
     return form.value(parseEntry(text));
+  }
+
+  /**
+   * A relation field of an entry an app's resolver answered without it: the entry's document read again in the
+   * version and locale the entry is of, with that field populated as the query selects it (RelationLoader).
+   */
+  async related(entry: Record<string, unknown>, info: GraphQLResolveInfo, request: FastifyRequest): Promise<unknown> {
+    if (typeof entry.documentId !== 'string') return undefined;
+    const { ct } = this;
+    const version: Version = {
+      status: ct.draftAndPublish && (entry.publishedAt === null || entry.publishedAt === undefined) ? 'draft' : 'published',
+      locale: ct.localized && typeof entry.locale === 'string' ? entry.locale : undefined,
+    };
+    // The selection of this field alone, on the entry's type.
+    const form: AnswerForm = { type: this.type, selection: (i) => ({ kind: Kind.SELECTION_SET, selections: i.fieldNodes }), entry: () => undefined };
+    const spec = await this.spec(form, version, request, info, 'related', false);
+    const found = parseEntry(await this.documents.findOneJson(spec!, entry.documentId));
+    return found?.[info.path.key];
   }
 
   /**

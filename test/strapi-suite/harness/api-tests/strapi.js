@@ -275,6 +275,8 @@ function cairnPlugin(strapi, name) {
   return new Proxy(plugin, {
     get(target, key) {
       const member = Reflect.get(target, key);
+      // A member Cairn's plugin object lacks (`provider`, `contentTypes`...) is Strapi's in-process plugin.
+      if (member === undefined && typeof key === 'string' && !PROBED.has(key)) throw new OutOfScope(`strapi.plugin('${name}').${key} is an in-process Strapi object`);
       if (typeof member !== 'function') return member;
       return (...args) => {
         let result;
