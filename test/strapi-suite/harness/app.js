@@ -19,6 +19,7 @@ const REPO = resolve(__dirname, '../../..');
 /** The test app's users-permissions secret (see writeAppFolder). */
 const JWT_SECRET = 'strapi-suite-jwt-secret';
 const API_TOKEN_SALT = 'strapi-suite-api-token-salt';
+const APP_KEYS = ['strapi-suite-key-1', 'strapi-suite-key-2'];
 /** The global the app folder's src/index.js calls for the instance's bootstrap (see writeAppFolder). */
 const BOOTSTRAP = 'cairn.strapi-suite.bootstrap';
 
@@ -177,8 +178,9 @@ function writeAppFolder(extensible) {
   const plugins = { graphql: { config: { v4CompatibilityMode: true } }, i18n: { config: i18n }, 'users-permissions': { config: { jwtSecret: JWT_SECRET } } };
   for (const [name, config] of Object.entries(state.pluginConfig)) plugins[name] = { config: merge({}, plugins[name]?.config, config) };
   writeFileSync(join(dir, 'config', 'plugins.json'), JSON.stringify(plugins, null, 2));
-  // Strapi's test instance trusts X-Forwarded-* (`server.proxy.koa`, for asHTTPS()); its .env has an API_TOKEN_SALT.
-  writeFileSync(join(dir, 'config', 'server.json'), JSON.stringify({ proxy: { koa: true } }, null, 2));
+  // Strapi's test instance trusts X-Forwarded-* (`server.proxy.koa`, for asHTTPS()); its .env has APP_KEYS (cookies
+  // are signed with them) and an API_TOKEN_SALT.
+  writeFileSync(join(dir, 'config', 'server.json'), JSON.stringify({ proxy: { koa: true }, app: { keys: APP_KEYS } }, null, 2));
   writeFileSync(join(dir, 'config', 'admin.json'), JSON.stringify({ apiToken: { salt: API_TOKEN_SALT } }, null, 2));
   // The instance's bootstrap, as the app's (Cairn runs an app's src/index.js bootstrap once its plugins are set up).
   const index = join(dir, 'src', 'index.js');
