@@ -3,7 +3,7 @@ import { AuthService, USER_UID } from './auth-service.js';
 import type { AuthHost } from './host.js';
 import { createJwtService, jwtSecret, type JwtOptions } from './jwt.js';
 import { permissionActions } from './actions.js';
-import { RoleAdmin } from './role-admin.js';
+import { RoleAdmin, strapiRoleService } from './role-admin.js';
 import { Permissions } from './roles.js';
 import { registerAuthRoutes, usersPermissionsActions } from './routes.js';
 import { ApiTokens } from './tokens.js';
@@ -76,7 +76,8 @@ export async function registerAuth(host: AuthHost): Promise<void> {
   const roles = new RoleAdmin(host.db, host.model, host.documents('plugin::users-permissions.role'), permissions);
   const cookies = new RefreshCookies({ config: config.sessions ?? {}, production: host.config.environment === 'production', appKeys: host.config.server.app?.keys });
   const actions = usersPermissionsActions(host, auth, roles, cookies);
-  host.services.set('users-permissions', { permissions, jwt, tokens, auth, actions, cookies });
+  // `role` is Strapi's service of that name (app code reaches it as strapi.service('plugin::users-permissions.role')).
+  host.services.set('users-permissions', { permissions, jwt, tokens, auth, actions, cookies, role: strapiRoleService(roles) });
   registerAuthRoutes(host.fastify, host, auth, actions, host.usersPermissionsRoutesByApp);
 }
 

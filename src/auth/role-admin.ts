@@ -142,6 +142,22 @@ export class RoleAdmin {
   }
 }
 
+/**
+ * users-permissions' role service as app code calls it (`strapi.service('plugin::users-permissions.role')`, Strapi's
+ * services/role.js): `find()`, `findOne(id)` (the role with its permissions tree), `createRole(data)`,
+ * `updateRole(id, data)` (as in Strapi, `data.permissions` is the role's whole set) and `deleteRole(id)`, over the
+ * role administration the REST routes use.
+ */
+export function strapiRoleService(roles: RoleAdmin) {
+  return {
+    find: () => roles.find(),
+    findOne: (roleID: number | string) => roles.findOne(String(roleID)),
+    createRole: (data: unknown) => roles.create(data),
+    updateRole: (roleID: number | string, data: unknown) => roles.update(String(roleID), data),
+    deleteRole: (roleID: number | string) => roles.delete(String(roleID)),
+  };
+}
+
 /** A role id from the path: anything but a whole number names no role. */
 function roleId(id: string): number {
   if (!/^\d+$/.test(id)) throw new NotFoundError('Role not found');

@@ -243,8 +243,10 @@ export class CrudFields {
     };
     // The selection of this field alone, on the entry's type.
     const form: AnswerForm = { type: this.type, selection: (i) => ({ kind: Kind.SELECTION_SET, selections: i.fieldNodes }), entry: () => undefined };
-    const spec = await this.spec(form, version, request, info, 'related', false);
-    const found = parseEntry(await this.documents.findOneJson(spec!, entry.documentId));
+    // Strapi's association resolver gives an app resolver's entry no status: every row its links name (a row
+    // without Draft & Publish links both versions of a target that has them).
+    const spec = { ...(await this.spec(form, version, request, info, 'related', false))!, everyLinkedVersion: true };
+    const found = parseEntry(await this.documents.findOneJson(spec, entry.documentId));
     return found?.[info.path.key];
   }
 

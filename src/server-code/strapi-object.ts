@@ -13,6 +13,9 @@ export interface ServerCodeRegistry {
 /** Members that code probes without meaning Strapi's API (await, JSON, inspection, test matchers): undefined, not an error. */
 export const QUIET = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
 
+/** Plugins' services app code may get by uid: those Cairn serves with Strapi's API (the others are Cairn's own objects). */
+const STRAPI_PLUGIN_SERVICES = new Set(['plugin::users-permissions.role']);
+
 /** The error for a member of `strapi` that Cairn does not provide. */
 export function notProvided(key: string): NotProvidedError {
   return new NotProvidedError(`strapi.${key} is not provided by Cairn (see README's list of the Strapi APIs Cairn runs)`);
@@ -30,8 +33,14 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
   const components = Object.fromEntries([...host.model.components].map(([uid, c]) => [uid, schemaOf(c)]));
   const known = (kind: string, map: Map<string, unknown>, uid: string) => {
     const found = map.get(uid);
-    // A plugin's own services and controllers (`plugin::users-permissions.role`) are Strapi's, not the app's.
-    if (found === undefined && uid.startsWith('plugin::')) throw notProvided(`${kind}('${uid}')`);
+    if (found === undefined && uid.startsWith('plugin::')) {
+      // A plugin's services Cairn provides with Strapi's API; other plugin services and controllers are Strapi's code.
+      if (kind === 'service' && STRAPI_PLUGIN_SERVICES.has(uid)) {
+        const [plugin, service] = uid.slice('plugin::'.length).split('.');
+        return host.plugin(plugin).service(service);
+      }
+      throw notProvided(`${kind}('${uid}')`);
+    }
     if (found === undefined) throw new Error(`strapi.${kind}('${uid}'): no such ${kind} (the app has ${[...map.keys()].join(', ') || 'none'})`);
     return found;
   };

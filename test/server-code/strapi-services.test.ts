@@ -20,10 +20,26 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-it("a plugin's service or controller by uid is not provided by Cairn; an app's unknown one is no such service", () => {
+it("a plugin's service or controller by uid is not provided by Cairn (but the role service); an app's unknown one is no such service", () => {
   const strapi = app.cairn.strapi as unknown as { service(uid: string): unknown; controller(uid: string): unknown };
   expect(typeof (strapi.service('api::note.note') as { find: unknown }).find).toBe('function');
-  expect(() => strapi.service('plugin::users-permissions.role')).toThrow("strapi.service('plugin::users-permissions.role') is not provided by Cairn");
+  expect(() => strapi.service('plugin::users-permissions.user')).toThrow("strapi.service('plugin::users-permissions.user') is not provided by Cairn");
   expect(() => strapi.controller('plugin::users-permissions.auth')).toThrow("strapi.controller('plugin::users-permissions.auth') is not provided by Cairn");
   expect(() => strapi.service('api::nope.nope')).toThrow("strapi.service('api::nope.nope'): no such service (the app has api::note.note)");
+});
+
+it("users-permissions' role service, as a bootstrap uses it to open a route to the public role (Strapi's findOne and updateRole)", async () => {
+  type Tree = Record<string, { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }>;
+  const roles = (app.cairn.strapi as unknown as { service(uid: string): Record<string, (...args: unknown[]) => Promise<any>> }).service('plugin::users-permissions.role');
+  const publicRole = (await app.cairn.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } })) as { id: number };
+  expect((await app.request('GET', '/api/notes', undefined, { authorization: '' })).status).toBe(403);
+  const role = await roles.findOne(publicRole.id);
+  const tree = role.permissions as Tree;
+  expect([role.type, tree['api::note'].controllers.note.find]).toEqual(['public', { enabled: false, policy: '' }]);
+  tree['api::note'].controllers.note.find.enabled = true;
+  await roles.updateRole(publicRole.id, { permissions: tree });
+  expect((await app.request('GET', '/api/notes', undefined, { authorization: '' })).status).toBe(200);
+  expect((await roles.findOne(publicRole.id)).permissions['api::note'].controllers.note.find.enabled).toBe(true);
+  await expect(roles.findOne(999_999)).rejects.toThrow('Role not found');
+  expect((await roles.find()).map((r: { type: string }) => r.type).sort()).toEqual(['authenticated', 'public']);
 });

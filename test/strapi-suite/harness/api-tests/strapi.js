@@ -349,8 +349,9 @@ function runtimeConfig(config) {
  * (createAuthenticatedUser): the user service's `add`, which Strapi 5.54 runs as a Document Service create of the
  * user with its role populated (its Document Service hashes the password), here Cairn's Document Service; and the jwt
  * service's synchronous `issue`, an HS256 token signed with the secret the running Cairn verifies with (the test
- * app's `jwtSecret`, or the one its bootstrap set), as Strapi signs it (jsonwebtoken, 30 days). Any other service, or
- * member, is an in-process Strapi object, out of scope.
+ * app's `jwtSecret`, or the one its bootstrap set), as Strapi signs it (jsonwebtoken, 30 days). Any other service is the
+ * one Cairn gives app code; one it does not provide, or a member of these two, is an in-process Strapi object, out
+ * of scope.
  */
 function pluginService(uid) {
   const USER = 'plugin::users-permissions.user';
@@ -371,7 +372,14 @@ function pluginService(uid) {
       `strapi.service('${uid}')`,
     );
   }
-  throw new OutOfScope(`strapi.service('${uid}') is an in-process Strapi object`);
+  // Any other: the service Cairn gives app code (an app's, users-permissions' role service); one it does not provide
+  // is an in-process Strapi object.
+  try {
+    return outOfScopeWhereNotProvided(cairnStrapi().service(uid));
+  } catch (error) {
+    if (error instanceof Error && /is not provided by Cairn/.test(error.message)) throw new OutOfScope(`strapi.service('${uid}') is an in-process Strapi object`);
+    throw error;
+  }
 }
 
 /** `members`, where any other member is an in-process Strapi object (`what` names the object): out of scope. */
