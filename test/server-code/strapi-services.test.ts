@@ -30,7 +30,12 @@ it("a plugin's service or controller by uid is not provided by Cairn (but the ro
 
 it("users-permissions' role service, as a bootstrap uses it to open a route to the public role (Strapi's findOne and updateRole)", async () => {
   type Tree = Record<string, { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }>;
-  const roles = (app.cairn.strapi as unknown as { service(uid: string): Record<string, (...args: unknown[]) => Promise<any>> }).service('plugin::users-permissions.role');
+  type RoleService = {
+    find(): Promise<Array<{ type: string }>>;
+    findOne(id: number): Promise<{ type: string; permissions: Tree }>;
+    updateRole(id: number, data: { permissions: Tree }): Promise<void>;
+  };
+  const roles = (app.cairn.strapi as unknown as { service(uid: string): RoleService }).service('plugin::users-permissions.role');
   const publicRole = (await app.cairn.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } })) as { id: number };
   expect((await app.request('GET', '/api/notes', undefined, { authorization: '' })).status).toBe(403);
   const role = await roles.findOne(publicRole.id);
@@ -41,5 +46,5 @@ it("users-permissions' role service, as a bootstrap uses it to open a route to t
   expect((await app.request('GET', '/api/notes', undefined, { authorization: '' })).status).toBe(200);
   expect((await roles.findOne(publicRole.id)).permissions['api::note'].controllers.note.find.enabled).toBe(true);
   await expect(roles.findOne(999_999)).rejects.toThrow('Role not found');
-  expect((await roles.find()).map((r: { type: string }) => r.type).sort()).toEqual(['authenticated', 'public']);
+  expect((await roles.find()).map((r) => r.type).sort()).toEqual(['authenticated', 'public']);
 });
