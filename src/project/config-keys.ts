@@ -53,13 +53,13 @@ const oneOf = (...allowed: string[]): KeyRule => ({
   check: (v) => (allowed.includes(v as string) ? undefined : `must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, not ${show(v)}`),
 });
 const object = (keys: Record<string, KeyRule>, extra: Omit<KeyRule, 'keys'> = {}): KeyRule => ({ keys, ...extra });
-/** Keys Strapi defines that Cairn has no use for: accepted as they are. */
 /** koa2-ratelimit's `interval`: milliseconds, or an object of whole time units ({ min: 5 }). */
 const checkInterval = (v: unknown): string | undefined =>
   (Number.isInteger(v) && (v as number) >= 1) || (isPlain(v) && intervalMs(v) !== undefined)
     ? undefined
     : `must be a positive number of milliseconds or an object of ${INTERVAL_UNITS.join(', ')} such as { min: 5 }, not ${isPlain(v) ? JSON.stringify(v) : show(v)}`;
 
+/** Keys Strapi defines that Cairn has no use for: accepted as they are. */
 const strapiKeys = (...names: string[]): Record<string, KeyRule> => Object.fromEntries(names.map((n) => [n, ANY]));
 
 const server = object({
@@ -237,7 +237,7 @@ const usersPermissions = object({
   }),
   register: object({ enabled: bool, allowedFields: { check: (v) => (Array.isArray(v) && v.every((f) => typeof f === 'string') ? undefined : `must be a list of attribute names, not ${show(v)}`) } }),
   minPasswordLength: positiveInteger,
-  // koa2-ratelimit's options, as Strapi passes them on: `interval` in milliseconds or as { min: 5 } (auth/rate-limit-window.ts).
+  // koa2-ratelimit's options, as Strapi passes them on: `interval` in milliseconds or as { min: 5 } (project/time-interval.ts).
   ratelimit: object({ enabled: bool, max: positiveInteger, interval: { check: checkInterval }, window: positiveInteger }, { open: true }),
   ...strapiKeys('layout', 'callback', 'validationRules', 'email', 'providers', 'advanced'),
 });
