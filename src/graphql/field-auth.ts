@@ -1,7 +1,7 @@
 import type { Caller } from '../auth/access-control.js';
 
 /**
- * What a root field needs from its caller, declared by the schema builders in the field's config as
+ * What a root field (or a relation field: its target's `find`) needs from its caller, declared by the schema builders in the field's config as
  * `extensions: { cairn: <FieldAuth> }` and enforced in one place (`finalizeSchema`'s resolver wrapper):
  * - `{ action }`: the caller's role or token must grant the action (`api::article.article.find`);
  * - `{ public: true }`: anyone (register, login);

@@ -10,8 +10,8 @@ const ROOTS = new Set(['Query', 'Mutation', 'Subscription']);
 
 /**
  * The schema served, from the one a builder generated (v5's flat shape or v4's): the app's extensions merged in
- * (nexus `types`, `typeDefs`, `resolvers`), then every root field, and every field with a `resolversConfig`,
- * wrapped in one chain: auth, policies, middlewares, resolver. Errors in the app's configuration stop start-up.
+ * (nexus `types`, `typeDefs`, `resolvers`), then every root field, every relation field (its target's `find`) and
+ * every field with a `resolversConfig`, wrapped in one chain: auth, policies, middlewares, resolver. Errors in the app's configuration stop start-up.
  */
 export async function finalizeSchema(
   generated: GraphQLSchema,
@@ -45,8 +45,9 @@ export async function finalizeSchema(
       const config = configs[key];
       const custom = field.resolve !== undefined && field.resolve !== generatedResolvers.get(key);
       if (config || custom) customized.add(key);
-      if (!root && !config) continue;
-      const rule = authRule(root, config, declaredAuth(field.extensions));
+      const declared = declaredAuth(field.extensions);
+      if (!root && !config && !declared) continue;
+      const rule = authRule(root, config, declared);
       const chain = config ? resolveChain(key, config, cairn, named) : { policies: [], middlewares: [] };
       // The schema was built for this app alone and is not shared: wrapping in place spares a copy of every type.
       field.resolve = wrapResolver(cairn, field.resolve as GraphQLFieldResolver<unknown, ResolverContext> | undefined, rule, chain, custom) as typeof field.resolve;

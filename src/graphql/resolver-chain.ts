@@ -20,9 +20,9 @@ export interface ResolverContext {
 export type AuthRule = { check: false } | { check: true; scope?: string[] };
 
 /**
- * The rule of one field. A root field: `resolversConfig.auth` if given (`false`, or `{ scope }`), else what the
- * builder declared, else (a root field an extension added) an authenticated caller, as Strapi does. A nested
- * field is checked only when its `resolversConfig` sets `auth`.
+ * The rule of one field: `resolversConfig.auth` if given (`false`, or `{ scope }`), else what the builder declared
+ * (a root field's action, a relation field's target `find`), else, for a root field an extension added, an
+ * authenticated caller, as Strapi does. Other nested fields are not checked.
  */
 export function authRule(root: boolean, config: ResolverConfig | undefined, declared: FieldAuth | undefined): AuthRule {
   if (config?.auth === false) return { check: false };
@@ -30,7 +30,7 @@ export function authRule(root: boolean, config: ResolverConfig | undefined, decl
     const scope = config.auth.scope;
     return { check: true, scope: scope === undefined ? undefined : Array.isArray(scope) ? scope : [scope] };
   }
-  if (!root) return { check: false };
+  if (!root) return declared && 'action' in declared ? { check: true, scope: [declared.action] } : { check: false };
   if (declared && 'public' in declared) return { check: false };
   if (declared && 'action' in declared) return { check: true, scope: [declared.action] };
   return { check: true };

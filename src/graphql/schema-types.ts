@@ -23,6 +23,8 @@ import { PUBLICATION_FILTER_MODES } from '../query/index.js';
 import { componentTypeName, enumName, typeName } from './names.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar } from './scalars.js';
 import { GraphqlExtensionService } from './extension.js';
+import { needs } from './field-auth.js';
+import { findAction } from '../auth/access-control.js';
 import { flatShape, type FlatShape } from './v5/style.js';
 
 const OPERATORS = ['eq', 'eqi', 'ne', 'nei', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi', 'contains', 'notContains', 'containsi', 'notContainsi', 'gt', 'gte', 'lt', 'lte'];
@@ -126,8 +128,11 @@ export class TypeRegistry {
       case 'media': {
         const target = this.model.contentTypes.get(attribute.target)!;
         const many = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
-        if (many) this.addList(fields, attribute.name, target, this.relationResolver(owner, populatedList));
-        else fields[attribute.name] = { type: this.object(target), resolve: this.relationResolver(owner, populated) };
+        // A relation field needs its target's `find`, as Strapi's type builder sets it in `resolversConfig`: a
+        // caller without it gets "Forbidden access" on the field. Strapi sets none on media fields.
+        const extensions = attribute.kind === 'relation' ? needs({ action: findAction(target.uid) }) : undefined;
+        if (many) this.addList(fields, attribute.name, target, this.relationResolver(owner, populatedList), extensions);
+        else fields[attribute.name] = { type: this.object(target), resolve: this.relationResolver(owner, populated), extensions };
         return;
       }
       case 'component': {
@@ -201,14 +206,20 @@ export class TypeRegistry {
   }
 
   /** A to-many field and its `_connection` twin, both taking filters, pagination and sort. */
-  protected addList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType, resolve: GraphQLFieldResolver<unknown, unknown> = populatedList): void {
+  protected addList(
+    fields: GraphQLFieldConfigMap<unknown, unknown>,
+    name: string,
+    target: ContentType,
+    resolve: GraphQLFieldResolver<unknown, unknown> = populatedList,
+    extensions?: ReturnType<typeof needs>,
+  ): void {
     const args = this.listArgs(target);
     const connection: GraphQLFieldResolver<unknown, unknown> = (parent, args, context, info) => {
       const nodes = resolve(parent, args, context, info);
       return nodes instanceof Promise ? nodes.then((list) => ({ nodes: list })) : { nodes };
     };
-    fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: connection };
-    fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.listItem(this.object(target)))), args, resolve };
+    fields[`${name}_connection`] = { type: this.relationCollection(target), args, resolve: connection, extensions };
+    fields[name] = { type: new GraphQLNonNull(new GraphQLList(this.listItem(this.object(target)))), args, resolve, extensions };
   }
 
   /**

@@ -119,14 +119,28 @@ describeEachDialect('GraphQL (Strapi v5 shape)', (dialect) => {
     expect(syntax.body.errors![0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
   });
 
-  it('permissions: FORBIDDEN without the action; unreadable populated types are null', async () => {
+  it('permissions: FORBIDDEN without the action, on a root field or on a relation field to a type the caller may not find', async () => {
     const none = { authorization: '' };
     const forbidden = await gql('mutation { createCategory(data: { name: "x" }) { name } }', undefined, none);
     expect(forbidden.status).toBe(200);
     expect(forbidden.body.errors![0].extensions).toMatchObject({ code: 'FORBIDDEN', error: { name: 'ForbiddenError' } });
     expect(forbidden.body.data).toEqual({ createCategory: null });
+    // The public role may find restaurants and chefs, not categories: Strapi's relation fields carry their
+    // target's `find` scope. `categories` is `[Category!]!`, so its null climbs to the (nullable) list item.
     const populated = await gql('{ restaurants(sort: "name:asc") { name chef { name } categories { name } } }', undefined, none);
-    expect(populated.body.data!.restaurants[0]).toEqual({ name: 'R1', chef: { name: 'Ann' }, categories: [] });
+    expect(populated.status).toBe(200);
+    expect(populated.body.data).toEqual({ restaurants: [null, null, null] });
+    expect(populated.body.errors).toHaveLength(3);
+    expect(populated.body.errors![0]).toMatchObject({ message: 'Forbidden access', path: ['restaurants', 0, 'categories'], extensions: { code: 'FORBIDDEN' } });
+    // The connection twin is nullable: the entry stays, the field is null.
+    const connection = await gql('{ restaurants(sort: "name:asc") { name categories_connection { nodes { name } } } }', undefined, none);
+    expect(connection.body.data!.restaurants[0]).toEqual({ name: 'R1', categories_connection: null });
+    expect(connection.body.errors![0]).toMatchObject({ message: 'Forbidden access', path: ['restaurants', 0, 'categories_connection'] });
+    // A relation to a type the caller may find, and the same query with a user who may find categories.
+    const allowed = await gql('{ restaurants(sort: "name:asc") { name chef { name } } }', undefined, none);
+    expect(allowed.body).toEqual({ data: { restaurants: [{ name: 'R1', chef: { name: 'Ann' } }, { name: 'R2', chef: { name: 'Ann' } }, { name: 'R3', chef: { name: 'Bob' } }] } });
+    const full = await gql('{ restaurants(sort: "name:asc") { name categories(sort: "name:asc") { name } } }');
+    expect(full.body.data!.restaurants[0]).toEqual({ name: 'R1', categories: [{ name: 'Pizza' }, { name: 'Sushi' }] });
     // A bad credential is the request's 401, before the operation runs (Strapi's answer, test/strapi-db goldens).
     const bad = await gql('{ chefs { name } }', undefined, { authorization: 'Bearer nope' });
     expect(bad.status).toBe(401);

@@ -16,6 +16,8 @@ import type { Attribute, Component, ContentType } from '../../model/types.js';
 import { TypeRegistry, populated, populatedList } from '../schema-types.js';
 import { typeName } from '../names.js';
 import { DateTimeScalar } from '../scalars.js';
+import { needs } from '../field-auth.js';
+import { findAction } from '../../auth/access-control.js';
 
 type Entry = Record<string, unknown>;
 type Resolver = GraphQLFieldResolver<Entry, unknown, Record<string, unknown>>;
@@ -56,12 +58,14 @@ export class V4TypeRegistry extends TypeRegistry {
     }
     const target = this.model.contentTypes.get(attribute.target!)!;
     const many = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
-    if (many) this.addRelationList(fields, attribute.name, target);
-    else fields[attribute.name] = { type: this.entityResponse(target), resolve: (parent, args, context, info) => ({ data: populated(parent, args, context, info) }) };
+    // Strapi v4's type builder gives a relation field (not media, not morph) its target's `find` scope.
+    const extensions = attribute.kind === 'relation' ? needs({ action: findAction(target.uid) }) : undefined;
+    if (many) this.addRelationList(fields, attribute.name, target, extensions);
+    else fields[attribute.name] = { type: this.entityResponse(target), resolve: (parent, args, context, info) => ({ data: populated(parent, args, context, info) }), extensions };
   }
 
   /** A to-many relation: `{ data: [...] }`, with filters, pagination, sort (and publicationState for D&P targets). */
-  private addRelationList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType): void {
+  private addRelationList(fields: GraphQLFieldConfigMap<unknown, unknown>, name: string, target: ContentType, extensions?: ReturnType<typeof needs>): void {
     const args: GraphQLFieldConfigArgumentMap = {
       filters: { type: this.filters(target) },
       pagination: { type: this.paginationArg, defaultValue: {} },
@@ -69,7 +73,7 @@ export class V4TypeRegistry extends TypeRegistry {
     };
     if (target.draftAndPublish) args.publicationState = { type: this.publicationState, defaultValue: 'LIVE' };
     const resolve: Resolver = (parent, args, context, info) => ({ data: populatedList(parent, args, context, info) });
-    fields[name] = { type: this.relationResponseCollection(target), args, resolve: resolve as never };
+    fields[name] = { type: this.relationResponseCollection(target), args, resolve: resolve as never, extensions };
   }
 
   entity(target: ContentType): GraphQLObjectType {
