@@ -39,6 +39,7 @@ import { registerHealth } from './health.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
 import { registerUpload } from '../upload/index.js';
 import { registerAuth } from '../auth/index.js';
+import { registerEmail } from '../email/index.js';
 import { graphqlEndpoint, registerGraphql, registerGraphqlServices } from '../graphql/index.js';
 import { ContentApiParams, loadApplicationMiddlewares, loadPluginExtensions, registerServerCode, strapiModuleAliases, type PluginExtensions } from '../server-code/index.js';
 import { loudMembers } from '../errors/index.js';
@@ -63,12 +64,12 @@ import { readClientAddressFrom, trustProxyOf } from './proxy-trust.js';
 import { registerI18nServices } from './i18n-services.js';
 
 /**
- * Features beyond the core (auth, upload, graphql) register themselves here: each adds routes, hooks and
+ * Features beyond the core (email, auth, upload, graphql) register themselves here: each adds routes, hooks and
  * replaces `cairn.access`, and leaves its database work (tables, seeded rows) in `cairn.setup`. Order matters:
- * auth first, so the others' routes are guarded.
+ * email before auth, which sends with it; auth before the others, so their routes are guarded.
  */
 export type Feature = (cairn: Cairn) => Promise<void>;
-const FEATURES: Feature[] = [registerAuth, registerUpload, registerGraphql];
+const FEATURES: Feature[] = [registerEmail, registerAuth, registerUpload, registerGraphql];
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 

@@ -1,4 +1,5 @@
 import { strapiDocuments, type StrapiDocuments } from '../documents/strapi-service.js';
+import { strapiStore, type StrapiStore } from './strapi-store.js';
 import type { LifecycleSubscriber } from '../documents/hooks.js';
 import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
@@ -33,6 +34,7 @@ interface FaceHost {
 export type StrapiFace<T extends FaceHost> = Omit<T, 'documents' | 'db' | 'config'> & {
   documents: StrapiDocuments;
   config: StrapiConfig;
+  store: StrapiStore;
   db: Omit<Database, 'query' | 'transaction' | 'dialect'> & {
     /** Strapi's knex on the app's database: its queries run outside Cairn's transactions. */
     connection: Knex;
@@ -57,7 +59,7 @@ type StrapiDbQuery = ((uid: string) => QueryEngine) & Database['query'];
  * (`strapi.documents(uid).findMany()`, `strapi.documents.use(middleware)`); `strapi.db.lifecycles.subscribe` adds
  * lifecycle subscribers; `strapi.config` is Strapi's config provider (get, set, has); `strapi.db.query(uid)` is Strapi's Query Engine (its reads: documents/query-engine.ts), while
  * `db.query(sql, params)` stays Cairn's SQL (a model's uid is never SQL); `strapi.db.transaction(cb)` is Strapi's
- * (strapi-transaction.ts); `strapi.db.metadata` Strapi's model metadata (database/strapi-layout/metadata.ts); once the server code is registered, Strapi's members it provides (`service`, `controller`,
+ * (strapi-transaction.ts); `strapi.store` Strapi's core store (strapi-store.ts); `strapi.db.metadata` Strapi's model metadata (database/strapi-layout/metadata.ts); once the server code is registered, Strapi's members it provides (`service`, `controller`,
  * `contentTypes`...), the app's own (`plugin`, `customFields`, `log`...); any other member is an error.
  */
 export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
@@ -67,12 +69,15 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
   });
   const lifecycles = { subscribe: (subscriber: LifecycleSubscriber) => cairn.documentHooks.subscribe(subscriber) };
   let db: object | undefined;
+  // Strapi's core store, in the transaction of a `strapi.db.transaction` callback as the Query Engine is.
+  const store = strapiStore(() => cairn.documentHooks.transaction ?? cairn.db);
   // Built once, on first read: the model does not change while the app runs.
   let metadata: StrapiMetadata | undefined;
   let dialect: StrapiDialect | undefined;
   return new Proxy(cairn, {
     get: (target, key) => {
       if (key === 'documents') return documents;
+      if (key === 'store') return store;
       // Strapi's config provider, from register() on (the app's config itself stays `cairn.config`).
       if (key === 'config') return cairn.strapiConfig;
       if (key === 'db') {

@@ -1,7 +1,23 @@
 import bcrypt from 'bcryptjs';
-import { randomUUID } from 'node:crypto';
-import { findUserByEmailOrUsername, findUserId, findUserIdByResetToken, findUserIdWith, findUserPassword, findUserWithRole, resetUserPassword, setUserPassword, type UserWithRole } from '../database/users.js';
-import { ApplicationError, BadRequestError, ForbiddenError, NotFoundError, RateLimitError, UnauthorizedError, ValidationError, type FieldError } from '../errors/index.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import {
+  confirmUserEmail,
+  findUserByEmail,
+  findUserByEmailOrUsername,
+  findUserId,
+  findUserIdByResetToken,
+  findUserIdWith,
+  findUserPassword,
+  findUserWithRole,
+  resetUserPassword,
+  setUserPassword,
+  setUserToken,
+  type UserWithRole,
+} from '../database/users.js';
+import { fillTemplate, type EmailOptions, type EmailService } from '../email/index.js';
+import { localProviderEnabled, readAdvancedSettings, readEmailTemplate, type EmailTemplate } from './store-settings.js';
+import { ApplicationError, BadRequestError, NotFoundError, RateLimitError, UnauthorizedError, ValidationError, type FieldError } from '../errors/index.js';
 import { AttemptLimit } from './attempts.js';
 import { checkRoleOnCreate, checkRoleOnUpdate } from './role-input.js';
 import { checkCredentials, EMAIL, inputObject, passwordTooLong, stringField } from './credentials.js';
@@ -31,6 +47,12 @@ export interface AuthOptions {
   rateLimit?: { max: number; timeWindow: number };
   /** users-permissions' "refresh" mode (`jwtManagement: 'refresh'`): its sessions; absent in the default mode. */
   sessions?: SessionManager;
+  /** The email plugin's service, asked at each send (an app may replace its `send`). */
+  email: () => EmailService;
+  /** What email links are made of: the server's and the admin panel's absolute URLs, and the REST prefix. */
+  links: { server: string; admin: string; apiPrefix: string };
+  /** Where an email that could not be sent is reported, with the provider's error. */
+  log: Pick<Logger, 'error'>;
 }
 
 /**
@@ -60,6 +82,10 @@ export interface LogoutContext {
 const NO_PASSWORD = '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva';
 const USER_KEYS = ['username', 'email', 'password', 'confirmed', 'blocked', 'role'];
 
+/** The actions users-permissions rate-limits, each counted on its own (REST and GraphQL together). */
+export const RATE_LIMITED = ['register', 'login', 'changePassword', 'resetPassword', 'forgotPassword', 'sendEmailConfirmation'] as const;
+export type RateLimitedAction = (typeof RATE_LIMITED)[number];
+
 /**
  * Users & permissions' local provider: register, login, change password, the logged-in user, and the users
  * administration. REST routes and GraphQL resolvers call it directly; the inputs are what clients sent (checked
@@ -67,7 +93,7 @@ const USER_KEYS = ['username', 'email', 'password', 'confirmed', 'blocked', 'rol
  */
 export class AuthService {
   /** The attempts of each rate-limited action, counted per client address (REST and GraphQL together). */
-  readonly attempts: { register: AttemptLimit; login: AttemptLimit; changePassword: AttemptLimit; resetPassword: AttemptLimit };
+  readonly attempts: Record<RateLimitedAction, AttemptLimit>;
 
   /**
    * The plugin's auth actions an app's `strapi-server` replaced (`auth.register`, `auth.callback`...): its REST routes
@@ -81,7 +107,7 @@ export class AuthService {
     private readonly host: Pick<AuthHost, 'db' | 'documents'>,
     private readonly options: AuthOptions,
   ) {
-    this.attempts = { register: this.newLimit(), login: this.newLimit(), changePassword: this.newLimit(), resetPassword: this.newLimit() };
+    this.attempts = Object.fromEntries(RATE_LIMITED.map((action) => [action, this.newLimit()])) as Record<RateLimitedAction, AttemptLimit>;
   }
 
   private newLimit(): AttemptLimit {
@@ -112,24 +138,143 @@ export class AuthService {
     return this.host.documents(USER_UID);
   }
 
-  /** A new user of the local provider, with the authenticated role (403 when registering is disabled). */
-  async register(input: unknown, client: LoginClient = {}): Promise<AuthAnswer> {
-    if (!this.options.registerEnabled) throw new ForbiddenError('Register action is currently disabled');
+  /**
+   * A new user of the local provider, as Strapi 5.54's register makes it from the plugin's advanced settings (kept
+   * in the core store, edited in Strapi's admin): refused when `allow_register` is off (or `register.enabled` false
+   * in config), given the `default_role`; with `email_confirmation` on, it is unconfirmed, gets the confirmation
+   * email, and the answer is the user alone (no token).
+   */
+  async register(input: unknown, client: LoginClient = {}): Promise<AuthAnswer | { user: Record<string, unknown> }> {
+    const settings = await readAdvancedSettings(this.host.db);
+    if (!this.options.registerEnabled || !settings.allow_register) throw new ApplicationError('Register action is currently disabled');
     const body = inputObject(input);
     const extra = Object.keys(body).filter((k) => !['username', 'email', 'password', ...this.options.allowedFields].includes(k));
     if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`);
     const { username, email, password } = await this.newCredentials(body);
-    const roleId = await this.options.permissions.ensureRole('authenticated', 'Authenticated');
+    const roleId = await this.defaultRole(settings.default_role);
     const extras = Object.fromEntries(this.options.allowedFields.filter((k) => k in body).map((k) => [k, body[k]]));
     const documentId = await this.users.createDocument({
-      data: { ...extras, username, email, password, provider: 'local', confirmed: true, blocked: false, role: roleId },
+      data: { ...extras, username, email, password, provider: 'local', confirmed: !settings.email_confirmation, blocked: false, role: roleId },
     });
+    const userId = await this.userId(documentId);
+    if (settings.email_confirmation) {
+      const user = await this.user(userId);
+      await this.sendConfirmationEmail(userId, email, user, 'Error sending confirmation email');
+      return { user };
+    }
     // Strapi's register names a device for the session it opens, a new one unless the body gives one.
-    return this.answer(await this.userId(documentId), { deviceId: deviceIdOf(body) ?? randomUUID(), metadata: sessionMetadata(client.userAgent) });
+    return this.answer(userId, { deviceId: deviceIdOf(body) ?? randomUUID(), metadata: sessionMetadata(client.userAgent) });
+  }
+
+  /** The role of type `type` (the settings' `default_role`), its documentId or id; the authenticated role is made if missing. */
+  private async defaultRole(type: string): Promise<string | number> {
+    if (type === 'authenticated') return this.options.permissions.ensureRole('authenticated', 'Authenticated');
+    const id = await this.options.permissions.roleId(type);
+    if (id === null) throw new ApplicationError('Impossible to find the default role');
+    return id;
+  }
+
+  /**
+   * `POST /auth/forgot-password`: emails the user with this address a reset code (the `reset_password` template of
+   * the plugin's email settings, its `<%= URL %>` the advanced settings' `email_reset_password`), stored first, as
+   * Strapi stores it, so an administrator can make the link if the email fails. An unknown or blocked address gets
+   * the same answer, so the route does not tell which addresses have an account.
+   */
+  async forgotPassword(input: unknown): Promise<{ ok: true }> {
+    const body = inputObject(input);
+    const errors: FieldError[] = [];
+    const email = emailField(body, errors);
+    // Strapi's body schema is `noUnknown`.
+    const unknown = Object.keys(body).filter((key) => key !== 'email');
+    if (unknown.length) errors.push({ path: [], message: `this field has unspecified keys: ${unknown.join(', ')}`, name: 'ValidationError', value: body });
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    const found = await findUserByEmail(this.host.db, email.toLowerCase());
+    if (!found || found.blocked) return { ok: true };
+    const [advanced, template] = await Promise.all([readAdvancedSettings(this.host.db), readEmailTemplate(this.host.db, 'reset_password')]);
+    const user = await this.user(found.id);
+    const token = randomBytes(64).toString('hex');
+    const { server, admin } = this.options.links;
+    const message = fillTemplate(template.message, { URL: advanced.email_reset_password, SERVER_URL: server, ADMIN_URL: admin, USER: user, TOKEN: token });
+    const subject = fillTemplate(template.object, { USER: user });
+    await setUserToken(this.host.db, found.id, 'reset_password_token', token);
+    // Strapi 5.54's forgot-password names anything before an empty name or address here (`undefined <...>`), as it does.
+    const from = template.from.email || template.from.name ? `${template.from.name} <${template.from.email}>` : undefined;
+    await this.sendEmail({ to: found.email, from, replyTo: template.response_email, subject, text: message, html: message }, 'Error sending reset password email');
+    return { ok: true };
+  }
+
+  /**
+   * `POST /auth/send-email-confirmation`: a new confirmation email (and token: the one sent before stops working) to
+   * an unconfirmed user; an unknown address gets the same answer as a known one.
+   */
+  async sendEmailConfirmation(input: unknown): Promise<{ email: string; sent: true }> {
+    const body = inputObject(input);
+    const errors: FieldError[] = [];
+    const email = emailField(body, errors);
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    const found = await findUserByEmail(this.host.db, email.toLowerCase());
+    if (!found) return { email, sent: true };
+    if (found.confirmed) throw new ApplicationError('Already confirmed');
+    if (found.blocked) throw new ApplicationError('User blocked');
+    await this.sendConfirmationEmail(found.id, found.email, await this.user(found.id), 'Error sending confirmation email');
+    return { email: found.email, sent: true };
+  }
+
+  /**
+   * `GET /auth/email-confirmation?confirmation=<token>`: the user holding the token is confirmed and the token used
+   * up. REST redirects to the advanced settings' `email_confirmation_redirection` (`/` when unset); GraphQL's
+   * `emailConfirmation` answers a token and the user instead.
+   */
+  async confirmEmail(input: unknown): Promise<{ userId: number; redirect: string }> {
+    const params = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+    const token = params.confirmation;
+    if (token === undefined || token === null || token === '') throw ValidationError.fromFieldErrors([{ path: ['confirmation'], message: 'confirmation is a required field', name: 'ValidationError', value: token ?? null }]);
+    if (typeof token !== 'string') throw ValidationError.fromFieldErrors([{ path: ['confirmation'], message: 'confirmation must be a `string` type', name: 'ValidationError', value: token }]);
+    const userId = await confirmUserEmail(this.host.db, token);
+    if (userId === null) throw new ValidationError('Invalid token');
+    const settings = await readAdvancedSettings(this.host.db);
+    return { userId, redirect: settings.email_confirmation_redirection || '/' };
+  }
+
+  /** GraphQL's `emailConfirmation`: the confirmed user and a token for it, as Strapi's controller answers it there. */
+  async confirmEmailForToken(input: unknown): Promise<AuthAnswer> {
+    const { userId } = await this.confirmEmail(input);
+    return { jwt: await this.options.jwt.issue(userId), user: await this.user(userId) };
+  }
+
+  /**
+   * The `email_confirmation` template sent to a user with a new confirmation token, as Strapi 5.54's user service
+   * sends it: `<%= URL %>` is `<server>/api/auth/email-confirmation`, `<%= CODE %>` the token.
+   */
+  private async sendConfirmationEmail(userId: number, to: string, user: Record<string, unknown>, failure: string): Promise<void> {
+    const template: EmailTemplate = await readEmailTemplate(this.host.db, 'email_confirmation');
+    const token = randomBytes(20).toString('hex');
+    await setUserToken(this.host.db, userId, 'confirmation_token', token);
+    const { server, admin, apiPrefix } = this.options.links;
+    const url = `${server.replace(/\/+$/, '')}/${apiPrefix.replace(/^\/+|\/+$/g, '')}/auth/email-confirmation`.replace(/([^:])\/{2,}/g, '$1/');
+    const message = fillTemplate(template.message, { URL: url, SERVER_URL: server, ADMIN_URL: admin, USER: user, CODE: token });
+    const subject = fillTemplate(template.object, { USER: user });
+    const from = template.from.email && template.from.name ? `${template.from.name} <${template.from.email}>` : undefined;
+    await this.sendEmail({ to, from, replyTo: template.response_email, subject, text: message, html: message }, failure);
+  }
+
+  /**
+   * Sends through the email plugin's service. A provider's failure is logged with its cause and answered as a 400
+   * naming the email, as Strapi 5.54's register answers it (its forgot-password answers a bare 500).
+   */
+  private async sendEmail(email: EmailOptions, failure: string): Promise<void> {
+    try {
+      await this.options.email().send(email);
+    } catch (error) {
+      this.options.log.error({ err: error, to: email.to }, `users-permissions: ${failure}`);
+      throw new ApplicationError(failure);
+    }
   }
 
   /** `identifier` (email, any case, or username) and password; in the "refresh" mode a `deviceId` names the session's device. */
   async login(input: unknown, client: LoginClient = {}): Promise<AuthAnswer> {
+    // The "Email" provider of the plugin's settings (Strapi's admin can turn it off).
+    if (!(await localProviderEnabled(this.host.db))) throw new ApplicationError('This provider is disabled');
     const body = inputObject(input);
     const errors: FieldError[] = [];
     const identifier = stringField(body, 'identifier', errors);
@@ -139,6 +284,7 @@ export class AuthService {
     // Compare even when the user is unknown, so timing doesn't tell which identifiers exist.
     const ok = await bcrypt.compare(password, user?.password ?? NO_PASSWORD);
     if (!user || !ok) throw new ValidationError('Invalid identifier or password');
+    if (!user.confirmed && (await readAdvancedSettings(this.host.db)).email_confirmation) throw new ApplicationError('Your account email is not confirmed');
     if (user.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
     return this.answer(user.id, { deviceId: deviceIdOf(body), metadata: sessionMetadata(client.userAgent) });
   }
@@ -377,6 +523,19 @@ export class AuthService {
     }
     return { username, email, password };
   }
+}
+
+/** The `email` of a body, as Strapi's yup schemas check it: required, a string, an email address. */
+function emailField(body: Record<string, unknown>, errors: FieldError[]): string {
+  const value = body.email;
+  const fail = (message: string) => {
+    errors.push({ path: ['email'], message, name: 'ValidationError', value: value ?? null });
+    return '';
+  };
+  if (value === undefined || value === null || value === '') return fail('email is a required field');
+  if (typeof value !== 'string') return fail('email must be a `string` type');
+  if (!EMAIL.test(value)) return fail('email must be a valid email');
+  return value;
 }
 
 /** A body's `deviceId`: a non-empty string, or none. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
 import type { Model } from '../model/types.js';
@@ -19,6 +20,8 @@ export interface AuthHost {
   /** The app's query-string parser (qs with its limits), for every auth route's query string. */
   readonly queryString: QueryStringParser;
   readonly fastify: FastifyInstance;
+  /** Where auth reports what failed outside a request's answer (an email its provider could not send). */
+  readonly log: Pick<Logger, 'error'>;
   /** Who is calling: auth puts its own in place of the open default. */
   access: AccessControl;
   /** Services of features, by plugin name: auth adds `users-permissions`. */

@@ -11,6 +11,8 @@ import { DEFAULT_LIFESPANS, sessionJwtService, SessionManager, type SessionLifes
 import { RefreshCookies, type SessionCookie } from './session-cookie.js';
 import { BUILTIN_SCHEMAS, isSelectableScalar, type Model } from '../model/index.js';
 import { intervalMs } from '../project/time-interval.js';
+import { absoluteAdminUrl, absoluteServerUrl } from '../project/urls.js';
+import type { EmailService } from '../email/index.js';
 
 export { ApiTokens, type TokenType } from './tokens.js';
 export { Permissions } from './roles.js';
@@ -72,6 +74,9 @@ export async function registerAuth(host: AuthHost): Promise<void> {
       ? {}
       : { rateLimit: { max: config.ratelimit?.max ?? 10, timeWindow: intervalMs(config.ratelimit?.interval) ?? config.ratelimit?.window ?? 60_000 } }),
     ...(sessions ? { sessions } : {}),
+    email: () => host.services.get('email')!.email as EmailService,
+    links: { server: absoluteServerUrl(host.config), admin: absoluteAdminUrl(host.config), apiPrefix: host.config.api.rest.prefix ?? '/api' },
+    log: host.log,
   });
   const roles = new RoleAdmin(host.db, host.model, host.documents('plugin::users-permissions.role'), permissions);
   const cookies = new RefreshCookies({ config: config.sessions ?? {}, production: host.config.environment === 'production', appKeys: host.config.server.app?.keys });

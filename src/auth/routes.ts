@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorize, findAction, type Caller } from './access-control.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/index.js';
 import { parseReadParams, strictParams } from '../query/index.js';
-import { USER_UID, type AuthService } from './auth-service.js';
+import { USER_UID, type AuthService, type RateLimitedAction } from './auth-service.js';
 import type { AuthHost } from './host.js';
 import { permissionsTree, type RoleAdmin } from './role-admin.js';
 import { RefreshCookies } from './session-cookie.js';
@@ -15,6 +15,9 @@ export type UsersPermissionsHandler =
   | 'auth.callback'
   | 'auth.changePassword'
   | 'auth.resetPassword'
+  | 'auth.forgotPassword'
+  | 'auth.emailConfirmation'
+  | 'auth.sendEmailConfirmation'
   | 'auth.refresh'
   | 'auth.logout'
   | 'auth.getSessions'
@@ -51,7 +54,10 @@ const limited = { prefix: '' as const, middlewares: [RATE_LIMIT_MIDDLEWARE] };
 export const USERS_PERMISSIONS_ROUTES: readonly UsersPermissionsRoute[] = [
   { method: 'POST', path: '/auth/local', handler: 'auth.callback', config: limited },
   { method: 'POST', path: '/auth/local/register', handler: 'auth.register', config: limited },
+  { method: 'POST', path: '/auth/forgot-password', handler: 'auth.forgotPassword', config: limited },
   { method: 'POST', path: '/auth/reset-password', handler: 'auth.resetPassword', config: limited },
+  { method: 'GET', path: '/auth/email-confirmation', handler: 'auth.emailConfirmation', config: { prefix: '' } },
+  { method: 'POST', path: '/auth/send-email-confirmation', handler: 'auth.sendEmailConfirmation', config: limited },
   { method: 'POST', path: '/auth/change-password', handler: 'auth.changePassword', config: limited },
   // The "refresh" mode's; in the default mode they answer 404 once the caller may call them (Strapi's controller).
   { method: 'POST', path: '/auth/refresh', handler: 'auth.refresh', config: { prefix: '' } },
@@ -76,11 +82,13 @@ export const USERS_PERMISSIONS_ROUTES: readonly UsersPermissionsRoute[] = [
 const urlOf = (route: UsersPermissionsRoute) => `/api${route.config?.prefix === '' ? '' : '/users-permissions'}${route.path}`;
 
 /** The rate-limited attempts each rate-limited route counts (REST and GraphQL together). */
-const ATTEMPTS: Partial<Record<UsersPermissionsHandler, 'register' | 'login' | 'changePassword' | 'resetPassword'>> = {
+const ATTEMPTS: Partial<Record<UsersPermissionsHandler, RateLimitedAction>> = {
   'auth.register': 'register',
   'auth.callback': 'login',
   'auth.changePassword': 'changePassword',
   'auth.resetPassword': 'resetPassword',
+  'auth.forgotPassword': 'forgotPassword',
+  'auth.sendEmailConfirmation': 'sendEmailConfirmation',
 };
 
 /** What a users-permissions action reads of a request, whatever carries it (a Fastify request, a Koa `ctx`). */
@@ -97,11 +105,12 @@ export interface UsersPermissionsRequest {
   encrypted: boolean;
 }
 
-/** An action's answer: its status, its JSON text, and the cookies it sets. */
+/** An action's answer: its status, its JSON text, the cookies it sets, or where it redirects (a 302). */
 export interface UsersPermissionsAnswer {
   status: number;
   json: string;
   setCookie?: string[];
+  redirect?: string;
 }
 
 export type UsersPermissionsActions = Record<UsersPermissionsHandler, (request: UsersPermissionsRequest) => Promise<UsersPermissionsAnswer>>;
@@ -135,6 +144,13 @@ export function usersPermissionsActions(
     },
     'auth.changePassword': async (r) => json(await auth.changePassword(userOf(r), body(r, []))),
     'auth.resetPassword': async (r) => json(await auth.resetPassword(body(r, []))),
+    'auth.forgotPassword': async (r) => json(await auth.forgotPassword(body(r, []))),
+    'auth.sendEmailConfirmation': async (r) => json(await auth.sendEmailConfirmation(body(r, []))),
+    'auth.emailConfirmation': async (r) => {
+      strictParams(r.query, ['confirmation']);
+      const { redirect } = await auth.confirmEmail(r.query);
+      return { status: 302, json: 'null', redirect };
+    },
     'auth.refresh': async (r) => {
       auth.requireRefreshMode();
       const cookie = inCookie(r);
@@ -233,6 +249,7 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
           encrypted: req.protocol === 'https',
         });
         if (answer.setCookie) reply.header('set-cookie', answer.setCookie);
+        if (answer.redirect !== undefined) return reply.redirect(answer.redirect, 302);
         return reply.status(answer.status).type(JSON_TYPE).send(answer.json);
       },
     });
@@ -240,7 +257,7 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
 }
 
 /**
- * Who calls a route, checked as Cairn's routes check it: register, login and reset-password are open, change-password and `me`
+ * Who calls a route, checked as Cairn's routes check it: register, login, the password and email-confirmation routes are open, change-password and `me`
  * need a logged-in user (403 otherwise), the users administration the role's (or token's) permission.
  */
 async function callerOf(host: AuthHost, req: FastifyRequest, handler: UsersPermissionsHandler): Promise<Caller> {
@@ -248,6 +265,9 @@ async function callerOf(host: AuthHost, req: FastifyRequest, handler: UsersPermi
     case 'auth.register':
     case 'auth.callback':
     case 'auth.resetPassword':
+    case 'auth.forgotPassword':
+    case 'auth.emailConfirmation':
+    case 'auth.sendEmailConfirmation':
       return host.access.caller(req);
     case 'auth.changePassword':
     case 'user.me': {

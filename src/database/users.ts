@@ -27,6 +27,7 @@ export interface UserCredentials {
   /** The bcrypt hash; null for a user of another provider. */
   password: string | null;
   blocked: boolean;
+  confirmed: boolean;
 }
 
 /** A stored boolean as each driver returns it (true, 1, '1'). */
@@ -56,11 +57,39 @@ export async function findUserWithRole(db: Database, id: number): Promise<UserWi
 
 /** The first user (by id) whose email or username is the one given: who logs in, or who holds them already. */
 export async function findUserByEmailOrUsername(db: Database, email: string, username: string): Promise<UserCredentials | null> {
-  const [row] = await db.query<{ id: number; password: string | null; blocked: unknown }>(
-    'SELECT id, password, blocked FROM up_users WHERE email = ? OR username = ? ORDER BY id LIMIT 1',
+  const [row] = await db.query<{ id: number; password: string | null; blocked: unknown; confirmed: unknown }>(
+    'SELECT id, password, blocked, confirmed FROM up_users WHERE email = ? OR username = ? ORDER BY id LIMIT 1',
     [email, username],
   );
-  return row ? { id: Number(row.id), password: row.password ?? null, blocked: isTrue(row.blocked) } : null;
+  return row ? { id: Number(row.id), password: row.password ?? null, blocked: isTrue(row.blocked), confirmed: isTrue(row.confirmed) } : null;
+}
+
+/** The first user (by id) with this email (stored lower-case): whom a reset or confirmation email goes to. */
+export async function findUserByEmail(db: Database, email: string): Promise<{ id: number; email: string; blocked: boolean; confirmed: boolean } | null> {
+  const [row] = await db.query<{ id: number; email: string; blocked: unknown; confirmed: unknown }>('SELECT id, email, blocked, confirmed FROM up_users WHERE email = ? ORDER BY id LIMIT 1', [email]);
+  return row ? { id: Number(row.id), email: row.email, blocked: isTrue(row.blocked), confirmed: isTrue(row.confirmed) } : null;
+}
+
+/** Stores a reset-password or email-confirmation token of the user's (the one an email is about to carry). */
+export async function setUserToken(db: Database, id: number, token: 'reset_password_token' | 'confirmation_token', value: string): Promise<void> {
+  await db.execute(`UPDATE up_users SET ${token} = ?, updated_at = ? WHERE id = ?`, [value, strapiDatetime(db.dialect, new Date()), id]);
+}
+
+/**
+ * Confirms the email of the first user holding the confirmation token `token`: `confirmed` true and the token
+ * cleared, in one statement that matches the token again, so a token works once. The user's id; null: none has it.
+ */
+export async function confirmUserEmail(db: Database, token: string): Promise<number | null> {
+  const [row] = await db.query<{ id: number }>('SELECT id FROM up_users WHERE confirmation_token = ? ORDER BY id LIMIT 1', [token]);
+  if (!row) return null;
+  // A literal: SQLite and MySQL store booleans as 1 and 0, PostgreSQL as booleans.
+  const yes = db.dialect === 'postgres' ? 'TRUE' : '1';
+  const { affectedRows } = await db.execute(`UPDATE up_users SET confirmed = ${yes}, confirmation_token = NULL, updated_at = ? WHERE id = ? AND confirmation_token = ?`, [
+    strapiDatetime(db.dialect, new Date()),
+    row.id,
+    token,
+  ]);
+  return affectedRows > 0 ? Number(row.id) : null;
 }
 
 /** The id of the first user whose `email` or `username` is `value` (null: none). */

@@ -21,7 +21,7 @@ export function authService(host: Pick<UsersPermissionsHost, 'plugin'>): AuthSer
 }
 
 /**
- * register, login, changePassword, resetPassword and me, answered by the auth service the REST auth routes call: the same validation, errors
+ * register, login, changePassword, forgotPassword, resetPassword, emailConfirmation and me, answered by the auth service the REST auth routes call: the same validation, errors
  * and answers, and the same rate limit by the caller's address (an attempt here counts as one on REST).
  */
 export function addUsersPermissions(host: UsersPermissionsHost, query: RootFields, mutation: RootFields): void {
@@ -104,6 +104,19 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       return answer;
     },
   };
+  const passwordPayload = new GraphQLObjectType({ name: 'UsersPermissionsPasswordPayload', fields: { ok: { type: new GraphQLNonNull(GraphQLBoolean) } } });
+  mutation.forgotPassword = {
+    type: passwordPayload,
+    description: 'Request a reset password token',
+    args: { email: { type: new GraphQLNonNull(GraphQLString) } },
+    extensions: needs({ public: true }),
+    resolve: async (_r, args, context) => {
+      const auth = authService(host);
+      refuseReplaced(auth, 'auth.forgotPassword', 'forgotPassword');
+      await attempt(auth.attempts.forgotPassword, context.request);
+      return auth.forgotPassword({ ...args });
+    },
+  };
   mutation.resetPassword = {
     type: payload,
     description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
@@ -120,6 +133,17 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       // As Strapi's mutation: the payload has the new (access) token and the user; a refresh token has no field.
       const { refreshToken: _refresh, ...answer } = await auth.resetPassword({ ...args });
       return answer;
+    },
+  };
+  mutation.emailConfirmation = {
+    type: payload,
+    description: 'Confirm an email users email address',
+    args: { confirmation: { type: new GraphQLNonNull(GraphQLString) } },
+    extensions: needs({ public: true }),
+    resolve: async (_r, args) => {
+      const auth = authService(host);
+      refuseReplaced(auth, 'auth.emailConfirmation', 'emailConfirmation');
+      return auth.confirmEmailForToken({ ...args });
     },
   };
   query.me = {
@@ -145,9 +169,17 @@ function clientOf(request: FastifyRequest): LoginClient {
  * Strapi's `register` and `login` mutations run the plugin's auth controller: where the app's strapi-server replaced
  * the action, Cairn, which runs the app's action on REST only, refuses rather than answer without it.
  */
-function refuseReplaced(auth: AuthService, handler: string, mutation: 'login' | 'register' | 'changePassword' | 'resetPassword'): void {
+const REST_ROUTES = {
+  login: 'POST /api/auth/local',
+  register: 'POST /api/auth/local/register',
+  changePassword: 'POST /api/auth/change-password',
+  forgotPassword: 'POST /api/auth/forgot-password',
+  resetPassword: 'POST /api/auth/reset-password',
+  emailConfirmation: 'GET /api/auth/email-confirmation',
+};
+
+function refuseReplaced(auth: AuthService, handler: string, mutation: keyof typeof REST_ROUTES): void {
   if (auth.replacedByApp.has(handler)) {
-    const path = { login: '/auth/local', register: '/auth/local/register', changePassword: '/auth/change-password', resetPassword: '/auth/reset-password' }[mutation];
-    throw new ApplicationError(`${mutation} is not available through GraphQL: the app's strapi-server replaces ${handler}, which Cairn runs on its REST route only (POST /api${path})`);
+    throw new ApplicationError(`${mutation} is not available through GraphQL: the app's strapi-server replaces ${handler}, which Cairn runs on its REST route only (${REST_ROUTES[mutation]})`);
   }
 }

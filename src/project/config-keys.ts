@@ -247,8 +247,12 @@ const i18n = object({
   locales: { check: (v) => (Array.isArray(v) ? undefined : `must be a list of locale codes such as ["en", "fr"], not ${show(v)}`) },
 });
 
+/** Strapi's email plugin: the provider is an npm package (`@strapi/provider-email-<name>` or a package name). */
+const email = object({ provider: text, providerOptions: OPEN, settings: OPEN });
+
 /** The plugins Cairn runs, by their config/plugins key. */
 export const PLUGIN_RULES: Record<string, KeyRule> = {
+  email: plugin(email, false),
   graphql: plugin(graphql, true),
   upload: plugin(upload, false),
   'users-permissions': plugin(usersPermissions, false),
@@ -256,7 +260,7 @@ export const PLUGIN_RULES: Record<string, KeyRule> = {
 };
 
 /** Strapi's own plugins that Cairn does not run: their config is accepted silently (nothing Cairn serves uses it). */
-export const STRAPI_PLUGINS = ['email', 'documentation', 'sentry', 'cloud', 'color-picker', 'content-manager', 'content-type-builder', 'content-releases', 'review-workflows'];
+export const STRAPI_PLUGINS = ['documentation', 'sentry', 'cloud', 'color-picker', 'content-manager', 'content-type-builder', 'content-releases', 'review-workflows'];
 
 export const SECTION_RULES: Record<string, KeyRule> = { server, database, api, admin };
 

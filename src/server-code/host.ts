@@ -30,9 +30,9 @@ export interface ServerCodeHost {
   documents(uid: string): Documents;
   /**
    * The app's `strapi` face (app/strapi-face.ts): Strapi's Document Service (`documents`, with `use`), `db` (with
-   * `lifecycles`) and `config` (Strapi's config provider, project/strapi-config.ts).
+   * `lifecycles`), `config` (Strapi's config provider, project/strapi-config.ts) and `store` (Strapi's core store).
    */
-  readonly strapi: { readonly documents: unknown; readonly db: unknown; readonly config: unknown };
+  readonly strapi: { readonly documents: unknown; readonly db: unknown; readonly config: unknown; readonly store: unknown };
   /** `strapi.eventHub`: Strapi 5's event hub, on which the Document Service's writes emit their events. */
   readonly eventHub: EventHub;
   plugin(name: string): { service<T = unknown>(service: string): T; config(path?: string | string[], fallback?: unknown): unknown };

@@ -132,6 +132,7 @@ async function applyUsersPermissions(
       const caller: Caller = callers.get(ctx) ?? { kind: 'public', key: 'open', can: () => true };
       const answer = await actions[handler]({ query: ctx.query ?? {}, params: ctx.params ?? {}, body: ctx.request.body, caller, headers: ctx.headers, encrypted: ctx.protocol === 'https' });
       if (answer.setCookie) for (const cookie of answer.setCookie) ctx.append('Set-Cookie', cookie);
+      if (answer.redirect !== undefined) return ctx.redirect(answer.redirect);
       ctx.status = answer.status;
       ctx.body = JSON.parse(answer.json);
     };

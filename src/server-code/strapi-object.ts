@@ -14,7 +14,7 @@ export interface ServerCodeRegistry {
 export const QUIET = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
 
 /** Plugins' services app code may get by uid: those Cairn serves with Strapi's API (the others are Cairn's own objects). */
-const STRAPI_PLUGIN_SERVICES = new Set(['plugin::users-permissions.role']);
+const STRAPI_PLUGIN_SERVICES = new Set(['plugin::users-permissions.role', 'plugin::email.email']);
 
 /** The error for a member of `strapi` that Cairn does not provide. */
 export function notProvided(key: string): NotProvidedError {
@@ -48,6 +48,7 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
     // Strapi's Document Service (its defaults, `strapi.documents.use` middlewares, lifecycles), as the app's face has it.
     documents: host.strapi.documents,
     db: host.strapi.db,
+    store: host.strapi.store,
     // Strapi's event hub: entry.create, entry.update... after each Document Service write commits.
     eventHub: host.eventHub,
     service: (uid: string) => known('service', registry.services as Map<string, unknown>, uid),

@@ -128,7 +128,7 @@ describe('GraphQL extensions: configuration errors stop start-up, naming the cul
 });
 
 describe('GraphQL shadowCRUD: false', () => {
-  it('generates nothing from the models; register, login, changePassword, resetPassword, me and the extensions stay', async () => {
+  it('generates nothing from the models; users-permissions\' auth mutations, me and the extensions stay', async () => {
     const dir = writeExtensionApp(
       `module.exports = { register({ strapi }) { strapi.plugin('graphql').service('extension').use({ typeDefs: 'extend type Query { hello: String }', resolvers: { Query: { hello: () => 'hi' } }, resolversConfig: { 'Query.hello': { auth: false } } }); } };`,
       {},
@@ -138,7 +138,7 @@ describe('GraphQL shadowCRUD: false', () => {
     try {
       const res = await app.request('POST', '/graphql', { query: '{ q: __type(name: "Query") { fields { name } } m: __type(name: "Mutation") { fields { name } } a: __type(name: "Article") { name } }' });
       expect(res.body.data.q.fields.map((f: { name: string }) => f.name).sort()).toEqual(['hello', 'me']);
-      expect(res.body.data.m.fields.map((f: { name: string }) => f.name).sort()).toEqual(['changePassword', 'login', 'register', 'resetPassword']);
+      expect(res.body.data.m.fields.map((f: { name: string }) => f.name).sort()).toEqual(['changePassword', 'emailConfirmation', 'forgotPassword', 'login', 'register', 'resetPassword']);
       expect(res.body.data.a).toBeNull();
       expect((await app.request('POST', '/graphql', { query: '{ hello }' }, { authorization: '' })).body).toEqual({ data: { hello: 'hi' } });
       expect((await app.request('POST', '/graphql', { query: '{ articles { title } }' })).status).toBe(400);
