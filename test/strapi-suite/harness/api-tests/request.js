@@ -5,7 +5,7 @@
  * bodies, multipart forms) to the running Cairn. Strapi's harness authenticates content-API requests with a
  * bypass and admin agents with an admin session; here both carry the full-access API token the suite created.
  * A request outside the Content API (`/api`), GraphQL (`/graphql`) and uploaded files (`/uploads`) is the admin API:
- * the test reports it as out of scope.
+ * the test reports it as out of scope, as it does an OAuth provider's route (Cairn has the local provider only).
  */
 const qs = require('qs');
 const supertest = require('supertest');
@@ -13,6 +13,8 @@ const app = require('../app');
 const { OutOfScope } = require('../out-of-scope');
 
 const IN_SCOPE = /^\/(api|graphql|uploads)(\/|\?|$)/;
+/** users-permissions' OAuth routes (`/api/connect/<provider>`, `/api/auth/<provider>/callback`): Cairn serves the local provider only. */
+const OAUTH = /^\/api\/(connect\/|auth\/(?!local\/)[^/?]+\/callback(\/|\?|$))/;
 /** The harness's placeholder token (auth is bypassed in Strapi's test app): the suite's full-access token. */
 const BYPASS_TOKEN = 'test-token';
 
@@ -41,6 +43,7 @@ function createAgent(strapi, initial = {}) {
   const agent = ({ method, url, body, formData, qs: query, headers }) => {
     const fullUrl = `${state.urlPrefix ?? ''}${url}`;
     if (!IN_SCOPE.test(fullUrl)) throw new OutOfScope(`${method} ${fullUrl} is the admin API`);
+    if (OAUTH.test(fullUrl)) throw new OutOfScope(`${method} ${fullUrl} is an OAuth provider's route: Cairn's users-permissions has the local provider only`);
     if (!app.state.cairn) throw new Error('Cairn is not running');
     // Strapi's harness lets supertest listen inside the test's `strapi.db.transaction` (testInTransaction), so its
     // in-process server handles the request in that transaction's context and reads its uncommitted writes. A

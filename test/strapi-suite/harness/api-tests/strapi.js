@@ -3,7 +3,7 @@
 /**
  * `api-tests/strapi` over Cairn: `createStrapiInstance()` starts Cairn on the declared models (if the builder has
  * not) and returns a stand-in for the Strapi instance: `destroy()`, `server.httpServer`, `documents(uid)`,
- * `eventHub`, `db.query(uid)` (the Query Engine), `db.transaction`, `db.metadata`, `db.connection` (Strapi's knex), `db.getConnection(table)` and `db.dialect` are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
+ * `eventHub`, `store`, `db.query(uid)` (the Query Engine), `db.transaction`, `db.metadata`, `db.connection` (Strapi's knex), `db.getConnection(table)` and `db.dialect` are Cairn's; any other member is an in-process Strapi object, out of scope for a separate
  * server (the test says so when it reads one), and so is what Cairn's Query Engine says it does not provide.
  *
  * A `register({ strapi })` option runs before Cairn starts, as Strapi runs it before its server: its `strapi.config`
@@ -158,6 +158,10 @@ async function createStrapiInstance(options = {}) {
     // Strapi 5's event hub, as Cairn gives it to app code: the Document Service's writes emit on it.
     get eventHub() {
       return cairnStrapi().eventHub;
+    },
+    // Strapi's core store (the settings its admin edits), as Cairn gives it to app code.
+    get store() {
+      return cairnStrapi().store;
     },
     db: onlyThese(
       {
