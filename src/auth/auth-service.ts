@@ -197,7 +197,8 @@ export class AuthService {
     const message = fillTemplate(template.message, { URL: advanced.email_reset_password, SERVER_URL: server, ADMIN_URL: admin, USER: user, TOKEN: token });
     const subject = fillTemplate(template.object, { USER: user });
     await setUserToken(this.host.db, found.id, 'reset_password_token', token);
-    // Strapi 5.54's forgot-password names anything before an empty name or address here (`undefined <...>`), as it does.
+    // Strapi 5.54's forgot-password sets a sender when the template has a name or an address (the confirmation email
+    // wants both): `undefined <...>` when one is missing, as Strapi sends it.
     const from = template.from.email || template.from.name ? `${template.from.name} <${template.from.email}>` : undefined;
     await this.sendEmail({ to: found.email, from, replyTo: template.response_email, subject, text: message, html: message }, 'Error sending reset password email');
     return { ok: true };
