@@ -223,24 +223,28 @@ export class AuthService {
 
   /**
    * `GET /auth/email-confirmation?confirmation=<token>`: the user holding the token is confirmed and the token used
-   * up. REST redirects to the advanced settings' `email_confirmation_redirection` (`/` when unset); GraphQL's
-   * `emailConfirmation` answers a token and the user instead.
+   * up; the answer is where to redirect, the advanced settings' `email_confirmation_redirection` (`/` when unset).
    */
-  async confirmEmail(input: unknown): Promise<{ userId: number; redirect: string }> {
-    const params = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-    const token = params.confirmation;
-    if (token === undefined || token === null || token === '') throw ValidationError.fromFieldErrors([{ path: ['confirmation'], message: 'confirmation is a required field', name: 'ValidationError', value: token ?? null }]);
-    if (typeof token !== 'string') throw ValidationError.fromFieldErrors([{ path: ['confirmation'], message: 'confirmation must be a `string` type', name: 'ValidationError', value: token }]);
-    const userId = await confirmUserEmail(this.host.db, token);
-    if (userId === null) throw new ValidationError('Invalid token');
-    const settings = await readAdvancedSettings(this.host.db);
-    return { userId, redirect: settings.email_confirmation_redirection || '/' };
+  async confirmEmail(query: unknown): Promise<string> {
+    await this.confirmedUser(query);
+    return (await readAdvancedSettings(this.host.db)).email_confirmation_redirection || '/';
   }
 
   /** GraphQL's `emailConfirmation`: the confirmed user and a token for it, as Strapi's controller answers it there. */
   async confirmEmailForToken(input: unknown): Promise<AuthAnswer> {
-    const { userId } = await this.confirmEmail(input);
+    const userId = await this.confirmedUser(input);
     return { jwt: await this.options.jwt.issue(userId), user: await this.user(userId) };
+  }
+
+  /** The user the `confirmation` token of `input` confirms (the token is used up), or Strapi's 400s. */
+  private async confirmedUser(input: unknown): Promise<number> {
+    const params = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+    const errors: FieldError[] = [];
+    const token = requiredString(params, 'confirmation', errors);
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    const userId = await confirmUserEmail(this.host.db, token);
+    if (userId === null) throw new ValidationError('Invalid token');
+    return userId;
   }
 
   /**
@@ -252,7 +256,7 @@ export class AuthService {
     const token = randomBytes(20).toString('hex');
     await setUserToken(this.host.db, userId, 'confirmation_token', token);
     const { server, admin, apiPrefix } = this.options.links;
-    const url = `${server.replace(/\/+$/, '')}/${apiPrefix.replace(/^\/+|\/+$/g, '')}/auth/email-confirmation`.replace(/([^:])\/{2,}/g, '$1/');
+    const url = [server.replace(/\/+$/, ''), apiPrefix.replace(/^\/+|\/+$/g, ''), 'auth/email-confirmation'].filter(Boolean).join('/');
     const message = fillTemplate(template.message, { URL: url, SERVER_URL: server, ADMIN_URL: admin, USER: user, CODE: token });
     const subject = fillTemplate(template.object, { USER: user });
     const from = template.from.email && template.from.name ? `${template.from.name} <${template.from.email}>` : undefined;
@@ -526,17 +530,22 @@ export class AuthService {
   }
 }
 
+/** A required string of a body, as Strapi's yup schemas check it (`<key> is a required field`); '' after an error. */
+function requiredString(body: Record<string, unknown>, key: string, errors: FieldError[]): string {
+  const value = body[key];
+  if (value === undefined || value === null || value === '') {
+    errors.push({ path: [key], message: `${key} is a required field`, name: 'ValidationError', value: value ?? null });
+    return '';
+  }
+  return stringField(body, key, errors);
+}
+
 /** The `email` of a body, as Strapi's yup schemas check it: required, a string, an email address. */
 function emailField(body: Record<string, unknown>, errors: FieldError[]): string {
-  const value = body.email;
-  const fail = (message: string) => {
-    errors.push({ path: ['email'], message, name: 'ValidationError', value: value ?? null });
-    return '';
-  };
-  if (value === undefined || value === null || value === '') return fail('email is a required field');
-  if (typeof value !== 'string') return fail('email must be a `string` type');
-  if (!EMAIL.test(value)) return fail('email must be a valid email');
-  return value;
+  const count = errors.length;
+  const email = requiredString(body, 'email', errors);
+  if (errors.length === count && !EMAIL.test(email)) errors.push({ path: ['email'], message: 'email must be a valid email', name: 'ValidationError', value: email });
+  return email;
 }
 
 /** A body's `deviceId`: a non-empty string, or none. */

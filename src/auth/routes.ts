@@ -148,8 +148,7 @@ export function usersPermissionsActions(
     'auth.sendEmailConfirmation': async (r) => json(await auth.sendEmailConfirmation(body(r, []))),
     'auth.emailConfirmation': async (r) => {
       strictParams(r.query, ['confirmation']);
-      const { redirect } = await auth.confirmEmail(r.query);
-      return { status: 302, json: 'null', redirect };
+      return { status: 302, json: 'null', redirect: await auth.confirmEmail(r.query) };
     },
     'auth.refresh': async (r) => {
       auth.requireRefreshMode();
