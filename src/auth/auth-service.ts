@@ -10,6 +10,7 @@ import {
   findUserIdWith,
   findUserPassword,
   findUserWithRole,
+  identityTaken,
   resetUserPassword,
   setUserPassword,
   setUserToken,
@@ -150,7 +151,7 @@ export class AuthService {
     const body = inputObject(input);
     const extra = Object.keys(body).filter((k) => !['username', 'email', 'password', ...this.options.allowedFields].includes(k));
     if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`);
-    const { username, email, password } = await this.newCredentials(body);
+    const { username, email, password } = await this.newCredentials(body, { uniqueEmail: settings.unique_email });
     const roleId = await this.defaultRole(settings.default_role);
     const extras = Object.fromEntries(this.options.allowedFields.filter((k) => k in body).map((k) => [k, body[k]]));
     const documentId = await this.users.createDocument({
@@ -513,15 +514,16 @@ export class AuthService {
    * username, email (lower-cased) and password of a new user: checked, and not taken by another user (Strapi's
    * messages: register's one for both, the users administration's per field).
    */
-  private async newCredentials(body: Record<string, unknown>, by: 'register' | 'admin' = 'register') {
+  private async newCredentials(body: Record<string, unknown>, by: 'admin' | { uniqueEmail: boolean }) {
     const errors: FieldError[] = [];
     const username = stringField(body, 'username', errors);
     const email = stringField(body, 'email', errors).toLowerCase();
     const password = stringField(body, 'password', errors);
     if (!errors.length) checkCredentials(username, email, password, this.options.minPasswordLength, errors);
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
-    if (by === 'register') {
-      if (await findUserByEmailOrUsername(this.host.db, email, username)) throw new ApplicationError('Email or Username are already taken');
+    if (by !== 'admin') {
+      // Strapi 5.54's register: the local provider's users, or every user when the advanced setting unique_email is on.
+      if (await identityTaken(this.host.db, email, username, by.uniqueEmail ? undefined : 'local')) throw new ApplicationError('Email or Username are already taken');
     } else {
       if ((await findUserIdWith(this.host.db, 'email', email)) !== null) throw new ApplicationError('Email already taken');
       if ((await findUserIdWith(this.host.db, 'username', username)) !== null) throw new ApplicationError('This attribute must be unique');

@@ -92,6 +92,18 @@ export async function confirmUserEmail(db: Database, token: string): Promise<num
   return affectedRows > 0 ? Number(row.id) : null;
 }
 
+/**
+ * Whether a user holds this email or username as either one (an email taken as a username counts, and the other way
+ * round), as Strapi 5.54's register checks it: among the users of `provider` when one is given, else among all.
+ */
+export async function identityTaken(db: Database, email: string, username: string, provider?: string): Promise<boolean> {
+  const [row] = await db.query<{ id: number }>(
+    `SELECT id FROM up_users WHERE (email = ? OR username = ? OR username = ? OR email = ?)${provider === undefined ? '' : ' AND provider = ?'} LIMIT 1`,
+    [email, email, username, username, ...(provider === undefined ? [] : [provider])],
+  );
+  return row !== undefined;
+}
+
 /** The id of the first user whose `email` or `username` is `value` (null: none). */
 export async function findUserIdWith(db: Database, column: 'email' | 'username', value: string): Promise<number | null> {
   const [row] = await db.query<{ id: number }>(`SELECT id FROM up_users WHERE ${column} = ? ORDER BY id LIMIT 1`, [value]);

@@ -87,7 +87,7 @@ describeEachDialect('users-permissions emails: forgot password, email confirmati
   });
   beforeEach(async () => {
     mailbox.refuse(false);
-    await setAdvanced({ allow_register: true, email_confirmation: false, email_reset_password: 'https://front.example.com/reset', email_confirmation_redirection: 'https://front.example.com/confirmed', default_role: 'authenticated' });
+    await setAdvanced({ allow_register: true, unique_email: true, email_confirmation: false, email_reset_password: 'https://front.example.com/reset', email_confirmation_redirection: 'https://front.example.com/confirmed', default_role: 'authenticated' });
   });
 
   it('forgot-password emails a reset code through the provider; reset-password takes it once', async () => {
@@ -203,6 +203,27 @@ describeEachDialect('users-permissions emails: forgot password, email confirmati
     mailbox.refuse(false);
     // The confirmation still works with the stored token (an administrator can send the link).
     expect(await fetchLocation(app, String((stored as Record<string, unknown>).confirmationToken))).toBe('https://front.example.com/confirmed');
+  });
+
+  it('register refuses an email or username another user holds as either one; unique_email off lets another provider\'s user keep theirs', async () => {
+    expect((await register('holder', 'holder@example.com')).status).toBe(200);
+    const taken = async (username: string, email: string) => {
+      const res = await register(username, email);
+      return res.status === 400 && res.body.error.message === 'Email or Username are already taken';
+    };
+    expect(await taken('holder', 'other@example.com')).toBe(true);
+    expect(await taken('other', 'HOLDER@example.com')).toBe(true);
+    // An email taken as a username, a username taken as an email: login by identifier would find two users.
+    expect(await taken('holder@example.com', 'third@example.com')).toBe(true);
+    expect((await register('fourth', 'fourth@example.com')).status).toBe(200);
+    const users = app.cairn.strapi.db.query('plugin::users-permissions.user');
+    await users.update({ where: { username: 'fourth' }, data: { provider: 'github' } });
+    expect(await taken('fifth', 'fourth@example.com')).toBe(true);
+    await setAdvanced({ unique_email: false });
+    // Strapi 5.54: without unique_email, only the local provider's users count (a username stays unique anyway).
+    const local = await register('fifth', 'fourth@example.com');
+    expect(local.status, JSON.stringify(local.body)).toBe(200);
+    expect(await taken('holder', 'sixth@example.com')).toBe(true);
   });
 
   it('the advanced settings Strapi\'s admin edits: allow_register, default_role, and the Email provider switch', async () => {
