@@ -169,8 +169,8 @@ export function readSelection(
       const args = listArgumentValues(field, nodes[0]!, info);
       const parsed = parsePopulate(options.populate, schema, { [name]: populateParams(style, model, target, args) }).get(name);
       if (!parsed) {
-        // A type the caller may not find: its field's resolver answers (a relation's "Forbidden access", a media
-        // field's null or empty list).
+        // A type the caller may not find: its field's resolver answers (a relation's "Forbidden access"; media
+        // populates for any caller).
         compilable = false;
         continue;
       }

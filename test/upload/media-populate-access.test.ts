@@ -48,6 +48,11 @@ describeEachDialect('media populated for a caller without upload permissions', (
     expect(res.body.data[0].avatar).toMatchObject({ width: 20, height: 10, mime: 'image/png', url: expect.stringMatching(/^\/uploads\/face_.*\.png$/) });
   });
 
+  it('answers the media field on GraphQL too, where Strapi 5.54 scopes relation fields but not media (probed)', async () => {
+    const res = await app.request('POST', '/graphql', { query: '{ authors { name avatar { name mime } } }' }, { authorization: '' });
+    expect(res.body).toEqual({ data: { authors: [{ name: 'Ada', avatar: { name: 'face.png', mime: 'image/png' } }] } });
+  });
+
   it('keeps the media library and filters on media fields to callers allowed to list files', async () => {
     expect((await asPublic('/api/upload/files')).status).toBe(403);
     const filtered = await asPublic('/api/authors?filters[avatar][name][$eq]=face.png');
