@@ -62,6 +62,9 @@ import { strapiFace, type StrapiFace } from './strapi-face.js';
 import { strapiConfig, type StrapiConfig } from '../project/strapi-config.js';
 import { readClientAddressFrom, trustProxyOf } from './proxy-trust.js';
 import { registerI18nServices } from './i18n-services.js';
+import { contentApiSanitizers } from '../server-code/content-api-sanitize.js';
+
+type Sanitizers = ReturnType<typeof contentApiSanitizers>;
 
 /**
  * Features beyond the core (email, auth, upload, graphql) register themselves here: each adds routes, hooks and
@@ -112,11 +115,20 @@ export class Cairn {
   readonly customFields = new CustomFields();
   /** The routes' extra parameters the app adds in `register()` (`strapi.contentAPI.addQueryParams`...). */
   readonly contentApiParams = new ContentApiParams();
-  /** `strapi.contentAPI`: of Strapi's members, those that add parameters to routes (server-code/route-params.ts). */
+  /** `strapi.contentAPI`: of Strapi's members, those that add parameters to routes (server-code/route-params.ts) and `sanitize.input`/`output`. */
   readonly contentAPI = loudMembers('strapi.contentAPI', {
     addQueryParams: (options: Parameters<ContentApiParams['addQueryParams']>[0]) => this.contentApiParams.addQueryParams(options),
     addInputParams: (options: Parameters<ContentApiParams['addInputParams']>[0]) => this.contentApiParams.addInputParams(options),
+    // Strapi's sanitizers for app code, on the model (built after register(): made at the first call).
+    sanitize: loudMembers('strapi.contentAPI.sanitize', {
+      input: (...args: Parameters<Sanitizers['input']>) => this.sanitizers().input(...args),
+      output: (...args: Parameters<Sanitizers['output']>) => this.sanitizers().output(...args),
+    }),
   });
+  private madeSanitizers: Sanitizers | undefined;
+  private sanitizers(): Sanitizers {
+    return (this.madeSanitizers ??= contentApiSanitizers(this.model));
+  }
   private builtModel: Model | undefined;
   /** The app's document middlewares (`strapi.documents.use`) and lifecycles (`lifecycles.js`, `strapi.db.lifecycles.subscribe`). */
   readonly documentHooks = new DocumentHooks();

@@ -38,6 +38,8 @@ export interface ServerCodeHost {
   plugin(name: string): { service<T = unknown>(service: string): T; config(path?: string | string[], fallback?: unknown): unknown };
   /** The routes' extra parameters the app's `register()` added (`strapi.contentAPI.addQueryParams`...). */
   readonly contentApiParams: ContentApiParams;
+  /** `strapi.contentAPI` as app code gets it (its parameters and sanitizers). */
+  readonly contentAPI: object;
   /** What the app's `src/extensions` changed of Strapi's plugins (plugin-extensions.ts), loaded with the model. */
   readonly pluginExtensions?: PluginExtensions;
 }

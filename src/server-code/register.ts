@@ -17,6 +17,7 @@ import { APP_ROUTE, installAppMultipart, removeBodyFilesAtClose } from './multip
 import { multipartFileLimit } from '../project/middlewares.js';
 import { createStrapiObject, type ServerCodeRegistry } from './strapi-object.js';
 import { ROUTE_PARAMS } from './route-params.js';
+import { rememberAuth } from './content-api-sanitize.js';
 import { RATE_LIMIT_MIDDLEWARE, type UsersPermissionsActions } from '../auth/routes.js';
 
 type Obj = Record<string, unknown>;
@@ -302,6 +303,8 @@ export async function registerServerCode(host: ServerCodeHost, rest: RestContext
     callers.set(ctx, caller);
     ctx.state.isAuthenticated = caller.kind !== 'public';
     ctx.state.auth = { strategy: { name: caller.kind === 'token' ? 'content-api-token' : 'users-permissions' }, credentials: caller.kind === 'public' ? null : undefined };
+    // `strapi.contentAPI.sanitize.*(data, schema, { auth: ctx.state.auth })` knows the caller by it.
+    rememberAuth(ctx.state.auth, caller);
     if (caller.kind === 'user' && caller.userId !== undefined) {
       const me = await host.plugin('users-permissions').service<{ me(id: number): Promise<unknown> }>('auth').me(caller.userId);
       ctx.state.user = me;

@@ -49,6 +49,7 @@ export function createStrapiObject(host: ServerCodeHost, registry: ServerCodeReg
     documents: host.strapi.documents,
     db: host.strapi.db,
     store: host.strapi.store,
+    contentAPI: host.contentAPI,
     // Strapi's event hub: entry.create, entry.update... after each Document Service write commits.
     eventHub: host.eventHub,
     service: (uid: string) => known('service', registry.services as Map<string, unknown>, uid),
