@@ -9,6 +9,18 @@ type Value = Record<string, unknown>;
 export interface SanitizeOptions {
   auth?: unknown;
   strictParams?: boolean;
+  /** The route whose `request.body['application/json']` (a Zod object) declares extra keys of the input. */
+  route?: { request?: { body?: Record<string, unknown> } };
+}
+
+/** A Zod schema's one method used here (the route's body schemas are the app's Zod objects). */
+type ZodLike = { safeParse(value: unknown): { success: boolean; data?: unknown } };
+
+/** The keys of a route's body schema other than `data` (Strapi's extra root keys of an input), with their schemas. */
+function extraRootKeys(route: SanitizeOptions['route']): Map<string, ZodLike> {
+  const body = route?.request?.body?.['application/json'] as { shape?: Record<string, ZodLike> } | undefined;
+  const shape = body && typeof body === 'object' && body.shape ? body.shape : {};
+  return new Map(Object.entries(shape).filter(([key, schema]) => key !== 'data' && typeof schema?.safeParse === 'function'));
 }
 
 /** Strapi's keys of a relation's value in a write (`{ connect: [...] }`, `{ id, position }`...): kept by strictParams. */
@@ -31,8 +43,9 @@ export function rememberAuth(auth: object, caller: Caller): void {
  * relations. Cairn's own routes refuse such input instead (400): these serve code that asks for Strapi's sanitizing.
  * - output: private attributes and passwords; with `auth`, relations to types the caller may not `find`;
  * - input: `id` and `documentId` at the root, attributes whose schema says `writable: false`, the timestamps; with
- *   `strictParams`, keys that are no attribute (a relation's value keeps Strapi's keys: `connect`, `id`...); with
- *   `auth`, relations to types the caller may not `find`.
+ *   `strictParams`, keys that are no attribute nor one of the `route`'s body keys (a relation's value keeps Strapi's
+ *   keys: `connect`, `id`...); with `auth`, relations to types the caller may not `find`; then each of the route's
+ *   body keys parsed by its Zod schema (removed when it fails).
  */
 export function contentApiSanitizers(model: Model) {
   const schemaOf = (given: unknown, what: string): Schema => {
@@ -62,7 +75,7 @@ export function contentApiSanitizers(model: Model) {
     return out;
   };
 
-  const input = (value: unknown, schema: Schema, options: { caller?: Caller; strict: boolean }, root: boolean): unknown => {
+  const input = (value: unknown, schema: Schema, options: { caller?: Caller; strict: boolean; extra: Map<string, ZodLike> }, root: boolean): unknown => {
     if (Array.isArray(value)) return value.map((item) => input(item, schema, options, root));
     if (!isObject(value)) return value;
     const out: Value = {};
@@ -71,7 +84,7 @@ export function contentApiSanitizers(model: Model) {
       if (root && (key === 'id' || key === 'documentId')) continue;
       if (key === 'createdAt' || key === 'updatedAt' || attribute?.raw.writable === false || hidden(attribute, options.caller)) continue;
       // A component's `id` and a dynamic-zone item's `__component` are part of its value.
-      if (options.strict && !attribute && (root || (key !== 'id' && key !== '__component'))) continue;
+      if (options.strict && !attribute && (root ? !options.extra.has(key) : key !== 'id' && key !== '__component')) continue;
       if (attribute?.kind === 'relation' || attribute?.kind === 'media') out[key] = options.strict ? relationValue(item) : item;
       else out[key] = nested(attribute, item, (v, s) => input(v, s, options, false));
     }
@@ -95,8 +108,21 @@ export function contentApiSanitizers(model: Model) {
 
   return {
     output: async (data: unknown, schema: unknown, options: SanitizeOptions = {}) => output(data, schemaOf(schema, 'sanitizeOutput'), callerOf(options.auth)),
-    input: async (data: unknown, schema: unknown, options: SanitizeOptions = {}) =>
-      input(data, schemaOf(schema, 'sanitizeInput'), { caller: callerOf(options.auth), strict: options.strictParams === true }, true),
+    input: async (data: unknown, schema: unknown, options: SanitizeOptions = {}) => {
+      const extra = extraRootKeys(options.route);
+      const sanitized = input(data, schemaOf(schema, 'sanitizeInput'), { caller: callerOf(options.auth), strict: options.strictParams === true, extra }, true);
+      // The route's schema parses its keys of the input, as Strapi's does: a value it refuses is removed.
+      for (const entry of Array.isArray(sanitized) ? sanitized : [sanitized]) {
+        if (!isObject(entry)) continue;
+        for (const [key, zod] of extra) {
+          if (!(key in entry)) continue;
+          const parsed = zod.safeParse(entry[key]);
+          if (parsed.success) entry[key] = parsed.data;
+          else delete entry[key];
+        }
+      }
+      return sanitized;
+    },
   };
 }
 

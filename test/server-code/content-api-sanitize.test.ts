@@ -8,6 +8,7 @@ import { startTestApp, writeApp, type TestApp } from '../helpers/app.js';
 const ROUTES = `module.exports = { routes: [{ method: 'POST', path: '/docs-sanitized', handler: 'doc.sanitized' }] };`;
 const CONTROLLER = `
 const { factories } = require('@strapi/strapi');
+const { z } = require('@strapi/utils');
 module.exports = factories.createCoreController('api::doc.doc', ({ strapi }) => ({
   async sanitized(ctx) {
     const schema = strapi.contentType('api::doc.doc');
@@ -19,6 +20,8 @@ module.exports = factories.createCoreController('api::doc.doc', ({ strapi }) => 
       input: await sanitize.input(input, schema),
       strictInput: await sanitize.input(input, schema, { strictParams: true }),
       inputForCaller: await sanitize.input(input, schema, { auth: ctx.state.auth }),
+      // A route's body schema declares extra keys: kept under strictParams, each parsed by its Zod schema.
+      routeInput: await sanitize.input({ name: 'x', ref: '  r  ', code: '', other: 1 }, schema, { strictParams: true, route: { request: { body: { 'application/json': z.object({ data: z.object({}), ref: z.string().transform((s) => s.trim()), code: z.string().min(1) }) } } } }),
     };
   },
   async misuse(ctx) {
@@ -133,6 +136,7 @@ it('input drops the root ids, non-writable attributes and timestamps; strictPara
   expect(res.body.input).toEqual({ name: 'New', unknown: 1, part: { id: 2, label: 'p', extra: true }, tags: input.tags, owner: 5 });
   expect(res.body.strictInput).toEqual({ name: 'New', part: { id: 2, label: 'p' }, tags: { connect: [{ documentId: 't1', position: { before: 't2' } }] }, owner: 5 });
   expect(res.body.inputForCaller).toEqual({ name: 'New', unknown: 1, part: { id: 2, label: 'p', extra: true }, owner: 5 });
+  expect(res.body.routeInput).toEqual({ name: 'x', ref: 'r' });
 });
 
 it('a missing schema, an auth that is not the request\'s, and sanitize.query are errors naming them', async () => {

@@ -297,7 +297,7 @@ function cairnPlugin(strapi, name) {
 }
 
 /**
- * An object of Cairn's whose members it does not provide are out of scope (they throw "is not provided by Cairn"), and
+ * An object of Cairn's whose members it does not provide, at any depth, are out of scope (they throw "is not provided by Cairn"), and
  * so is adding route parameters once Cairn runs (it builds its routes at start; Strapi's test then re-applies them
  * to its in-process router).
  */
@@ -314,6 +314,8 @@ function outOfScopeWhereNotProvided(object) {
       } catch (error) {
         return outOfScope(error);
       }
+      // A group of members (`contentAPI.sanitize`): the same rule for its own.
+      if (typeof member === 'object' && member !== null) return outOfScopeWhereNotProvided(member);
       if (typeof member !== 'function') return member;
       return (...args) => {
         try {
