@@ -115,7 +115,7 @@ export class Cairn {
   readonly customFields = new CustomFields();
   /** The routes' extra parameters the app adds in `register()` (`strapi.contentAPI.addQueryParams`...). */
   readonly contentApiParams = new ContentApiParams();
-  /** `strapi.contentAPI`: of Strapi's members, those that add parameters to routes (server-code/route-params.ts) and `sanitize.input`/`output`. */
+  /** `strapi.contentAPI`: of Strapi's members, those that add parameters to routes (server-code/route-params.ts) and `sanitize`. */
   readonly contentAPI = loudMembers('strapi.contentAPI', {
     addQueryParams: (options: Parameters<ContentApiParams['addQueryParams']>[0]) => this.contentApiParams.addQueryParams(options),
     addInputParams: (options: Parameters<ContentApiParams['addInputParams']>[0]) => this.contentApiParams.addInputParams(options),
@@ -123,11 +123,12 @@ export class Cairn {
     sanitize: loudMembers('strapi.contentAPI.sanitize', {
       input: (...args: Parameters<Sanitizers['input']>) => this.sanitizers().input(...args),
       output: (...args: Parameters<Sanitizers['output']>) => this.sanitizers().output(...args),
+      query: (...args: Parameters<Sanitizers['query']>) => this.sanitizers().query(...args),
     }),
   });
   private madeSanitizers: Sanitizers | undefined;
   private sanitizers(): Sanitizers {
-    return (this.madeSanitizers ??= contentApiSanitizers(this.model));
+    return (this.madeSanitizers ??= contentApiSanitizers(this.model, this.readSettings));
   }
   private builtModel: Model | undefined;
   /** The app's document middlewares (`strapi.documents.use`) and lifecycles (`lifecycles.js`, `strapi.db.lifecycles.subscribe`). */

@@ -76,6 +76,14 @@ const VALIDATION_NAMES: Record<string, string[]> = {
 };
 
 export const DIFFERENCES: Difference[] = [
+  // App code's strapi.contentAPI.sanitize.query with `populate: ['relation']`, no attribute of the type: Strapi drops it.
+  {
+    kind: 'on purpose',
+    file: 'tests/api/core/strapi/api/sanitize/sanitize-input.test.api.js',
+    test: 'Core API - Sanitize Input > strictParams option > Query - top-level unrecognized fields > With strictParams: true > should keep only allowed query param keys',
+    readme: '`strapi.contentAPI.sanitize.query` given a filter',
+    failure: ['Invalid key relation'],
+  },
   // `filters[price][$null]=anything`: Strapi reads any value but false's spellings as true; a typo turns the filter around.
   ...nullValues.map((value) => ({
     kind: 'on purpose' as const,
