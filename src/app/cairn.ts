@@ -418,7 +418,7 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
     const createsStrapi = await createsStrapiLayout(db, holdsStrapi, options);
     const configured = resolveLocales(config.plugins.i18n?.config);
     // A database that Strapi made has its own locales, edited in Strapi's admin (one being made, or empty, has none).
-    const locales = holdsStrapi ? await readLocalesOf(db, configured) : configured;
+    const locales = holdsStrapi ? await readLocalesOf(db, configured, !options.readOnly) : configured;
     const fastify = Fastify({
       // Fastify's request logging (a child logger per request) only on demand; Cairn logs errors with `log`.
       ...(options.logger ? { loggerInstance: log as FastifyBaseLogger } : {}),
@@ -464,7 +464,13 @@ export async function loadCairn(options: CreateCairnOptions): Promise<Cairn> {
   }
 }
 
-async function readLocalesOf(db: Database, configured: LocaleInfo[]): Promise<LocaleInfo[]> {
-  const { locales, defaultCode } = await readStrapiLocales(db);
-  return storedLocales(locales, defaultCode, configured);
+async function readLocalesOf(db: Database, configured: LocaleInfo[], mayWait: boolean): Promise<LocaleInfo[]> {
+  let stored = await readStrapiLocales(db);
+  // None yet: another process may be making the tables this moment (MySQL's DDL commits at once, before the rows),
+  // holding the start-up lock: read again once it is done.
+  if (stored.locales.length === 0 && mayWait) {
+    await db.exclusive(STARTUP_LOCK, async () => undefined);
+    stored = await readStrapiLocales(db);
+  }
+  return storedLocales(stored.locales, stored.defaultCode, configured);
 }
