@@ -63,8 +63,10 @@ import { strapiConfig, type StrapiConfig } from '../project/strapi-config.js';
 import { readClientAddressFrom, trustProxyOf } from './proxy-trust.js';
 import { registerI18nServices } from './i18n-services.js';
 import { contentApiSanitizers } from '../server-code/content-api-sanitize.js';
+import { contentApiValidators } from '../server-code/content-api-validate.js';
 
 type Sanitizers = ReturnType<typeof contentApiSanitizers>;
+type Validators = ReturnType<typeof contentApiValidators>;
 
 /**
  * Features beyond the core (email, auth, upload, graphql) register themselves here: each adds routes, hooks and
@@ -115,7 +117,7 @@ export class Cairn {
   readonly customFields = new CustomFields();
   /** The routes' extra parameters the app adds in `register()` (`strapi.contentAPI.addQueryParams`...). */
   readonly contentApiParams = new ContentApiParams();
-  /** `strapi.contentAPI`: of Strapi's members, those that add parameters to routes (server-code/route-params.ts) and `sanitize`. */
+  /** `strapi.contentAPI`: of Strapi's members, those that add parameters to routes (server-code/route-params.ts), `sanitize` and `validate`. */
   readonly contentAPI = loudMembers('strapi.contentAPI', {
     addQueryParams: (options: Parameters<ContentApiParams['addQueryParams']>[0]) => this.contentApiParams.addQueryParams(options),
     addInputParams: (options: Parameters<ContentApiParams['addInputParams']>[0]) => this.contentApiParams.addInputParams(options),
@@ -125,10 +127,19 @@ export class Cairn {
       output: (...args: Parameters<Sanitizers['output']>) => this.sanitizers().output(...args),
       query: (...args: Parameters<Sanitizers['query']>) => this.sanitizers().query(...args),
     }),
+    // Strapi's validators for app code: they throw Strapi's 400 ValidationError where the sanitizers would remove.
+    validate: loudMembers('strapi.contentAPI.validate', {
+      input: (...args: Parameters<Validators['input']>) => this.validators().input(...args),
+      query: (...args: Parameters<Validators['query']>) => this.validators().query(...args),
+    }),
   });
   private madeSanitizers: Sanitizers | undefined;
   private sanitizers(): Sanitizers {
     return (this.madeSanitizers ??= contentApiSanitizers(this.model, this.readSettings));
+  }
+  private madeValidators: Validators | undefined;
+  private validators(): Validators {
+    return (this.madeValidators ??= contentApiValidators(this.model, this.readSettings));
   }
   private builtModel: Model | undefined;
   /** The app's document middlewares (`strapi.documents.use`) and lifecycles (`lifecycles.js`, `strapi.db.lifecycles.subscribe`). */

@@ -1,36 +1,24 @@
-import type { Attribute, Component, ContentType, Model } from '../model/types.js';
+import type { Attribute, Model } from '../model/types.js';
 import type { Caller } from '../auth/access-control.js';
 import { findAction } from '../auth/access-control.js';
 import { parseReadParams, type ReadSettings } from '../query/index.js';
-
-type Schema = ContentType | Component;
-type Value = Record<string, unknown>;
-
-/** `{ auth }` of a call: the request's `ctx.state.auth`, which the route's authentication tied to its caller. */
-export interface SanitizeOptions {
-  auth?: unknown;
-  strictParams?: boolean;
-  /** The route whose `request.body['application/json']` (a Zod object) declares extra keys of the input. */
-  route?: { request?: { body?: Record<string, unknown>; query?: Record<string, unknown> } };
-}
-
-/** Strapi 5.54's query keys of the Content API (`ALLOWED_QUERY_PARAM_KEYS`): what `strictParams` keeps of a query. */
-const QUERY_KEYS = ['filters', 'sort', 'fields', 'populate', 'status', 'locale', 'page', 'pageSize', 'start', 'limit', '_q', 'publicationFilter', 'hasPublishedVersion', 'pagination', 'count', 'ordering'];
-/** Those whose values Cairn checks against the schema (the others Strapi's sanitizer passes on as they are). */
-const CHECKED_QUERY_KEYS = ['filters', 'sort', 'fields', 'populate'];
-
-/** A Zod schema's one method used here (the route's body schemas are the app's Zod objects). */
-type ZodLike = { safeParse(value: unknown): { success: boolean; data?: unknown } };
-
-/** The keys of a route's body schema other than `data` (Strapi's extra root keys of an input), with their schemas. */
-function extraRootKeys(route: SanitizeOptions['route']): Map<string, ZodLike> {
-  const body = route?.request?.body?.['application/json'] as { shape?: Record<string, ZodLike> } | undefined;
-  return zodMembers(body && typeof body === 'object' && body.shape ? body.shape : {});
-}
-
-function zodMembers(shape: Record<string, unknown>): Map<string, ZodLike> {
-  return new Map(Object.entries(shape).filter((entry): entry is [string, ZodLike] => entry[0] !== 'data' && typeof (entry[1] as ZodLike | undefined)?.safeParse === 'function'));
-}
+import {
+  CHECKED_QUERY_KEYS,
+  ID_FIELDS,
+  QUERY_KEYS,
+  RELATION_OPERATION_KEYS,
+  callerOf,
+  extraQueryKeys,
+  extraRootKeys,
+  isHiddenMorphEntry,
+  isHiddenRelation,
+  isObject,
+  schemaOf,
+  type ContentApiOptions,
+  type Schema,
+  type Value,
+  type ZodLike,
+} from './content-api-common.js';
 
 /** Each key of `value` that `schemas` names, parsed by its Zod schema as Strapi's sanitizers do: removed when it fails. */
 function parseExtraKeys(value: Value, schemas: Map<string, ZodLike>): void {
@@ -43,24 +31,17 @@ function parseExtraKeys(value: Value, schemas: Map<string, ZodLike>): void {
 }
 
 /** Strapi's keys of a relation's value in a write (`{ connect: [...] }`, `{ id, position }`...): kept by strictParams. */
-const RELATION_KEYS = new Set(['id', 'documentId', 'locale', 'status', 'position', 'connect', 'disconnect', 'set', 'options']);
+const RELATION_KEYS = new Set([...ID_FIELDS, ...RELATION_OPERATION_KEYS, 'locale', 'status', 'position', '__type']);
 const LIST_KEYS = new Set(['connect', 'disconnect', 'set']);
-
-const isObject = (value: unknown): value is Value => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The `ctx.state.auth` objects Cairn's routes made, with their callers. */
-const callers = new WeakMap<object, Caller>();
-
-/** Ties a route's `ctx.state.auth` to its caller, so `{ auth }` given to the sanitizers names who calls. */
-export function rememberAuth(auth: object, caller: Caller): void {
-  callers.set(auth, caller);
-}
+/** A morph relation's value of which nothing is left for the caller: the key goes. */
+const REMOVED = Symbol('removed');
 
 /**
  * Strapi 5.54's `strapi.contentAPI.sanitize.input`, `.output` and `.query` for app code (a custom controller's), over Cairn's
  * model: what Strapi's content API removes, removed the same way, recursively through components, dynamic zones and
  * relations. Cairn's own routes refuse such input instead (400): these serve code that asks for Strapi's sanitizing.
- * - output: private attributes and passwords; with `auth`, relations to types the caller may not `find`;
+ * - output: private attributes and passwords; with `auth`, relations to types the caller may not `find` (and a morph
+ *   relation's entries whose `__type` the caller may not find);
  * - input: `id` and `documentId` at the root, attributes whose schema says `writable: false`, the timestamps; with
  *   `strictParams`, keys that are no attribute nor one of the `route`'s body keys (a relation's value keeps Strapi's
  *   keys: `connect`, `id`...); with `auth`, relations to types the caller may not `find`; then each of the route's
@@ -68,29 +49,17 @@ export function rememberAuth(auth: object, caller: Caller): void {
  * - query: see `query` below (checked rather than trimmed, as Cairn's routes check).
  */
 export function contentApiSanitizers(model: Model, readSettings: ReadSettings) {
-  const schemaOf = (given: unknown, what: string): Schema => {
-    const uid = isObject(given) ? given.uid : undefined;
-    const schema = typeof uid === 'string' ? (model.contentTypes.get(uid) ?? model.components.get(uid)) : undefined;
-    if (!schema) throw new Error(`Missing schema in ${what}`);
-    return schema;
-  };
-  const callerOf = (auth: unknown): Caller | undefined => {
-    if (auth === undefined || auth === null) return undefined;
-    const caller = isObject(auth) ? callers.get(auth) : undefined;
-    if (!caller) throw new Error("{ auth } must be the request's ctx.state.auth (Cairn knows the caller by it)");
-    return caller;
-  };
-  const hidden = (attribute: Attribute | undefined, caller: Caller | undefined) =>
-    caller !== undefined && attribute?.kind === 'relation' && !caller.can(findAction(attribute.target));
-
   const output = (value: unknown, schema: Schema, caller: Caller | undefined): unknown => {
     if (Array.isArray(value)) return value.map((item) => output(item, schema, caller));
     if (!isObject(value)) return value;
     const out: Value = {};
     for (const [key, item] of Object.entries(value)) {
       const attribute = schema.attributes.get(key);
-      if (schema.privateAttributes.has(key) || (attribute?.kind === 'scalar' && attribute.type === 'password') || hidden(attribute, caller)) continue;
-      out[key] = nested(attribute, item, (v, s) => output(v, s, caller));
+      if (schema.privateAttributes.has(key) || (attribute?.kind === 'scalar' && attribute.type === 'password') || isHiddenRelation(attribute, caller)) continue;
+      if (attribute?.kind === 'morph') {
+        const kept = morphEntries(item, caller, (entry, target) => output(entry, target, caller));
+        if (kept !== REMOVED) out[key] = kept;
+      } else out[key] = nested(attribute, item, (v, s) => output(v, s, caller));
     }
     return out;
   };
@@ -102,11 +71,14 @@ export function contentApiSanitizers(model: Model, readSettings: ReadSettings) {
     for (const [key, item] of Object.entries(value)) {
       const attribute = schema.attributes.get(key);
       if (root && (key === 'id' || key === 'documentId')) continue;
-      if (key === 'createdAt' || key === 'updatedAt' || attribute?.raw.writable === false || hidden(attribute, options.caller)) continue;
+      if (key === 'createdAt' || key === 'updatedAt' || attribute?.raw.writable === false || isHiddenRelation(attribute, options.caller)) continue;
       // A component's `id` and a dynamic-zone item's `__component` are part of its value.
       if (options.strict && !attribute && (root ? !options.extra.has(key) : key !== 'id' && key !== '__component')) continue;
       if (attribute?.kind === 'relation' || attribute?.kind === 'media') out[key] = options.strict ? relationValue(item) : item;
-      else out[key] = nested(attribute, item, (v, s) => input(v, s, options, false));
+      else if (attribute?.kind === 'morph') {
+        const kept = morphInput(options.strict ? relationValue(item) : item, options.caller);
+        if (kept !== REMOVED) out[key] = kept;
+      } else out[key] = nested(attribute, item, (v, s) => input(v, s, options, false));
     }
     return out;
   };
@@ -126,11 +98,42 @@ export function contentApiSanitizers(model: Model, readSettings: ReadSettings) {
     }
   };
 
+  /**
+   * A morph relation's value (an entry `{ __type, ... }` or a list of them) without the entries whose type the
+   * caller may not find, each of the others through `walk` with its type's schema; REMOVED when none is left of a
+   * value that had some (Strapi removes the key; an empty list stays).
+   */
+  const morphEntries = (value: unknown, caller: Caller | undefined, walk: (entry: unknown, schema: Schema) => unknown): unknown => {
+    if (value === null || value === undefined) return value;
+    const entries = Array.isArray(value) ? value : [value];
+    const kept = entries
+      .filter((entry) => isObject(entry) && typeof entry.__type === 'string' && !isHiddenMorphEntry(entry, caller))
+      .map((entry) => {
+        const target = model.contentTypes.get(String((entry as Value).__type));
+        return target ? walk(entry, target) : entry;
+      });
+    if (kept.length === 0) return Array.isArray(value) && value.length === 0 ? value : REMOVED;
+    return Array.isArray(value) ? kept : kept[0];
+  };
+
+  /** A morph relation's value in a write: its entries, or those of its `connect`, `set` and `disconnect`, for the caller (Strapi's visitor). */
+  const morphInput = (value: unknown, caller: Caller | undefined): unknown => {
+    if (!caller || !isObject(value) || !('connect' in value || 'set' in value || 'disconnect' in value)) return caller ? morphEntries(value, caller, (entry) => entry) : value;
+    const out: Value = {};
+    for (const op of ['connect', 'set', 'disconnect']) {
+      const kept = morphEntries(value[op] ?? [], caller, (entry) => entry);
+      if (Array.isArray(kept) && kept.length > 0) out[op] = kept;
+    }
+    const options = isObject(value.options) ? value.options : {};
+    out.options = typeof options.strict === 'boolean' ? { strict: options.strict } : {};
+    return out;
+  };
+
   return {
-    output: async (data: unknown, schema: unknown, options: SanitizeOptions = {}) => output(data, schemaOf(schema, 'sanitizeOutput'), callerOf(options.auth)),
-    input: async (data: unknown, schema: unknown, options: SanitizeOptions = {}) => {
+    output: async (data: unknown, schema: unknown, options: ContentApiOptions = {}) => output(data, schemaOf(model, schema, 'sanitizeOutput'), callerOf(options.auth)),
+    input: async (data: unknown, schema: unknown, options: ContentApiOptions = {}) => {
       const extra = extraRootKeys(options.route);
-      const sanitized = input(data, schemaOf(schema, 'sanitizeInput'), { caller: callerOf(options.auth), strict: options.strictParams === true, extra }, true);
+      const sanitized = input(data, schemaOf(model, schema, 'sanitizeInput'), { caller: callerOf(options.auth), strict: options.strictParams === true, extra }, true);
       // The route's schema parses its keys of the input, as Strapi's does: a value it refuses is removed.
       for (const entry of Array.isArray(sanitized) ? sanitized : [sanitized]) if (isObject(entry)) parseExtraKeys(entry, extra);
       return sanitized;
@@ -140,15 +143,15 @@ export function contentApiSanitizers(model: Model, readSettings: ReadSettings) {
      * `auth` (a 400 for what Strapi's sanitizer would drop: the README's table); the route's query keys parsed by
      * their Zod schemas; with `strictParams`, only Strapi's query keys and the route's are kept.
      */
-    query: async (query: unknown, schema: unknown, options: SanitizeOptions = {}) => {
-      const ct = schemaOf(schema, 'sanitizeQuery');
+    query: async (query: unknown, schema: unknown, options: ContentApiOptions = {}) => {
+      const ct = schemaOf(model, schema, 'sanitizeQuery');
       if (ct.modelType !== 'contentType') throw new Error(`sanitizeQuery takes a content type, not the component ${ct.uid}`);
       if (!isObject(query)) return query;
       const caller = callerOf(options.auth);
       const checked = Object.fromEntries(CHECKED_QUERY_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]]));
       parseReadParams(model, ct, checked, { ...readSettings, canFind: (uid) => caller?.can(findAction(uid)) ?? true });
       const sanitized: Value = structuredClone(query);
-      const extra = zodMembers(options.route?.request?.query ?? {});
+      const extra = extraQueryKeys(options.route);
       parseExtraKeys(sanitized, extra);
       if (!options.strictParams) return sanitized;
       return Object.fromEntries(Object.entries(sanitized).filter(([key]) => QUERY_KEYS.includes(key) || extra.has(key)));

@@ -17,7 +17,7 @@ import { APP_ROUTE, installAppMultipart, removeBodyFilesAtClose } from './multip
 import { multipartFileLimit } from '../project/middlewares.js';
 import { createStrapiObject, type ServerCodeRegistry } from './strapi-object.js';
 import { ROUTE_PARAMS } from './route-params.js';
-import { rememberAuth } from './content-api-sanitize.js';
+import { rememberAuth } from './content-api-common.js';
 import { RATE_LIMIT_MIDDLEWARE, type UsersPermissionsActions } from '../auth/routes.js';
 
 type Obj = Record<string, unknown>;

@@ -95,7 +95,7 @@ describe("the registration's checks stop the start with Strapi's messages", () =
       { 'src/index.js': `module.exports = { bootstrap({ strapi }) { strapi.contentAPI.addQueryParams({ ref: { schema: (z) => z.string() } }); } };\n` },
       'contentAPI.addQueryParams: the routes are registered already (this runs after register()): add parameters in register(), where they apply to the routes',
     ],
-    ["strapi.contentAPI's other members", { 'src/index.js': register(`strapi.contentAPI.validate.query({}, {});`) }, 'strapi.contentAPI.validate is not provided by Cairn (it provides addQueryParams, addInputParams, sanitize'],
+    ["strapi.contentAPI's other members", { 'src/index.js': register(`strapi.contentAPI.getRoutesMap();`) }, 'strapi.contentAPI.getRoutesMap is not provided by Cairn (it provides addQueryParams, addInputParams, sanitize, validate'],
     // The sanitizers read the model, which register() may still change (custom fields).
     ['sanitizing in register()', { 'src/index.js': register(`strapi.contentAPI.sanitize.query({}, {});`) }, 'cairn.model is built after register()'],
   ];
