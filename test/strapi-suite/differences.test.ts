@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIFFERENCES, differenceRows, explained, type Difference } from './differences.js';
-import { afterOutOfScope, diffChangesOnly, listedOutcome } from './reporter.js';
+import { afterOutOfScope, diffChangesOnly, listedOutcome, listingKey } from './reporter.js';
 
 /**
  * The Strapi suite's list of tests that differ on purpose (differences.ts): every entry is explained by a row of the
@@ -62,6 +62,15 @@ describe('Strapi suite: differences on purpose', () => {
     const assertion = { status: 'failed' as const, reason: 'expected 404 to be 200' };
     expect(afterOutOfScope(assertion, false, 'A > b')).toBe(assertion);
     expect(afterOutOfScope({ status: 'passed' }, false, 'A > b')).toEqual({ status: 'passed' });
+  });
+
+  it("a test not run because its file's hook failed is decided by the file's entry when the list has one; any other by its own", () => {
+    const notRun = { status: 'failed' as const, reason: 'not run, a hook failed: The singular name "user" is taken' };
+    const withFile = new Map([['f.test.api.js\n(the file)', listed]]);
+    expect(listingKey('f.test.api.js', 'A > b', notRun, withFile)).toBe('f.test.api.js\n(the file)');
+    expect(listingKey('f.test.api.js', 'A > b', notRun, new Map())).toBe('f.test.api.js\nA > b');
+    expect(listingKey('f.test.api.js', 'A > b', { status: 'failed', reason: 'expected 1 to be 2' }, withFile)).toBe('f.test.api.js\nA > b');
+    expect(listingKey('f.test.api.js', 'A > b', { status: 'passed' }, withFile)).toBe('f.test.api.js\nA > b');
   });
 
   it('a listed test out of scope or skipped upstream stays so', () => {

@@ -11,7 +11,10 @@ export interface Difference {
   kind: 'on purpose' | 'not Strapi 5.54';
   /** The test file, relative to the suite's folder (as strapi/strapi lays it out). */
   file: string;
-  /** The test's describe blocks and name, joined with ' > ' (as the reporter prints them); `(the file)` for a file that cannot load. */
+  /**
+   * The test's describe blocks and name, joined with ' > ' (as the reporter prints them); `(the file)` for a file that
+   * cannot load, or whose tests do not run because a hook of the file fails (each such test then counts by this entry).
+   */
   test: string;
   /** On purpose: the start of the first cell of the README's row that explains it; else a phrase of the README. */
   readme: string;

@@ -61,8 +61,10 @@ export function afterOutOfScope(outcome: Outcome, sentRequest: boolean, earlierO
 
 const ran = (test: RunnerTask) => test.result?.state === 'pass' || test.result?.state === 'fail';
 
+const HOOK_FAILED = 'not run, a hook failed: ';
+
 function hookFailure(outcome: Outcome): Outcome {
-  return outcome.status === 'failed' ? { status: 'failed', reason: `not run, a hook failed: ${outcome.reason}` } : outcome;
+  return outcome.status === 'failed' ? { status: 'failed', reason: `${HOOK_FAILED}${outcome.reason}` } : outcome;
 }
 
 function testsOf(task: RunnerTask): RunnerTask[] {
@@ -81,6 +83,16 @@ function nameOf(test: RunnerTask): string {
   const names: string[] = [];
   for (let t: RunnerTask | undefined = test; t && t.type !== undefined && t !== test.file; t = t.suite) names.unshift(t.name);
   return names.join(' > ');
+}
+
+/**
+ * The key of differences.ts's entry that decides a test (`file\ntest`): the file's own (`(the file)`) for a test not
+ * run because a hook of its file failed, when the list has one; else the test's.
+ */
+export function listingKey(path: string, test: string, outcome: Outcome, listed: ReadonlyMap<string, unknown>): string {
+  const fileKey = `${path}\n(the file)`;
+  const notRun = outcome.status === 'failed' && outcome.reason?.startsWith(HOOK_FAILED) && listed.has(fileKey);
+  return notRun ? fileKey : `${path}\n${test}`;
 }
 
 /**
@@ -127,12 +139,14 @@ export default class StrapiSuiteReporter implements Reporter {
       const tests = testsOf(file);
       const lines: string[] = [];
       let earlierOutOfScope: string | undefined;
+      const fileKey = `${path}\n(the file)`;
       for (const test of tests) {
-        const key = `${path}\n${nameOf(test)}`;
+        const own = outcomeOf(test);
+        const key = listingKey(path, nameOf(test), own, listed);
         const difference = listed.get(key);
         if (difference) seen.add(key);
         const sentRequest = Boolean((test.meta as { lastExchange?: string }).lastExchange);
-        const outcome = difference ? listedOutcome(outcomeOf(test), difference) : afterOutOfScope(outcomeOf(test), sentRequest, earlierOutOfScope);
+        const outcome = difference ? listedOutcome(own, difference) : afterOutOfScope(own, sentRequest, earlierOutOfScope);
         if (outcome.status === 'out of scope') earlierOutOfScope ??= nameOf(test);
         counts[outcome.status] += 1;
         if (outcome.status !== 'passed') lines.push(`    ${outcome.status.padEnd(12)} ${nameOf(test)} — ${outcome.reason}`);
@@ -145,9 +159,8 @@ export default class StrapiSuiteReporter implements Reporter {
       }
       if (tests.length === 0) {
         // A file that cannot load counts once, as `(the file)` (a listed difference when differences.ts names it so).
-        const key = `${path}\n(the file)`;
-        const difference = listed.get(key);
-        if (difference) seen.add(key);
+        const difference = listed.get(fileKey);
+        if (difference) seen.add(fileKey);
         const outcome = difference ? listedOutcome(classify(file.result?.errors), difference) : classify(file.result?.errors);
         counts[outcome.status] += 1;
         lines.push(`    ${outcome.status.padEnd(12)} (the file) — ${outcome.reason}`);
