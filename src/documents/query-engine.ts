@@ -7,7 +7,7 @@ import type { DocumentHooks, LifecycleAction, LifecycleStates } from './hooks.js
 import { deleteRows, insertRows, rowData, updateRows } from './query-engine-writes.js';
 import { parseRowPopulate, populateRows } from './query-engine-populate.js';
 import { fromColumn } from './column-values.js';
-import { LOCALE_UID, systemContentType } from '../model/system-types.js';
+import { queryableSystemType } from '../model/system-types.js';
 
 /** A Query Engine read's parameters, as Strapi names them. */
 export interface RowQueryParams {
@@ -58,8 +58,8 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * instead.
  */
 export function queryEngine(db: Database, model: Model, uid: string, hooks?: DocumentHooks, afterWrite?: () => Promise<void>): QueryEngine {
-  // i18n's locales are Strapi's own type, not the app's: served here only (system-types.ts).
-  const schema: ContentType | Component | undefined = model.contentTypes.get(uid) ?? model.components.get(uid) ?? (uid === LOCALE_UID ? systemContentType(uid) : undefined);
+  // i18n's locales and the sessions are Strapi's own types, not the app's: served here only (system-types.ts).
+  const schema: ContentType | Component | undefined = model.contentTypes.get(uid) ?? model.components.get(uid) ?? queryableSystemType(uid);
   if (!schema) {
     // Strapi's other own models that Cairn has no model of (admin users, permissions) are tables it reads through
     // its own services, not through this engine.

@@ -4,7 +4,7 @@ import type { ContentType, ScalarAttribute, ScalarType } from './types.js';
 /**
  * Strapi's own content types that code's APIs reach although the app's model has no place for them (no REST route,
  * no Document Service of their own): i18n's locales (`strapi.db.query('plugin::i18n.locale')`, which Strapi's tests
- * call to clean up) and the admin users every content row's `createdBy`/`updatedBy` points at (populated by the
+ * call to clean up), the session manager's sessions (`strapi.db.query('admin::session')`, likewise) and the admin users every content row's `createdBy`/`updatedBy` points at (populated by the
  * Query Engine and the Document Service for app code). Their attributes that are
  * columns, as @strapi/i18n and @strapi/admin 5.54 declare them (their relations to admin roles and tokens are not
  * read here). Kept out of the app's model so that nothing else (routes, GraphQL, permissions) ever serves them.
@@ -12,8 +12,12 @@ import type { ContentType, ScalarAttribute, ScalarType } from './types.js';
 
 export const LOCALE_UID = 'plugin::i18n.locale';
 export const ADMIN_USER_UID = 'admin::user';
+export const SESSION_UID = 'admin::session';
 
 type Shorthand = ScalarType | { type: ScalarType; private?: boolean; unique?: boolean };
+
+/** The types app code may query through `strapi.db.query(uid)` (the Query Engine); admin users are only populated. */
+const QUERYABLE = new Set([LOCALE_UID, SESSION_UID]);
 
 function contentType(uid: string, table: string, singularName: string, pluralName: string, attributes: Record<string, Shorthand>): ContentType {
   const scalars = Object.entries(attributes).map(([name, a]): ScalarAttribute => {
@@ -68,6 +72,22 @@ const SYSTEM_TYPES: ReadonlyMap<string, ContentType> = new Map([
       preferedLanguage: 'string',
     }),
   ],
+  [
+    // The session manager's rows (admin logins and users-permissions' refresh sessions), every attribute private.
+    SESSION_UID,
+    contentType(SESSION_UID, 'strapi_sessions', 'session', 'sessions', {
+      userId: PRIVATE_STRING,
+      sessionId: { type: 'string', private: true, unique: true },
+      childId: PRIVATE_STRING,
+      deviceId: PRIVATE_STRING,
+      origin: PRIVATE_STRING,
+      expiresAt: { type: 'datetime', private: true },
+      absoluteExpiresAt: { type: 'datetime', private: true },
+      status: PRIVATE_STRING,
+      type: PRIVATE_STRING,
+      metadata: { type: 'json', private: true },
+    }),
+  ],
 ]);
 
 /**
@@ -82,3 +102,6 @@ export const creatorColumn = (schema: { modelType: string; attributes: ReadonlyM
 
 /** One of Strapi's own content types above, or undefined. */
 export const systemContentType = (uid: string): ContentType | undefined => SYSTEM_TYPES.get(uid);
+
+/** One of Strapi's own content types above that `strapi.db.query(uid)` serves, or undefined. */
+export const queryableSystemType = (uid: string): ContentType | undefined => (QUERYABLE.has(uid) ? SYSTEM_TYPES.get(uid) : undefined);

@@ -162,6 +162,20 @@ describeEachDialect('users-permissions refresh mode', (dialect) => {
     expect((await app.request('GET', '/api/users/me', undefined, bearer(desk.jwt))).status).toBe(200);
   });
 
+  it("strapi.db.query('admin::session'): the session rows by their attribute names; a deleteMany ends them (Strapi's tests clean up so)", async () => {
+    const sessions = app.cairn.strapi.db.query('admin::session');
+    const tablet = await login({ deviceId: 'tablet-query' });
+    const sessionId = decodeJwt(tablet.jwt).sessionId as string;
+    const [row] = await sessions.findMany({ where: { sessionId } });
+    expect(row).toMatchObject({ sessionId, userId: String(userId), deviceId: 'tablet-query', origin: 'users-permissions', status: 'active', type: 'refresh', childId: null, documentId: expect.any(String) });
+    expect(await sessions.count({ where: { origin: 'users-permissions', deviceId: 'tablet-query' } })).toBe(1);
+    expect(await sessions.deleteMany({ where: { origin: 'users-permissions', deviceId: 'tablet-query' } })).toEqual({ count: 1 });
+    expect(await rows('session_id = ?', [sessionId])).toEqual([]);
+    expect((await refresh(tablet.refreshToken)).status).toBe(401);
+    // A column that is not one of the session's attributes is named.
+    await expect(sessions.findMany({ where: { nope: 1 } })).rejects.toThrow(/nope/);
+  });
+
   it('logout ends the request\'s session, a device\'s, or all of them; access tokens stay valid until they expire', async () => {
     const a = await login({ deviceId: 'logout-a' });
     const b = await login({ deviceId: 'logout-b' });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIFFERENCES, differenceRows, explained, type Difference } from './differences.js';
-import { afterOutOfScope, diffChangesOnly, listedOutcome, listingKey } from './reporter.js';
+import { afterOutOfScope, cascadeOutcome, diffChangesOnly, listedOutcome, listingKey } from './reporter.js';
 
 /**
  * The Strapi suite's list of tests that differ on purpose (differences.ts): every entry is explained by a row of the
@@ -71,6 +71,20 @@ describe('Strapi suite: differences on purpose', () => {
     expect(listingKey('f.test.api.js', 'A > b', notRun, new Map())).toBe('f.test.api.js\nA > b');
     expect(listingKey('f.test.api.js', 'A > b', { status: 'failed', reason: 'expected 1 to be 2' }, withFile)).toBe('f.test.api.js\nA > b');
     expect(listingKey('f.test.api.js', 'A > b', { status: 'passed' }, withFile)).toBe('f.test.api.js\nA > b');
+  });
+
+  it('a failed test that reads what an earlier test makes is out of scope only when that test was out of scope in the run', () => {
+    const cascade = { file: 'f.test.api.js', test: 'A > c', after: 'A > b', reads: 'the drafts its migration makes' };
+    const failed = { status: 'failed' as const, reason: 'expected [] to have a length of 4 but got +0' };
+    expect(cascadeOutcome(failed, cascade, { status: 'out of scope', reason: 'the admin API' })).toEqual({
+      status: 'out of scope',
+      reason: 'reads the drafts its migration makes; "A > b" was out of scope (expected [] to have a length of 4 but got +0)',
+    });
+    // The earlier test ran (passed or failed), or is not there: the failure stays one; a pass stays a pass.
+    expect(cascadeOutcome(failed, cascade, { status: 'passed' })).toBe(failed);
+    expect(cascadeOutcome(failed, cascade, { status: 'failed', reason: 'x' })).toBe(failed);
+    expect(cascadeOutcome(failed, cascade, undefined)).toBe(failed);
+    expect(cascadeOutcome({ status: 'passed' }, cascade, { status: 'out of scope', reason: 'the admin API' })).toEqual({ status: 'passed' });
   });
 
   it('a listed test out of scope or skipped upstream stays so', () => {

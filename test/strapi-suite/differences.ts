@@ -528,6 +528,23 @@ export const DIFFERENCES: Difference[] = [
     }),
   ),
   {
+    // Its models declare `api::user.user` beside users-permissions' user: Cairn refuses to start (the README's row),
+    // so the file's beforeAll fails and none of its tests runs.
+    kind: 'on purpose',
+    file: 'tests/api/core/strapi/migrations/migration-discard-drafts.test.api.js',
+    test: '(the file)',
+    readme: "a content type whose singular or plural name a plugin's type has",
+    failure: ['API name "user"', 'is already used by plugin::users-permissions.user'],
+  },
+  {
+    // It expects Strapi's bootstrap to run its join-table repair and record it in the core store.
+    kind: 'on purpose',
+    file: 'tests/api/core/strapi/repairs/publication-state-join-table-repair.test.api.ts',
+    test: 'publication-state join-table repair > runs the production repair during the next bootstrap and records its completion',
+    readme: "Strapi's one-time data repairs at start",
+    failure: ['expected [', 'to deeply equal ['],
+  },
+  {
     // Cairn's published source links the target's published row (the README's row); the test reads Strapi's link
     // to the row it was given.
     kind: 'on purpose',

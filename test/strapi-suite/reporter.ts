@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import type { Reporter } from 'vitest/reporters';
 import type { RunnerTask, RunnerTestFile } from 'vitest';
 import { DIFFERENCES, explained, type Difference } from './differences.js';
+import { CASCADES, type Cascade } from './cascades.js';
 
 type Status = 'passed' | 'failed' | 'differs' | 'out of scope' | 'skipped';
 export type Outcome = { status: Status; reason?: string; diff?: string };
@@ -86,6 +87,15 @@ function nameOf(test: RunnerTask): string {
 }
 
 /**
+ * A failed test listed in cascades.ts: out of scope when the earlier test it reads was out of scope in this run
+ * (`afterOutcome`), else as it is.
+ */
+export function cascadeOutcome(outcome: Outcome, cascade: Cascade, afterOutcome: Outcome | undefined): Outcome {
+  if (outcome.status !== 'failed' || afterOutcome?.status !== 'out of scope') return outcome;
+  return { status: 'out of scope', reason: `reads ${cascade.reads}; "${cascade.after}" was out of scope (${outcome.reason})` };
+}
+
+/**
  * The key of differences.ts's entry that decides a test (`file\ntest`): the file's own (`(the file)`) for a test not
  * run because a hook of its file failed, when the list has one; else the test's.
  */
@@ -132,6 +142,7 @@ export default class StrapiSuiteReporter implements Reporter {
     const readme = readFileSync(this.readmePath, 'utf8');
     const problems = DIFFERENCES.filter((d) => !explained(readme, d)).map((d) => `differences.ts: "${d.test}" names README text that is not there (${d.kind}): "${d.readme}"`);
     const listed = new Map(DIFFERENCES.map((d) => [`${d.file}\n${d.test}`, d]));
+    const cascades = new Map(CASCADES.map((c) => [`${c.file}\n${c.test}`, c]));
     const seen = new Set<string>();
     for (const file of [...files].sort((a, b) => a.filepath.localeCompare(b.filepath))) {
       const path = relative(this.root, file.filepath);
@@ -139,6 +150,7 @@ export default class StrapiSuiteReporter implements Reporter {
       const tests = testsOf(file);
       const lines: string[] = [];
       let earlierOutOfScope: string | undefined;
+      const outcomes = new Map<string, Outcome>();
       const fileKey = `${path}\n(the file)`;
       for (const test of tests) {
         const own = outcomeOf(test);
@@ -146,7 +158,13 @@ export default class StrapiSuiteReporter implements Reporter {
         const difference = listed.get(key);
         if (difference) seen.add(key);
         const sentRequest = Boolean((test.meta as { lastExchange?: string }).lastExchange);
-        const outcome = difference ? listedOutcome(own, difference) : afterOutOfScope(own, sentRequest, earlierOutOfScope);
+        const cascade = cascades.get(`${path}\n${nameOf(test)}`);
+        const outcome = difference
+          ? listedOutcome(own, difference)
+          : cascade
+            ? cascadeOutcome(own, cascade, outcomes.get(cascade.after))
+            : afterOutOfScope(own, sentRequest, earlierOutOfScope);
+        outcomes.set(nameOf(test), outcome);
         if (outcome.status === 'out of scope') earlierOutOfScope ??= nameOf(test);
         counts[outcome.status] += 1;
         if (outcome.status !== 'passed') lines.push(`    ${outcome.status.padEnd(12)} ${nameOf(test)} — ${outcome.reason}`);
@@ -174,6 +192,12 @@ export default class StrapiSuiteReporter implements Reporter {
     const ranFiles = new Set(files.filter((f) => testsOf(f).length > 0 || !f.result?.errors?.length).map((f) => relative(this.root, f.filepath)));
     for (const d of DIFFERENCES) {
       if (ranFiles.has(d.file) && !seen.has(`${d.file}\n${d.test}`)) problems.push(`differences.ts: no test "${d.test}" in ${d.file}`);
+    }
+    const testsOfFile = new Map(files.map((f) => [relative(this.root, f.filepath), new Set(testsOf(f).map(nameOf))]));
+    for (const c of CASCADES) {
+      const names = testsOfFile.get(c.file);
+      if (!ranFiles.has(c.file) || !names) continue;
+      for (const name of [c.test, c.after]) if (!names.has(name)) problems.push(`cascades.ts: no test "${name}" in ${c.file}`);
     }
     const out = [
       '',
