@@ -5,7 +5,7 @@ import type { Database } from '../database/types.js';
 import type { Documents } from '../documents/index.js';
 import type { DocumentHooks } from '../documents/hooks.js';
 import { queryEngine, type QueryEngine } from '../documents/query-engine.js';
-import { LOCALE_UID } from '../model/system-types.js';
+import { LOCALE_UID, PERMISSION_UID } from '../model/system-types.js';
 import { strapiTransaction, type StrapiTransactionHandles } from './strapi-transaction.js';
 import type { Model } from '../model/types.js';
 import { strapiMetadata, type StrapiMetadata } from '../database/strapi-layout/metadata.js';
@@ -22,6 +22,8 @@ interface FaceHost {
   readonly model: Model;
   /** The app's locales: a write of `plugin::i18n.locale` through the Query Engine reads them again at once. */
   readonly appLocales: { reload(db: Database): Promise<void> };
+  /** Features' services by plugin: a write of users-permissions' permissions drops their cached role actions. */
+  readonly services: Map<string, Record<string, unknown>>;
   /** `strapi.config` (project/strapi-config.ts): get, set and has over the app's config. */
   readonly strapiConfig: StrapiConfig;
   /** `strapi.db.connection` (Strapi's knex, made on first read) and `strapi.db.dialect` (database/knex.ts). */
@@ -88,8 +90,11 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
         const joining = new Proxy(cairn.db, { get: (_target, name) => bound(current(), Reflect.get(current(), name, current())) });
         const query = (first: string, params?: readonly unknown[]) =>
           params === undefined && MODEL_UID.test(first)
-            ? queryEngine(joining, cairn.model, first, cairn.documentHooks, first === LOCALE_UID ? () => cairn.appLocales.reload(joining) : undefined)
+            ? queryEngine(joining, cairn.model, first, cairn.documentHooks, afterWriteOf(first))
             : current().query(first, params);
+        // A write to locales or permissions applies at once: the app reads its locales again, the roles' cached actions go.
+        const afterWriteOf = (uid: string) =>
+          uid === LOCALE_UID ? () => cairn.appLocales.reload(joining) : uid === PERMISSION_UID ? async () => forgetPermissions(cairn.services) : undefined;
         const transaction = (callback: Parameters<typeof strapiTransaction>[2]) => strapiTransaction(cairn.db, cairn.documentHooks, callback);
         const own: Record<string | symbol, unknown> = {
           lifecycles,
@@ -127,6 +132,11 @@ export function strapiFace<T extends FaceHost>(cairn: T): StrapiFace<T> {
       throw notProvided(key);
     },
   }) as unknown as StrapiFace<T>;
+}
+
+/** Drops users-permissions' cached role actions (auth/roles.ts), when the feature is on. */
+function forgetPermissions(services: Map<string, Record<string, unknown>>): void {
+  (services.get('users-permissions')?.permissions as { forget(): void } | undefined)?.forget();
 }
 
 /** An object of Strapi's whose other members are APIs Cairn does not provide: reading one throws, naming it. */

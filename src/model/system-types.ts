@@ -1,10 +1,12 @@
 import { snakeCase } from './names.js';
-import type { ContentType, ScalarAttribute, ScalarType } from './types.js';
+import type { Attribute, ContentType, RelationAttribute, ScalarAttribute, ScalarType } from './types.js';
 
 /**
  * Strapi's own content types that code's APIs reach although the app's model has no place for them (no REST route,
  * no Document Service of their own): i18n's locales (`strapi.db.query('plugin::i18n.locale')`, which Strapi's tests
- * call to clean up), the session manager's sessions (`strapi.db.query('admin::session')`, likewise) and the admin users every content row's `createdBy`/`updatedBy` points at (populated by the
+ * call to clean up), the session manager's sessions (`strapi.db.query('admin::session')`, likewise), users-permissions'
+ * permissions (`strapi.db.query('plugin::users-permissions.permission')`, which tests write to grant a role an action)
+ * and the admin users every content row's `createdBy`/`updatedBy` points at (populated by the
  * Query Engine and the Document Service for app code). Their attributes that are
  * columns, as @strapi/i18n and @strapi/admin 5.54 declare them (their relations to admin roles and tokens are not
  * read here). Kept out of the app's model so that nothing else (routes, GraphQL, permissions) ever serves them.
@@ -13,13 +15,15 @@ import type { ContentType, ScalarAttribute, ScalarType } from './types.js';
 export const LOCALE_UID = 'plugin::i18n.locale';
 export const ADMIN_USER_UID = 'admin::user';
 export const SESSION_UID = 'admin::session';
+export const PERMISSION_UID = 'plugin::users-permissions.permission';
+const ROLE_UID = 'plugin::users-permissions.role';
 
 type Shorthand = ScalarType | { type: ScalarType; private?: boolean; unique?: boolean };
 
 /** The types app code may query through `strapi.db.query(uid)` (the Query Engine); admin users are only populated. */
-const QUERYABLE = new Set([LOCALE_UID, SESSION_UID]);
+const QUERYABLE = new Set([LOCALE_UID, SESSION_UID, PERMISSION_UID]);
 
-function contentType(uid: string, table: string, singularName: string, pluralName: string, attributes: Record<string, Shorthand>): ContentType {
+function contentType(uid: string, table: string, singularName: string, pluralName: string, attributes: Record<string, Shorthand>, relations: RelationAttribute[] = []): ContentType {
   const scalars = Object.entries(attributes).map(([name, a]): ScalarAttribute => {
     const spec = typeof a === 'string' ? { type: a } : a;
     return Object.freeze({
@@ -46,7 +50,7 @@ function contentType(uid: string, table: string, singularName: string, pluralNam
     localized: false,
     pluginOptions: Object.freeze({}),
     plugin: uid.split('::')[0] === 'plugin' ? uid.slice('plugin::'.length).split('.')[0] : uid.split('::')[0],
-    attributes: new Map(scalars.map((a) => [a.name, a])),
+    attributes: new Map<string, Attribute>([...scalars, ...relations].map((a) => [a.name, a])),
     privateAttributes: new Set(scalars.filter((a) => a.private).map((a) => a.name)),
     file: `<Strapi's ${uid}>`,
   });
@@ -71,6 +75,28 @@ const SYSTEM_TYPES: ReadonlyMap<string, ContentType> = new Map([
       blocked: { type: 'boolean', private: true },
       preferedLanguage: 'string',
     }),
+  ],
+  [
+    // users-permissions' permissions: one row per (role, action), linked to its role through up_permissions_role_lnk
+    // (Strapi's manyToOne, inversed by the role's `permissions`). Cairn's roles read them (auth/roles.ts).
+    PERMISSION_UID,
+    contentType(PERMISSION_UID, 'up_permissions', 'permission', 'permissions', { action: 'string' }, [
+      Object.freeze({
+        kind: 'relation',
+        name: 'role',
+        relation: 'manyToOne',
+        target: ROLE_UID,
+        toMany: false,
+        owner: true,
+        linkTable: 'up_permissions_role_lnk',
+        inversedBy: 'permissions',
+        inverseOf: 'permissions',
+        required: false,
+        private: false,
+        localized: false,
+        raw: Object.freeze({ type: 'relation', relation: 'manyToOne', target: ROLE_UID, inversedBy: 'permissions' }),
+      }),
+    ]),
   ],
   [
     // The session manager's rows (admin logins and users-permissions' refresh sessions), every attribute private.

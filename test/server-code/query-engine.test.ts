@@ -317,6 +317,23 @@ describeEachDialect('strapi.db.query: the Query Engine reads rows', (dialect) =>
     await query('api::note.note').deleteMany({ where: { locale: 'fr' } });
   });
 
+  it("plugin::users-permissions.permission: a role's actions as rows linked to it; a write applies to the next request at once", async () => {
+    const publicRole = await query('plugin::users-permissions.role').findOne({ where: { type: 'public' } });
+    const permissions = query('plugin::users-permissions.permission');
+    const anonymous = () => app.request('GET', '/api/posts', undefined, { authorization: '' });
+    expect((await anonymous()).status).toBe(403);
+    const created = await permissions.create({ data: { action: 'api::post.post.find', role: publicRole!.id } });
+    expect(created).toMatchObject({ action: 'api::post.post.find', documentId: expect.any(String) });
+    // No wait for the once-a-second check: the Query Engine's write drops the cached actions.
+    expect((await anonymous()).status).toBe(200);
+    const held = await permissions.findMany({ where: { role: publicRole!.id, action: { $startsWith: 'api::post.' } }, populate: ['role'] });
+    expect(held).toEqual([expect.objectContaining({ action: 'api::post.post.find', role: expect.objectContaining({ id: publicRole!.id, type: 'public' }) })]);
+    expect(await permissions.deleteMany({ where: { role: publicRole!.id, action: { $in: ['api::post.post.find', 'api::post.post.findOne'] } } })).toEqual({ count: 1 });
+    expect((await anonymous()).status).toBe(403);
+    // The link rows go with their permissions, as Strapi's Query Engine deletes them.
+    expect(await app.cairn.db.query('SELECT l.permission_id FROM up_permissions_role_lnk l LEFT JOIN up_permissions p ON p.id = l.permission_id WHERE p.id IS NULL')).toEqual([]);
+  });
+
   it('a locale made or deleted elsewhere (Strapi\'s admin, another process) applies to requests within a second', async () => {
     const db = app.cairn.db;
     await db.execute(`INSERT INTO i18n_locale (document_id, name, code) VALUES ('loc-de', 'German (de)', 'de')`);
