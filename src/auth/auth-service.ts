@@ -19,7 +19,7 @@ import {
 import { fillTemplate, type EmailOptions, type EmailService } from '../email/index.js';
 import { localProviderEnabled, readAdvancedSettings, readEmailTemplate, type EmailTemplate } from './store-settings.js';
 import { ApplicationError, BadRequestError, NotFoundError, RateLimitError, UnauthorizedError, ValidationError, type FieldError } from '../errors/index.js';
-import { AttemptLimit } from './attempts.js';
+import { AttemptLimit, attemptKey } from './attempts.js';
 import { checkRoleOnCreate, checkRoleOnUpdate } from './role-input.js';
 import { checkCredentials, EMAIL, inputObject, passwordTooLong, stringField } from './credentials.js';
 import type { AuthHost } from './host.js';
@@ -117,16 +117,17 @@ export class AuthService {
   }
 
   /**
-   * Counts an attempt at a rate-limited action from a client `address`: `register`, `login`, `changePassword`, or
-   * any other name (a route of the app's with users-permissions' rate-limit middleware: its own count). Tells the
+   * Counts an attempt at a rate-limited action from a client `address` (and the `body`'s email, see attemptKey):
+   * `register`, `login`, `changePassword`, or any other name (a route of the app's with users-permissions' rate-limit
+   * middleware: its own count). Tells the
    * client its limit through `setHeader`, as @fastify/rate-limit does (`x-ratelimit-*`, `retry-after` with the
    * 429); past the limit, a RateLimitError.
    */
-  async attempt(action: string, address: string, setHeader: (name: string, value: number) => void): Promise<void> {
+  async attempt(action: string, address: string, setHeader: (name: string, value: number) => void, body?: unknown): Promise<void> {
     if (!this.options.rateLimit) return;
     let limit = Object.hasOwn(this.attempts, action) ? this.attempts[action as keyof AuthService['attempts']] : this.otherAttempts.get(action);
     if (!limit) this.otherAttempts.set(action, (limit = this.newLimit()));
-    const attempt = await limit.count(address);
+    const attempt = await limit.count(attemptKey(action, address, body));
     setHeader('x-ratelimit-limit', attempt.limit);
     setHeader('x-ratelimit-remaining', attempt.remaining);
     setHeader('x-ratelimit-reset', attempt.resetSeconds);

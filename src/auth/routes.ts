@@ -235,8 +235,8 @@ export function registerAuthRoutes(app: FastifyInstance, host: AuthHost, auth: A
     app.route({
       method: route.method,
       url: urlOf(route),
-      // Counted before the body is read, per client address.
-      ...(attempts ? { onRequest: (req: FastifyRequest, reply: FastifyReply) => auth.attempt(attempts, req.ip, (name, value) => void reply.header(name, value)) } : {}),
+      // Counted once the body is read (its email names the bucket, see attemptKey), before the action runs.
+      ...(attempts ? { preHandler: (req: FastifyRequest, reply: FastifyReply) => auth.attempt(attempts, req.ip, (name, value) => void reply.header(name, value), req.body) } : {}),
       handler: async (req, reply) => {
         const caller = await callerOf(host, req, route.handler);
         const answer = await action({

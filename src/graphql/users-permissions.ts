@@ -1,8 +1,8 @@
 import { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl } from '../auth/access-control.js';
-import type { AuthService, LoginClient } from '../auth/auth-service.js';
-import type { AttemptLimit } from '../auth/attempts.js';
+import type { AuthService, LoginClient, RateLimitedAction } from '../auth/auth-service.js';
+import { attemptKey } from '../auth/attempts.js';
 import type { RefreshCookies } from '../auth/session-cookie.js';
 import { ApplicationError, ForbiddenError, RateLimitError, ValidationError } from '../errors/index.js';
 import { needs } from './field-auth.js';
@@ -50,9 +50,9 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     name: 'UsersPermissionsLoginInput',
     fields: { identifier: { type: new GraphQLNonNull(GraphQLString) }, password: { type: new GraphQLNonNull(GraphQLString) }, provider: { type: new GraphQLNonNull(GraphQLString), defaultValue: 'local' } },
   });
-  /** Counts the caller's attempt at an action; past the limit, a RateLimitError. */
-  const attempt = async (limit: AttemptLimit, request: FastifyRequest) => {
-    if ((await limit.count(request.ip)).exceeded) throw new RateLimitError();
+  /** Counts the caller's attempt at an action, in REST's bucket (the same key: attemptKey); past the limit, a RateLimitError. */
+  const attempt = async (auth: ReturnType<typeof authService>, action: RateLimitedAction, request: FastifyRequest, body?: object) => {
+    if ((await auth.attempts[action].count(attemptKey(action, request.ip, body))).exceeded) throw new RateLimitError();
   };
   mutation.register = {
     type: new GraphQLNonNull(payload),
@@ -61,7 +61,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     resolve: async (_r, args, context) => {
       const auth = authService(host);
       refuseReplaced(auth, 'auth.register', 'register');
-      await attempt(auth.attempts.register, context.request);
+      await attempt(auth, 'register', context.request, args.input);
       return auth.register({ ...args.input }, clientOf(context.request));
     },
   };
@@ -73,7 +73,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
       if (args.input.provider !== 'local') throw new ValidationError('Only the local provider is supported');
       const auth = authService(host);
       refuseReplaced(auth, 'auth.callback', 'login');
-      await attempt(auth.attempts.login, context.request);
+      await attempt(auth, 'login', context.request);
       // Strapi's mutation runs its login action: in the "refresh" mode, a request that asks for the refresh cookie gets it.
       const cookies = host.plugin('users-permissions').service<RefreshCookies>('cookies');
       const encrypted = context.request.protocol === 'https';
@@ -95,7 +95,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     resolve: async (_r, args, context) => {
       const auth = authService(host);
       refuseReplaced(auth, 'auth.changePassword', 'changePassword');
-      await attempt(auth.attempts.changePassword, context.request);
+      await attempt(auth, 'changePassword', context.request);
       const caller = await host.access.caller(context.request);
       // Strapi's action, for a caller its role lets through without a user (an API token).
       if (caller.kind !== 'user') throw new ApplicationError('You must be authenticated to reset your password');
@@ -113,7 +113,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     resolve: async (_r, args, context) => {
       const auth = authService(host);
       refuseReplaced(auth, 'auth.forgotPassword', 'forgotPassword');
-      await attempt(auth.attempts.forgotPassword, context.request);
+      await attempt(auth, 'forgotPassword', context.request, args);
       return auth.forgotPassword({ ...args });
     },
   };
@@ -129,7 +129,7 @@ export function addUsersPermissions(host: UsersPermissionsHost, query: RootField
     resolve: async (_r, args, context) => {
       const auth = authService(host);
       refuseReplaced(auth, 'auth.resetPassword', 'resetPassword');
-      await attempt(auth.attempts.resetPassword, context.request);
+      await attempt(auth, 'resetPassword', context.request);
       // As Strapi's mutation: the payload has the new (access) token and the user; a refresh token has no field.
       const { refreshToken: _refresh, ...answer } = await auth.resetPassword({ ...args });
       return answer;

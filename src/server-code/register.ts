@@ -66,7 +66,7 @@ export async function registerServerCode(host: ServerCodeHost, rest: RestContext
   // users-permissions' rate limit, the route middleware of its auth routes (an app's route may name it too).
   registry.middlewares.set(RATE_LIMIT_MIDDLEWARE, () => async (ctx: KoaContext, next: () => Promise<unknown>) => {
     const auth = host.plugin('users-permissions').service<RateLimiter>('auth');
-    await auth.attempt(attemptsOf(ctx), ctx.ip, (name, value) => void ctx.reply.header(name, value));
+    await auth.attempt(attemptsOf(ctx), ctx.ip, (name, value) => void ctx.reply.header(name, value), ctx.request.body);
     return next();
   });
   for (const api of apis) {
@@ -347,7 +347,7 @@ function authConfigOf(route: RouteDefinition, config: RouteConfig): RouteConfig[
   return auth;
 }
 
-type RateLimiter = { attempt(action: string, address: string, setHeader: (name: string, value: number) => void): Promise<void> };
+type RateLimiter = { attempt(action: string, address: string, setHeader: (name: string, value: number) => void, body?: unknown): Promise<void> };
 
 /** What a rate-limited route counts: users-permissions' three auth actions share their count with Cairn's own routes and GraphQL's; other routes count apart. */
 function attemptsOf(ctx: KoaContext): string {

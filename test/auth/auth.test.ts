@@ -242,7 +242,7 @@ describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
     }
   });
 
-  it('login and register are rate limited per client address, whatever the body says', async () => {
+  it('login is rate limited per client address, whatever identifier the body gives', async () => {
     const limited = await startTestApp(dialect, {
       ...model,
       config: { ...model.config, plugins: { 'users-permissions': { config: { jwtSecret: 'x', ratelimit: { max: 3 } } } } },
@@ -419,6 +419,36 @@ describeEachDialect('users & permissions, JWT, API tokens', (dialect) => {
       for (let i = 0; i < 3; i++) expect(code(await register(i))).toBe('BAD_USER_INPUT');
       expect(code(await register(3))).toBe('RATE_LIMITED');
       expect((await from('10.0.0.3', '/api/auth/local/register', { username: 'u4', email: 'bad', password: 'x' })).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("forgot-password and register count per address and email, as Strapi's keys; login per address whatever email the body has", async () => {
+    const limited = await startTestApp(dialect, {
+      ...model,
+      config: { ...model.config, plugins: { 'users-permissions': { config: { jwtSecret: 'x', ratelimit: { max: 1 } } } } },
+    });
+    const status = async (url: string, body: object, remoteAddress = '10.0.1.1') => {
+      const response = await limited.cairn.fastify.inject({ method: 'POST', url, payload: body, remoteAddress });
+      return url === '/graphql' ? (JSON.parse(response.body).errors?.[0]?.extensions.code ?? response.statusCode) : response.statusCode;
+    };
+    const forgot = (email: string) => status('/api/auth/forgot-password', { email });
+    const gqlForgot = (email: string) => status('/graphql', { query: `mutation { forgotPassword(email: "${email}") { ok } }` });
+    try {
+      // Unknown addresses answer ok without an email sent: each email has its own attempt, in any case.
+      expect(await forgot('a@example.com')).toBe(200);
+      expect(await forgot('b@example.com')).toBe(200);
+      expect(await forgot('A@Example.com')).toBe(429);
+      // GraphQL's forgotPassword counts in REST's bucket.
+      expect(await gqlForgot('a@example.com')).toBe('RATE_LIMITED');
+      expect(await gqlForgot('c@example.com')).toBe(200);
+      expect(await forgot('c@example.com')).toBe(429);
+      expect(await status('/api/auth/local/register', { username: 'dora', email: 'dora@example.com', password: 'Passw0rd!' })).toBe(200);
+      expect(await status('/api/auth/local/register', { username: 'eve', email: 'eve@example.com', password: 'Passw0rd!' })).toBe(200);
+      // Login names the account by `identifier`: an `email` in its body opens no new bucket.
+      expect(await status('/api/auth/local', { identifier: 'nobody@example.com', password: 'x' })).toBe(400);
+      expect(await status('/api/auth/local', { identifier: 'nobody@example.com', password: 'x', email: 'other@example.com' })).toBe(429);
     } finally {
       await limited.close();
     }

@@ -162,43 +162,6 @@ export const DIFFERENCES: Difference[] = [
       failure: ['→ 400', `${verb}UsersPermissionsUser`],
     })),
   ),
-  // An api type named `user` beside users-permissions' user: both would answer /api/users; Cairn refuses the model.
-  // (migrations/migration-discard-drafts.test.api.js as of strapi/strapi 777d972.)
-  ...[
-    [
-      'Before migration - v4 style data (no draft and publish)',
-      [
-        'Users should be published without drafts',
-        'Posts should be published without drafts',
-        'Categories should exist (no draft and publish)',
-        'Tags should be published without drafts',
-        'Some entries should exist as drafts in v4',
-      ],
-    ],
-    [
-      'After migration - v5 style data (draft and publish enabled, with drafts)',
-      [
-        'Users should have both published and draft versions',
-        'Posts should have both published and draft versions',
-        'Categories should remain unchanged (no draft and publish)',
-        'Tags should have both published and draft versions',
-        'Relations should be correctly copied to draft versions',
-        'Post relations should be correctly copied to draft versions',
-        'Category relations should be correctly maintained',
-        'Components should exist and be accessible',
-        'Post component relations should be correctly copied to draft versions',
-        'Existing draft entries should not be duplicated and relations preserved',
-      ],
-    ],
-  ].flatMap(([block, names]) =>
-    (names as string[]).map((name) => ({
-      kind: 'on purpose' as const,
-      file: 'tests/api/core/strapi/migrations/migration-discard-drafts.test.api.js',
-      test: `Migration - discard drafts > ${block as string} > ${name}`,
-      readme: 'a content type whose singular or plural name a plugin',
-      failure: ['API name "user" (info.singularName/pluralName) is already used by plugin::users-permissions.user'],
-    })),
-  ),
   // GraphQL uploads (`uploadFile`, `multipleUploadFile`): gone from Strapi 5's upload plugin; the other tests of the
   // file read the folder the first upload would have made.
   ...['uploadFile', 'multipleUploadFile'].flatMap((mutation) => [
@@ -528,8 +491,8 @@ export const DIFFERENCES: Difference[] = [
     }),
   ),
   {
-    // Its models declare `api::user.user` beside users-permissions' user: Cairn refuses to start (the README's row),
-    // so the file's beforeAll fails and none of its tests runs.
+    // Its models declare `api::user.user` beside users-permissions' user: both would answer /api/users, and Cairn
+    // refuses to start (the README's row), so the file's beforeAll fails and none of its tests runs.
     kind: 'on purpose',
     file: 'tests/api/core/strapi/migrations/migration-discard-drafts.test.api.js',
     test: '(the file)',
