@@ -44,10 +44,14 @@ export interface GraphqlBody {
   operationName?: unknown;
 }
 
-/** The endpoint's work once the schema exists: answer one request. */
+/** The endpoint's work once the schema exists: answer one request, or a batch of operations. */
 export interface GraphqlEndpoint {
   handle(request: FastifyRequest, reply: FastifyReply, body: GraphqlBody): Promise<FastifyReply>;
+  handleBatch(request: FastifyRequest, reply: FastifyReply, bodies: unknown[]): Promise<FastifyReply>;
 }
+
+/** An operation's answer: a status (and headers), with a body to serialize or JSON text as it is. */
+type Answer = { status: number; headers?: Record<string, string> } & ({ body: unknown } | { text: string });
 
 /**
  * Builds the schema (in `shape`, see graphqlShape; the app's extensions merged in) and the handler answering with it. Documents are parsed and validated once per query text; validation errors are
@@ -122,26 +126,27 @@ export async function createGraphqlEndpoint(
   /** A failure the client did not cause, logged with its cause (the answer says only INTERNAL_SERVER_ERROR). */
   const report = (request: FastifyRequest, cause: unknown) =>
     cairn.log.error({ err: cause, reqId: request.id, req: { method: request.method, url: request.url } }, `GraphQL: ${cause instanceof Error ? cause.message : String(cause)}`);
-  const badRequest = (reply: FastifyReply, message: string, status = 400) => reply.status(status).send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+  const badRequest = (message: string, status = 400, headers?: Record<string, string>): Answer => ({ status, headers, body: { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] } });
 
-  const handle = async (request: FastifyRequest, reply: FastifyReply, body: GraphqlBody) => {
-    if (typeof body.query !== 'string') return badRequest(reply, 'Must provide query string.');
+  /** One operation's answer: its status and body (the compiled path's JSON text as it is). */
+  const answer = async (request: FastifyRequest, reply: FastifyReply, body: GraphqlBody): Promise<Answer> => {
+    if (typeof body.query !== 'string') return badRequest('Must provide query string.');
     // Credentials are checked before the operation, as Strapi's content API does: a bad token or JWT is the request's
     // 401 UnauthorizedError, not an error inside `data` (the caller is resolved once per request: no extra lookup).
     if (request.headers.authorization) await cairn.access.caller(request);
     const trace = tracing ? new Trace() : undefined;
     const prepared = prepare(body.query);
-    if (!prepared.document) return reply.status(prepared.status!).send({ errors: prepared.errors });
+    if (!prepared.document) return { status: prepared.status!, body: { errors: prepared.errors } };
     const given = parseVariables(body.variables);
-    if (given instanceof GraphQLError) return badRequest(reply, given.message);
+    if (given instanceof GraphQLError) return badRequest(given.message);
     const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
     const selected = getOperationAST(prepared.document, operationName);
     if (!selected) {
-      return badRequest(reply, operationName === undefined ? 'Must provide operation name if query contains multiple operations.' : `Unknown operation named "${operationName}".`);
+      return badRequest(operationName === undefined ? 'Must provide operation name if query contains multiple operations.' : `Unknown operation named "${operationName}".`);
     }
     const variables = withInputDefaults(schema, selected.variableDefinitions ?? [], given);
     // GET is for queries only: a mutation over GET could be triggered by a link.
-    if (request.method !== 'POST' && selected.operation === 'mutation') return badRequest(reply.header('allow', 'POST'), 'Mutations need POST', 405);
+    if (request.method !== 'POST' && selected.operation === 'mutation') return badRequest('Mutations need POST', 405, { allow: 'POST' });
     if (!trace) {
       // The compiled path: the statement's JSON is the answer (undefined: this query needs field resolvers).
       let text: string | undefined;
@@ -149,14 +154,14 @@ export async function createGraphqlEndpoint(
         text = await compiledOperation(prepared.document, operationName)?.run(variables, request);
       } catch (error) {
         report(request, error);
-        return reply.send({ errors: [internalError()], data: null });
+        return { status: 200, body: { errors: [internalError()], data: null } };
       }
-      if (text !== undefined) return reply.type('application/json; charset=utf-8').send(text);
+      if (text !== undefined) return { status: 200, text };
     }
     // Variables that do not fit their types (a date-time for a Date, `{}` for a DateTime, a field the input type has
     // not): a 400 BAD_USER_INPUT, as Apollo Server answers (the compiled path leaves them to this one).
     const coercion = getVariableValues(schema, selected.variableDefinitions ?? [], variables ?? {});
-    if (coercion.errors) return reply.status(400).send({ errors: coercion.errors.map((e) => ({ ...e.toJSON(), extensions: { code: 'BAD_USER_INPUT' } })) });
+    if (coercion.errors) return { status: 400, body: { errors: coercion.errors.map((e) => ({ ...e.toJSON(), extensions: { code: 'BAD_USER_INPUT' } })) } };
     const operation = compiled(prepared.document, operationName);
     // The reply is there for what a resolver adds to the answer's headers (users-permissions' refresh cookie).
     const contextValue = trace ? withTrace({ request, reply }, trace) : { request, reply };
@@ -164,9 +169,30 @@ export async function createGraphqlEndpoint(
     // Errors while resolving are answered with HTTP 200, `data` holding what could be resolved (as the reference).
     const response: Record<string, unknown> = result.errors ? { errors: result.errors.map((e) => toGraphQLError(e, (cause) => report(request, cause))), data: result.data ?? null } : { data: result.data };
     if (trace) response.extensions = { tracing: trace.finish() };
-    return reply.send(response);
+    return { status: 200, body: response };
   };
-  return { handle };
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply, body: GraphqlBody) => {
+    const one = await answer(request, reply, body);
+    for (const [name, value] of Object.entries(one.headers ?? {})) reply.header(name, value);
+    if ('text' in one) return reply.status(one.status).type('application/json; charset=utf-8').send(one.text);
+    return reply.status(one.status).send(one.body);
+  };
+
+  /**
+   * A batch (Apollo Server's `allowBatchedHttpRequests`): each operation answered in turn, as Apollo runs them, the
+   * list of their answers with HTTP 200 (an operation's own 400 is in its answer's errors).
+   */
+  const handleBatch = async (request: FastifyRequest, reply: FastifyReply, bodies: unknown[]) => {
+    if (bodies.length === 0) return handle(request, reply, {});
+    const parts: string[] = [];
+    for (const body of bodies) {
+      const one = await answer(request, reply, typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as GraphqlBody) : {});
+      parts.push('text' in one ? one.text : JSON.stringify(one.body));
+    }
+    return reply.status(200).type('application/json; charset=utf-8').send(`[${parts.join(',')}]`);
+  };
+  return { handle, handleBatch };
 }
 
 /**

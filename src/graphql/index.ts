@@ -1,7 +1,7 @@
 import type { GraphqlHost } from './host.js';
 import type { GraphqlBody, GraphqlEndpoint } from './endpoint.js';
 import { GraphqlExtensionService } from './extension.js';
-import { graphqlEndpoint, graphqlShape, tracingEnabled, type GraphqlConfig } from './options.js';
+import { batchingEnabled, graphqlEndpoint, graphqlShape, tracingEnabled, type GraphqlConfig } from './options.js';
 import { graphqlLimits } from './config.js';
 import { playgroundEnabled, registerPlayground } from './playground.js';
 
@@ -37,6 +37,7 @@ export async function registerGraphql(cairn: GraphqlHost): Promise<void> {
   const limits = graphqlLimits(config);
   const shape = graphqlShape(config);
   const tracing = tracingEnabled(config, shape, (message) => cairn.log.warn(message));
+  const batching = batchingEnabled(config);
   const playground = playgroundEnabled(config, cairn.config.environment) ? registerPlayground(cairn.fastify, endpoint) : undefined;
 
   let loading: Promise<GraphqlEndpoint> | undefined;
@@ -44,7 +45,12 @@ export async function registerGraphql(cairn: GraphqlHost): Promise<void> {
   if (ext.isCustomized()) await ready();
   const handle: GraphqlEndpoint['handle'] = async (request, reply, body) => (await ready()).handle(request, reply, body);
 
-  cairn.fastify.post(endpoint, (request, reply) => handle(request, reply, (request.body ?? {}) as GraphqlBody));
+  cairn.fastify.post(endpoint, async (request, reply) => {
+    if (!Array.isArray(request.body)) return handle(request, reply, (request.body ?? {}) as GraphqlBody);
+    // A list of operations: Apollo Server's batching, when the config allows it (as Apollo, 400 otherwise).
+    if (!batching) return reply.status(400).send({ errors: [{ message: 'Operation batching disabled.', extensions: { code: 'BAD_REQUEST' } }] });
+    return (await ready()).handleBatch(request, reply, request.body as unknown[]);
+  });
   cairn.fastify.get(endpoint, (request, reply) => {
     const url = new URL(request.raw.url ?? '', 'http://x');
     const query = url.searchParams.get('query');

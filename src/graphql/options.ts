@@ -47,3 +47,15 @@ export function tracingEnabled(config: { apolloServer?: unknown }, shape: Graphq
   }
   return tracing;
 }
+
+/**
+ * `apolloServer.allowBatchedHttpRequests`, Apollo Server 4's switch for a POST whose body is a list of operations
+ * (answered with the list of their answers); off by default, as there.
+ */
+export function batchingEnabled(config: { apolloServer?: unknown }): boolean {
+  const allowed = (config.apolloServer as { allowBatchedHttpRequests?: unknown } | undefined)?.allowBatchedHttpRequests ?? false;
+  if (typeof allowed !== 'boolean') {
+    throw new ConfigError(`config/plugins: graphql.config.apolloServer.allowBatchedHttpRequests must be true or false, not ${JSON.stringify(allowed)}`);
+  }
+  return allowed;
+}

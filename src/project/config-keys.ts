@@ -181,7 +181,7 @@ const graphql = object({
   shape: { check: (v) => (v === 'v4' ? undefined : `must be "v4" (the seed's Strapi v4 schema) or absent (v4CompatibilityMode decides), not ${show(v)}`) },
   playgroundAlways: bool,
   // Apollo Server's options: Cairn does not run Apollo Server and reads only tracing.
-  apolloServer: object({ tracing: bool }, { open: true }),
+  apolloServer: object({ tracing: bool, allowBatchedHttpRequests: bool }, { open: true }),
   subscriptions: { ignoredNote: 'Cairn has no GraphQL subscriptions: subscriptions is ignored', noteWhen: (v) => v !== false },
   // Read at each request (graphql/config.ts pageSizes), as Strapi reads them: a set while Cairn runs applies.
   defaultLimit: { ...positiveInteger, live: true },

@@ -368,19 +368,6 @@ export const DIFFERENCES: Difference[] = [
     readme: "give components a `componentKey`, which Strapi 5.54's Document Service does not have",
     failure: [failure],
   })),
-  // A component given on an update without its id replaces the stored one and is checked whole: Strapi 5.54 writes it
-  // with its required fields missing (the file says so: it pins that gap down), Cairn refuses it.
-  ...[
-    ['non-repeatable component > an id-less component replaces the row and persists a missing required field', 'comp.text must be defined'],
-    ['non-repeatable component > an empty id-less component object still replaces the row', 'comp.text must be defined'],
-    ['dynamic zone > an id-less entry persists a missing required field on published content', 'dz[0].name must be defined'],
-  ].map(([name, failure]) => ({
-    kind: 'on purpose' as const,
-    file: 'tests/api/core/strapi/document-service/component-replacement.test.api.ts',
-    test: `Document Service | component replacement on update > ${name}`,
-    readme: 'a component given on `PUT` without its `id` replaces the previous one and is checked whole',
-    failure: [failure],
-  })),
   // Its migration of component keys (`5.0.0-08-component-key-twinning`) is none of Strapi 5.54's @strapi/database.
   {
     kind: 'not Strapi 5.54',
