@@ -55,14 +55,13 @@ const bodyKey = (key: string, path: string | null) => {
  *   caller of `auth`.
  */
 export function contentApiValidators(model: Model, readSettings: ReadSettings) {
-  const schemaAttribute = (schema: Schema, key: string) => schema.attributes.get(key);
   const isAttribute = (schema: Schema, key: string) => schema.attributes.has(key) || (schema.modelType === 'contentType' && (ADDED_ATTRIBUTES.has(key) || key === 'id' || key === 'documentId'));
 
   /** Calls `visit` on each key of `value` and its place, then goes into components, zones, relations and media as Strapi's traverseEntity does. */
   const traverse = (value: unknown, schema: Schema | undefined, place: Place, visit: (key: string, value: Value, schema: Schema, place: Place) => void): void => {
     if (!schema || !isObject(value)) return;
     for (const key of Object.keys(value)) {
-      const attribute = schemaAttribute(schema, key);
+      const attribute = schema.attributes.get(key);
       visit(key, value, schema, place);
       const item = value[key];
       if (!attribute || item === null || item === undefined) continue;
@@ -88,7 +87,7 @@ export function contentApiValidators(model: Model, readSettings: ReadSettings) {
     }
   };
 
-  const unrecognized = (key: string, value: Value, schema: Schema, { path, parent }: Place, rootKeys: Set<string>) => {
+  const unrecognized = (key: string, schema: Schema, { path, parent }: Place, rootKeys: ReadonlySet<string>) => {
     if (isAttribute(schema, key)) return;
     if (path === null) {
       if (ID_FIELDS.includes(key) || rootKeys.has(key)) return;
@@ -103,7 +102,7 @@ export function contentApiValidators(model: Model, readSettings: ReadSettings) {
   };
 
   const restrictedRelation = (key: string, value: Value, schema: Schema, { path }: Place, caller: Caller) => {
-    const attribute = schemaAttribute(schema, key);
+    const attribute = schema.attributes.get(key);
     const at = joinPath(path, key);
     if (isHiddenRelation(attribute, caller)) throw bodyKey(key, at);
     if (attribute?.kind !== 'morph') return;
@@ -136,11 +135,12 @@ export function contentApiValidators(model: Model, readSettings: ReadSettings) {
     if (isObject(data)) {
       for (const key of ID_FIELDS) if (key in data) throw new ValidationError(`Invalid key ${key}`, { key, source: 'body' });
       for (const key of Object.keys(data)) {
-        if ((schema.modelType === 'contentType' && NOT_WRITABLE.has(key)) || schemaAttribute(schema, key)?.raw.writable === false) throw bodyKey(key, key);
+        if ((schema.modelType === 'contentType' && NOT_WRITABLE.has(key)) || schema.attributes.get(key)?.raw.writable === false) throw bodyKey(key, key);
       }
     }
     const root: Place = { path: null };
-    traverse(data, schema, root, (key, value, at, place) => unrecognized(key, value, at, place, new Set(rootKeys.keys())));
+    const allowedRootKeys = new Set(rootKeys.keys());
+    traverse(data, schema, root, (key, value, at, place) => unrecognized(key, at, place, allowedRootKeys));
     if (caller) traverse(data, schema, root, (key, value, at, place) => restrictedRelation(key, value, at, place, caller));
     if (!isObject(data)) return;
     // The route's body keys, each parsed by its Zod schema: its message when it fails.
