@@ -111,6 +111,7 @@ export class AuthService {
     this.attempts = Object.fromEntries(RATE_LIMITED.map((action) => [action, this.newLimit()])) as Record<RateLimitedAction, AttemptLimit>;
   }
 
+  /** A limit per the config; without one (`ratelimit.enabled: false`), a limit of Infinity: the one form of "off". */
   private newLimit(): AttemptLimit {
     const { max, timeWindow } = this.options.rateLimit ?? { max: Infinity, timeWindow: 1 };
     return new AttemptLimit(max, timeWindow);
@@ -124,9 +125,10 @@ export class AuthService {
    * 429); past the limit, a RateLimitError.
    */
   async attempt(action: string, address: string, setHeader: (name: string, value: number) => void, body?: unknown): Promise<void> {
-    if (!this.options.rateLimit) return;
     let limit = Object.hasOwn(this.attempts, action) ? this.attempts[action as keyof AuthService['attempts']] : this.otherAttempts.get(action);
     if (!limit) this.otherAttempts.set(action, (limit = this.newLimit()));
+    // No limit (ratelimit.enabled: false): nothing counted, no headers, as Strapi's middleware then does nothing.
+    if (limit.max === Infinity) return;
     const attempt = await limit.count(attemptKey(action, address, body));
     setHeader('x-ratelimit-limit', attempt.limit);
     setHeader('x-ratelimit-remaining', attempt.remaining);
