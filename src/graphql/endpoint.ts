@@ -184,7 +184,7 @@ export async function createGraphqlEndpoint(
    * list of their answers with HTTP 200 (an operation's own 400 is in its answer's errors).
    */
   const handleBatch = async (request: FastifyRequest, reply: FastifyReply, bodies: unknown[]) => {
-    if (bodies.length === 0) return handle(request, reply, {});
+    if (bodies.length === 0) return reply.status(400).send({ errors: [{ message: 'No operations found in request.', extensions: { code: 'BAD_REQUEST' } }] });
     const parts: string[] = [];
     for (const body of bodies) {
       const one = await answer(request, reply, typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as GraphqlBody) : {});

@@ -55,6 +55,11 @@ describe('GraphQL batching', () => {
     expect(res.body[4]).toEqual({ data: { forgotPassword: { ok: true } } });
     expect(res.body[5]).toEqual({ data: { forgotPassword: { ok: true } } });
     expect(res.body[6].errors[0].extensions.code).toBe('RATE_LIMITED');
+    // An empty list is Apollo's 400.
+    expect(await batching.request('POST', '/graphql', [], none)).toMatchObject({
+      status: 400,
+      body: { errors: [{ message: 'No operations found in request.', extensions: { code: 'BAD_REQUEST' } }] },
+    });
   });
 
   it('off (the default), a list is refused as Apollo Server refuses it; a single operation is answered as before', async () => {
