@@ -58,10 +58,11 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * instead.
  */
 export function queryEngine(db: Database, model: Model, uid: string, hooks?: DocumentHooks, afterWrite?: () => Promise<void>): QueryEngine {
-  // i18n's locales and the sessions are Strapi's own types, not the app's: served here only (system-types.ts).
+  // i18n's locales, the sessions and users-permissions' permissions are Strapi's own types, not the app's: served
+  // here only (system-types.ts).
   const schema: ContentType | Component | undefined = model.contentTypes.get(uid) ?? model.components.get(uid) ?? queryableSystemType(uid);
   if (!schema) {
-    // Strapi's other own models that Cairn has no model of (admin users, permissions) are tables it reads through
+    // Strapi's other own models that Cairn has no model of (admin users and roles...) are tables it reads through
     // its own services, not through this engine.
     if (/^(plugin|admin|strapi)::/.test(uid)) throw new Error(`strapi.db.query('${uid}') is not provided by Cairn (its models: ${[...model.contentTypes.keys()].join(', ')})`);
     throw new Error(`strapi.db.query('${uid}'): no such model (the app has ${[...model.contentTypes.keys()].join(', ')})`);

@@ -21,6 +21,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphqlHost } from './host.js';
 import { internalError, toGraphQLError } from './errors.js';
+import { badRequestBody } from './bad-request.js';
 import { depthLimitRule, noIntrospectionRule, noSubscriptionsRule } from './limits.js';
 import { operationCostRule } from './operation-cost.js';
 import { DocumentCache } from './document-cache.js';
@@ -126,7 +127,7 @@ export async function createGraphqlEndpoint(
   /** A failure the client did not cause, logged with its cause (the answer says only INTERNAL_SERVER_ERROR). */
   const report = (request: FastifyRequest, cause: unknown) =>
     cairn.log.error({ err: cause, reqId: request.id, req: { method: request.method, url: request.url } }, `GraphQL: ${cause instanceof Error ? cause.message : String(cause)}`);
-  const badRequest = (message: string, status = 400, headers?: Record<string, string>): Answer => ({ status, headers, body: { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] } });
+  const badRequest = (message: string, status = 400, headers?: Record<string, string>): Answer => ({ status, headers, body: badRequestBody(message) });
 
   /** One operation's answer: its status and body (the compiled path's JSON text as it is). */
   const answer = async (request: FastifyRequest, reply: FastifyReply, body: GraphqlBody): Promise<Answer> => {
@@ -184,7 +185,7 @@ export async function createGraphqlEndpoint(
    * list of their answers with HTTP 200 (an operation's own 400 is in its answer's errors).
    */
   const handleBatch = async (request: FastifyRequest, reply: FastifyReply, bodies: unknown[]) => {
-    if (bodies.length === 0) return reply.status(400).send({ errors: [{ message: 'No operations found in request.', extensions: { code: 'BAD_REQUEST' } }] });
+    if (bodies.length === 0) return reply.status(400).send(badRequestBody('No operations found in request.'));
     const parts: string[] = [];
     for (const body of bodies) {
       const one = await answer(request, reply, typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as GraphqlBody) : {});

@@ -118,7 +118,9 @@ export function contentApiSanitizers(model: Model, readSettings: ReadSettings) {
 
   /** A morph relation's value in a write: its entries, or those of its `connect`, `set` and `disconnect`, for the caller (Strapi's visitor). */
   const morphInput = (value: unknown, caller: Caller | undefined): unknown => {
-    if (!caller || !isObject(value) || !('connect' in value || 'set' in value || 'disconnect' in value)) return caller ? morphEntries(value, caller, (entry) => entry) : value;
+    if (!caller) return value;
+    const isPayload = isObject(value) && ('connect' in value || 'set' in value || 'disconnect' in value);
+    if (!isPayload) return morphEntries(value, caller, (entry) => entry);
     const out: Value = {};
     for (const op of ['connect', 'set', 'disconnect']) {
       const kept = morphEntries(value[op] ?? [], caller, (entry) => entry);
