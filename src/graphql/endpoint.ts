@@ -20,8 +20,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphqlHost } from './host.js';
-import { internalError, toGraphQLError } from './errors.js';
-import { badRequestBody } from './bad-request.js';
+import { badRequestBody, internalError, toGraphQLError } from './errors.js';
 import { depthLimitRule, noIntrospectionRule, noSubscriptionsRule } from './limits.js';
 import { operationCostRule } from './operation-cost.js';
 import { DocumentCache } from './document-cache.js';

@@ -40,3 +40,8 @@ export function toGraphQLError(error: GraphQLError, report: (cause: unknown) => 
     extensions: { code: CODES[original.name] ?? 'INTERNAL_SERVER_ERROR', error: { name: original.name, message, details: original.details } },
   });
 }
+
+/** The body of a request refused before any operation runs (no query, an empty batch...): Apollo's `BAD_REQUEST`. */
+export function badRequestBody(message: string): { errors: Array<{ message: string; extensions: { code: 'BAD_REQUEST' } }> } {
+  return { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] };
+}

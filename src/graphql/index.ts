@@ -3,7 +3,6 @@ import type { GraphqlBody, GraphqlEndpoint } from './endpoint.js';
 import { GraphqlExtensionService } from './extension.js';
 import { batchingEnabled, graphqlEndpoint, graphqlShape, tracingEnabled, type GraphqlConfig } from './options.js';
 import { graphqlLimits } from './config.js';
-import { badRequestBody } from './bad-request.js';
 import { playgroundEnabled, registerPlayground } from './playground.js';
 
 export { GraphqlExtensionService } from './extension.js';
@@ -49,7 +48,8 @@ export async function registerGraphql(cairn: GraphqlHost): Promise<void> {
   cairn.fastify.post(endpoint, async (request, reply) => {
     if (!Array.isArray(request.body)) return handle(request, reply, (request.body ?? {}) as GraphqlBody);
     // A list of operations: Apollo Server's batching, when the config allows it (as Apollo, 400 otherwise).
-    if (!batching) return reply.status(400).send(badRequestBody('Operation batching disabled.'));
+    // (Written out: errors.ts's badRequestBody would load graphql-js at start, which waits for the first request.)
+    if (!batching) return reply.status(400).send({ errors: [{ message: 'Operation batching disabled.', extensions: { code: 'BAD_REQUEST' } }] });
     return (await ready()).handleBatch(request, reply, request.body as unknown[]);
   });
   cairn.fastify.get(endpoint, (request, reply) => {
